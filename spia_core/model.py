@@ -1,0 +1,282 @@
+"""Typed data model shared by every stage: documents, subjects, PII, scores and metrics.
+
+All classes are plain dataclasses. ``to_dict`` / ``from_dict`` give a JSON-safe round trip
+(``from_dict(to_dict(x)) == x``) used by the store, the exports and the CLI.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+@dataclass
+class Evidence:
+    """A character span of the analysed text that supports an inference."""
+
+    start: int
+    end: int
+    text: str = ""
+
+
+@dataclass
+class PII:
+    """One piece of personal information about a subject, in SPIA format."""
+
+    tag: str
+    keyword: str = ""
+    certainty: int = 0
+    hardness: int = 0
+    evidence: list[Evidence] = field(default_factory=list)
+
+    @property
+    def is_empty(self) -> bool:
+        """True when the tag does not apply (empty keyword)."""
+        return not self.keyword.strip()
+
+
+@dataclass
+class Subject:
+    """A person in a document, with the PII known (GT) or inferred about them."""
+
+    id: int
+    description: str = ""
+    piis: list[PII] = field(default_factory=list)
+
+    def values(self, tag: str) -> list[PII]:
+        """Non-empty PIIs of one tag."""
+        return [p for p in self.piis if p.tag == tag and not p.is_empty]
+
+    @property
+    def name(self) -> str:
+        """Most complete name known, else ''."""
+        names = self.values("NAME")
+        return max((p.keyword.strip() for p in names), key=len, default="")
+
+
+@dataclass
+class EntityMention:
+    """A TAB-style span annotation (offsets into the document's original text)."""
+
+    span_text: str
+    entity_type: str
+    start: int
+    end: int
+    entity_id: str
+    identifier_type: str  # DIRECT | QUASI | NO_MASK
+    span_id: str = ""
+
+
+@dataclass
+class Document:
+    """A document with optional ground-truth subjects and span annotations."""
+
+    data_id: str
+    text: str
+    subjects: list[Subject] = field(default_factory=list)
+    entities: list[EntityMention] | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+    #: Quirks met while reading (recorded, never fatal).
+    warnings: list[str] = field(default_factory=list)
+
+    def subject(self, subject_id: int) -> Subject | None:
+        """The subject with this id, or None."""
+        return next((s for s in self.subjects if s.id == subject_id), None)
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+@dataclass
+class Decision:
+    """Outcome of comparing one GT keyword with one predicted keyword.
+
+    ``score`` is 1.0, 0.5 or 0.0; None means *unscorable* (the reference scorer would
+    crash on this pair) and ``reason`` says why.
+    """
+
+    score: float | None
+    rule: str
+    reason: str = ""
+
+    @property
+    def unscorable(self) -> bool:
+        return self.score is None
+
+
+@dataclass
+class Override:
+    """A human adjudication that replaces an automatic score."""
+
+    score: float
+    reason: str
+    author: str = ""
+
+
+@dataclass
+class PIIScore:
+    """The score of one GT PII of one subject against the adversary's best prediction."""
+
+    gt_subject_id: int
+    tag: str
+    gt_keyword: str
+    certainty: int
+    hardness: int
+    pred_subject_id: int | None
+    pred_keyword: str
+    pred_certainty: int
+    score: float | None  # None = unscorable (counted in coverage, never as protected)
+    rule: str
+    reason: str = ""
+    override: Override | None = None
+    pred_evidence: list[Evidence] = field(default_factory=list)
+
+    @property
+    def effective_score(self) -> float | None:
+        """The human override when present, else the automatic score."""
+        return self.override.score if self.override is not None else self.score
+
+
+@dataclass
+class SubjectResult:
+    """Scores of one GT subject against the inferred subject it was matched to."""
+
+    gt_subject_id: int
+    description: str
+    pred_subject_id: int | None  # None = unmatched (fully protected, as in the paper)
+    match_similarity: float = 0.0
+    match_reason: str = ""
+    scores: list[PIIScore] = field(default_factory=list)
+    is_target: bool = False
+
+
+@dataclass
+class Failure:
+    """Something that could not be computed; it is reported, never scored as protected."""
+
+    data_id: str
+    stage: str
+    reason: str
+    subject_id: int | None = None
+
+
+@dataclass
+class Coverage:
+    """How much of the input was actually scored."""
+
+    n_docs: int = 0
+    n_docs_scored: int = 0
+    n_subjects: int = 0
+    n_subjects_scored: int = 0
+    n_pii: int = 0
+    n_pii_scored: int = 0
+    failures: list[Failure] = field(default_factory=list)
+
+    @property
+    def n_docs_failed(self) -> int:
+        return self.n_docs - self.n_docs_scored
+
+
+@dataclass
+class GroupMetric:
+    """Protection over one group of PII (a tag, CODE vs NON-CODE, a hardness, ...)."""
+
+    n_pii: int
+    sum_score: float
+
+    @property
+    def protection(self) -> float | None:
+        """1 - inferred share; None for an empty group."""
+        return None if self.n_pii == 0 else 1.0 - self.sum_score / self.n_pii
+
+
+@dataclass
+class SubjectProtection:
+    """Protection rate of one subject (P_i in the paper)."""
+
+    data_id: str
+    gt_subject_id: int
+    description: str
+    matched: bool
+    n_pii: int
+    sum_score: float
+    is_target: bool = False
+
+    @property
+    def protection(self) -> float:
+        return 1.0 - self.sum_score / self.n_pii if self.n_pii else 1.0
+
+
+@dataclass
+class Metrics:
+    """CPR, IPR, 1-AAC and their breakdowns for one document or a whole run."""
+
+    cpr: float | None
+    ipr: float | None
+    one_minus_aac: float | None
+    n_subjects: int
+    n_pii: int
+    sum_score: float
+    per_tag: dict[str, GroupMetric] = field(default_factory=dict)
+    per_group: dict[str, GroupMetric] = field(default_factory=dict)  # CODE/NON-CODE/DIRECT/QUASI
+    per_hardness: dict[str, GroupMetric] = field(default_factory=dict)
+    per_certainty: dict[str, GroupMetric] = field(default_factory=dict)
+    per_subject: list[SubjectProtection] = field(default_factory=list)
+    n_extra_subjects: int = 0
+    coverage: Coverage = field(default_factory=Coverage)
+
+    @property
+    def worst_subject(self) -> SubjectProtection | None:
+        """The least-protected subject (ties: first in order)."""
+        return min(self.per_subject, key=lambda s: s.protection, default=None)
+
+
+# --------------------------------------------------------------------------- (de)serialisation
+
+
+def to_dict(obj: Any) -> Any:
+    """JSON-safe dict of a dataclass tree (properties are not included)."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: to_dict(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, dict):
+        return {str(k): to_dict(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [to_dict(v) for v in obj]
+    return obj
+
+
+def from_dict(cls: type[T], data: Any) -> T:
+    """Rebuild a dataclass (recursively) from :func:`to_dict` output."""
+    return _build(cls, data)
+
+
+def _build(tp: Any, data: Any) -> Any:
+    if data is None:
+        return None
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        return _build(args[0], data) if len(args) == 1 else data
+    if origin is list:
+        (arg,) = typing.get_args(tp) or (Any,)
+        return [_build(arg, v) for v in data]
+    if origin is dict:
+        _, varg = typing.get_args(tp) or (Any, Any)
+        return {k: _build(varg, v) for k, v in data.items()}
+    if dataclasses.is_dataclass(tp):
+        hints = typing.get_type_hints(tp)
+        kwargs = {
+            f.name: _build(hints[f.name], data[f.name])
+            for f in dataclasses.fields(tp)
+            if f.init and f.name in data
+        }
+        return tp(**kwargs)
+    return data
