@@ -280,3 +280,30 @@ def _build(tp: Any, data: Any) -> Any:
         }
         return tp(**kwargs)
     return data
+
+
+# --------------------------------------------------------------------------- matching
+
+
+@dataclass
+class MatchPair:
+    """One GT subject and the inferred subject assigned to it (None = unmatched)."""
+
+    gt_subject_id: int
+    pred_subject_id: int | None
+    similarity: float = 0.0
+    reason: str = ""
+
+
+@dataclass
+class Assignment:
+    """A one-to-one assignment of GT subjects to inferred subjects."""
+
+    pairs: list[MatchPair] = field(default_factory=list)
+    #: Inferred subjects with no GT counterpart (reported as extra subjects).
+    extra_pred_subject_ids: list[int] = field(default_factory=list)
+    matcher: str = ""
+
+    def pred_for(self, gt_subject_id: int) -> int | None:
+        pair = next((p for p in self.pairs if p.gt_subject_id == gt_subject_id), None)
+        return None if pair is None else pair.pred_subject_id

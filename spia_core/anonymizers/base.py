@@ -24,5 +24,4 @@ class AnonymizedText:
 class Anonymizer(Protocol):
     name: str
 
-    def anonymize(self, text: str) -> AnonymizedText:
-        ...
+    def anonymize(self, text: str) -> AnonymizedText: ...

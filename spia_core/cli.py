@@ -1,0 +1,42 @@
+"""Command-line entry: ``python -m spia_core <command> ...``.
+
+Each command lives in its own module under ``spia_core.commands`` and exposes
+``add_parser(subparsers)`` (which sets ``func``) ; this file only wires them together.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+#: Command modules, in the order ``--help`` lists them.
+COMMAND_MODULES: tuple[str, ...] = ("score", "span", "evaluate", "bench")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m spia_core",
+        description="SPIA Audit: subject-level privacy evaluation of anonymized text.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(f"spia_core.commands.{name}")
+        except ModuleNotFoundError as exc:  # a command not built yet
+            if exc.name != f"spia_core.commands.{name}":
+                raise
+            continue
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
