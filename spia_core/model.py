@@ -307,3 +307,87 @@ class Assignment:
     def pred_for(self, gt_subject_id: int) -> int | None:
         pair = next((p for p in self.pairs if p.gt_subject_id == gt_subject_id), None)
         return None if pair is None else pair.pred_subject_id
+
+
+# --------------------------------------------------------------------------- span metrics, utility
+
+
+@dataclass
+class SpanMetrics:
+    """TAB span metrics (notes section 10) for one document or a corpus."""
+
+    token_recall: float | None  # R_di+qi
+    mention_recall: float | None
+    er_di: float | None
+    er_qi: float | None
+    token_precision: float | None  # None unless masked offsets are known
+    #: How masked offsets were obtained: "spans" | "alignment" | "span_search" | "offset_comparison"
+    method: str
+    #: spaCy model used for the POS ignore rule; "blank" = no tagger (degraded)
+    tagger: str
+    #: GT spans from the entity file ("dataset") or from NER on the original ("automatic")
+    gt_source: str = "dataset"
+    n_tokens: int = 0
+    n_mentions: int = 0
+    n_direct_entities: int = 0
+    n_quasi_entities: int = 0
+    per_entity_type: dict[str, float] = field(default_factory=dict)  # token recall by type
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class UtilityScores:
+    """Utility of the anonymized text: ROUGE-L F1 and, when an LLM judged it, more."""
+
+    rouge_l: float
+    readability: float | None = None  # 1-10
+    meaning: float | None = None  # 1-10
+    hallucination: int | None = None  # 0/1
+    mean_utility: float | None = None  # ((r/10 + m/10 + ROUGE-L)/3), or None without LLM scores
+
+
+# --------------------------------------------------------------------------- one audit
+
+
+@dataclass
+class StageUsage:
+    """LLM usage of one stage (anonymize, adversary, matcher, judge, utility)."""
+
+    calls: int = 0
+    cache_hits: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    latency_s: float = 0.0
+
+
+@dataclass
+class AuditReport:
+    """Everything one audit computed; the dashboard renders it, the store saves it."""
+
+    data_id: str
+    config: dict[str, Any]
+    original_text: str
+    anonymized_text: str
+    #: [start, end) offsets into the original text, when known
+    masked_spans: list[tuple[int, int]] | None
+    anonymizer: str
+    adversary: str
+    adversary_is_local: bool
+    gt_subjects: list[Subject]
+    #: "dataset" (human GT) or "automatic" (the adversary run on the original text)
+    gt_source: str
+    inferred_subjects: list[Subject]
+    assignment: Assignment
+    subject_results: list[SubjectResult]
+    metrics: Metrics
+    span_metrics: SpanMetrics | None = None
+    utility: UtilityScores | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+    usage: dict[str, StageUsage] = field(default_factory=dict)
+    degraded: bool = False
+    warnings: list[str] = field(default_factory=list)
+    failures: list[Failure] = field(default_factory=list)
+    anonymizer_trace: dict[str, Any] = field(default_factory=dict)
+    versions: dict[str, str] = field(default_factory=dict)
+    created_at: str = ""
