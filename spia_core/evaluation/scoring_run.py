@@ -1,0 +1,113 @@
+"""Score a corpus of predictions against ground truth: join, match, score, aggregate."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from spia_core.evaluation.judge import Judge
+from spia_core.model import Document, Failure, Metrics
+
+
+@dataclass
+class CorpusScore:
+    """The outcome of :func:`score_corpus`."""
+
+    metrics: Metrics
+    summary: dict[str, Any]
+    table: str
+    documents: list[Any] = field(default_factory=list)  # list[DocumentScores]
+    extra_pred_ids: list[str] = field(default_factory=list)
+
+
+def score_one(
+    gt: Document,
+    pred: Document,
+    *,
+    mode: str = "default",
+    min_certainty: int = 3,
+    matcher: str = "local",
+    judge: Judge | None = None,
+    target_override: int | None = None,
+):
+    """Match and score one document; returns ``DocumentScores``."""
+    from spia_core.evaluation.matching import MATCHERS
+    from spia_core.evaluation.metrics import DocumentScores
+    from spia_core.evaluation.scoring import score_document
+    from spia_core.evaluation.target import target_subject_id
+
+    assignment = MATCHERS.create(matcher).match(
+        gt.subjects,
+        pred.subjects,
+        original_text=gt.text,
+        anonymized_text=pred.metadata.get("anonymized_text", pred.text),
+    )
+    results = score_document(
+        gt.subjects,
+        pred.subjects,
+        assignment,
+        mode=mode,
+        min_certainty=min_certainty,
+        aggregation="reference" if mode == "reference" else "per-pii",
+        judge=judge,
+    )
+    target = target_subject_id(gt, target_override)
+    for r in results:
+        r.is_target = r.gt_subject_id == target
+    return DocumentScores(
+        data_id=gt.data_id,
+        subject_results=results,
+        n_extra_subjects=len(assignment.extra_pred_subject_ids),
+    )
+
+
+def score_corpus(
+    gt_docs: list[Document],
+    pred_docs: list[Document],
+    *,
+    mode: str = "default",
+    min_certainty: int = 3,
+    matcher: str = "local",
+    judge: Judge | None = None,
+) -> CorpusScore:
+    """Join predictions to GT by data_id and score every document.
+
+    A GT document without predictions is a failed document (reported in coverage, never
+    scored as protected); predictions without GT are listed in ``extra_pred_ids``.
+    """
+    from spia_core.evaluation.metrics import (
+        DocumentScores,
+        compute_metrics,
+        format_metrics_table,
+        metrics_summary,
+    )
+
+    preds = {d.data_id: d for d in pred_docs}
+    gt_ids = {d.data_id for d in gt_docs}
+    scored: list[DocumentScores] = []
+    for gt in gt_docs:
+        pred = preds.get(gt.data_id)
+        if pred is None:
+            failure = Failure(gt.data_id, "inference", "document missing from the predictions")
+            scored.append(DocumentScores(gt.data_id, [], failures=[failure], failed=True))
+            continue
+        try:
+            scored.append(
+                score_one(
+                    gt, pred, mode=mode, min_certainty=min_certainty, matcher=matcher, judge=judge
+                )
+            )
+        except Exception as exc:  # recorded, never silently dropped or counted as protected
+            failure = Failure(gt.data_id, "scoring", f"{type(exc).__name__}: {exc}")
+            scored.append(DocumentScores(gt.data_id, [], failures=[failure], failed=True))
+    metrics = compute_metrics(scored)
+    extra = sorted(i for i in preds if i not in gt_ids)
+    summary = metrics_summary(metrics)
+    summary["n_docs_missing_predictions"] = sum(
+        1 for d in scored if d.failed and d.failures and d.failures[0].stage == "inference"
+    )
+    summary["pred_docs_without_gt"] = extra
+    table = format_metrics_table(metrics)
+    if extra:
+        table += f"\n{len(extra)} predicted document(s) have no GT and were not scored."
+    return CorpusScore(metrics, summary, table, scored, extra)
