@@ -32,10 +32,28 @@ class LLMResponse:
     cached: bool = False
     latency_s: float = 0.0
     cost_usd: float = 0.0
+    #: Provider API calls this completion took (a JSON repair adds one; 0 on a cache hit).
+    calls: int = 1
 
 
 class LLMError(RuntimeError):
     """A call that failed after retries (message says which provider/model and why; never a key)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        provider: str = "",
+        model: str = "",
+        reason: str = "",
+        retryable: bool = False,
+    ) -> None:
+        super().__init__(message)
+        self.provider = provider
+        self.model = model
+        #: Short machine-readable cause: "rate_limit", "server", "timeout", "refusal", ...
+        self.reason = reason
+        self.retryable = retryable
 
 
 class LLM(Protocol):
@@ -52,6 +70,11 @@ class LLM(Protocol):
         temperature: float | None = None,
         top_p: float | None = None,
         max_tokens: int | None = None,
+        prompt_version: str = "",
     ) -> LLMResponse:
-        """Return the completion; with ``schema`` (JSON Schema), ``parsed`` is validated JSON."""
+        """Return the completion; with ``schema`` (JSON Schema), ``parsed`` is validated JSON.
+
+        ``prompt_version`` names the prompt template (e.g. ``"pii_judge.v1"``); it is part of
+        the cache key and the run manifest, never sent to the model.
+        """
         ...

@@ -1,0 +1,184 @@
+"""On-disk response cache (SQLite, WAL) and the CachedLLM wrapper.
+
+The key is the sha256 of provider, model, parameters, prompt version, messages and schema, so a
+rerun of the same configuration makes zero calls. Only responses are stored, never a key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from spia_core.llm.base import LLM, LLMResponse, Message, Usage
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS responses (
+    key TEXT PRIMARY KEY,
+    provider TEXT NOT NULL,
+    model TEXT NOT NULL,
+    prompt_version TEXT NOT NULL,
+    text TEXT NOT NULL,
+    parsed TEXT,
+    input_tokens INTEGER NOT NULL,
+    output_tokens INTEGER NOT NULL,
+    cost_usd REAL NOT NULL,
+    created_at REAL NOT NULL
+)
+"""
+
+
+@dataclass
+class CacheStats:
+    entries: int
+    hits: int
+    misses: int
+    size_bytes: int
+
+
+def cache_key(
+    provider: str,
+    model: str,
+    params: dict[str, Any],
+    prompt_version: str,
+    messages: list[Message],
+    schema: dict[str, Any] | None,
+) -> str:
+    """sha256 over a canonical JSON of everything that determines the answer."""
+    payload = {
+        "provider": provider,
+        "model": model,
+        "params": params,
+        "prompt_version": prompt_version,
+        "messages": [[m.role, m.content] for m in messages],
+        "schema": schema,
+    }
+    blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+class ResponseCache:
+    """A thread-safe SQLite cache of LLM responses."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._conn = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute(_SCHEMA)
+        self._conn.commit()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: str) -> LLMResponse | None:
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT text, parsed, input_tokens, output_tokens, model FROM responses "
+                "WHERE key = ?",
+                (key,),
+            ).fetchone()
+            if row is None:
+                self.misses += 1
+                return None
+            self.hits += 1
+        text, parsed, tin, tout, model = row
+        return LLMResponse(
+            text=text,
+            parsed=None if parsed is None else json.loads(parsed),
+            usage=Usage(tin, tout),
+            model=model,
+            cached=True,
+            calls=0,
+        )
+
+    def put(self, key: str, provider: str, prompt_version: str, response: LLMResponse) -> None:
+        parsed = None if response.parsed is None else json.dumps(response.parsed)
+        with self._lock:
+            self._conn.execute(
+                "INSERT OR REPLACE INTO responses VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (
+                    key,
+                    provider,
+                    response.model,
+                    prompt_version,
+                    response.text,
+                    parsed,
+                    response.usage.input_tokens,
+                    response.usage.output_tokens,
+                    response.cost_usd,
+                    time.time(),
+                ),
+            )
+            self._conn.commit()
+
+    def stats(self) -> CacheStats:
+        with self._lock:
+            (entries,) = self._conn.execute("SELECT COUNT(*) FROM responses").fetchone()
+        size = sum(
+            p.stat().st_size
+            for p in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm"))
+            if p.exists()
+        )
+        return CacheStats(entries=entries, hits=self.hits, misses=self.misses, size_bytes=size)
+
+    def clear(self) -> None:
+        """Delete every cached response."""
+        with self._lock:
+            self._conn.execute("DELETE FROM responses")
+            self._conn.commit()
+            self._conn.execute("VACUUM")
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+class CachedLLM:
+    """An LLM that answers from the cache when it can and stores what the inner LLM returns."""
+
+    def __init__(self, inner: LLM, cache: ResponseCache) -> None:
+        self.inner = inner
+        self.cache = cache
+        self.provider = inner.provider
+        self.model = inner.model
+
+    @property
+    def spec(self) -> Any:
+        return getattr(self.inner, "spec", None)
+
+    def complete(
+        self,
+        messages: list[Message],
+        *,
+        schema: dict[str, Any] | None = None,
+        temperature: float | None = None,
+        top_p: float | None = None,
+        max_tokens: int | None = None,
+        prompt_version: str = "",
+    ) -> LLMResponse:
+        params_for = getattr(self.inner, "params_for", None)
+        params = (
+            params_for(temperature, top_p, max_tokens)
+            if params_for
+            else {"temperature": temperature, "top_p": top_p, "max_tokens": max_tokens}
+        )
+        key = cache_key(self.provider, self.model, params, prompt_version, messages, schema)
+        hit = self.cache.get(key)
+        if hit is not None:
+            return hit
+        response = self.inner.complete(
+            messages,
+            schema=schema,
+            temperature=temperature,
+            top_p=top_p,
+            max_tokens=max_tokens,
+            prompt_version=prompt_version,
+        )
+        self.cache.put(key, self.provider, prompt_version, response)
+        return response

@@ -1,0 +1,145 @@
+"""OpenAI (Responses API) and OpenAI-compatible local servers (Chat Completions).
+
+The openai SDK is imported when a provider is built, never at module import. Its own retries
+are disabled (``max_retries=0``): ours are the only ones.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from spia_core.llm.base import Message
+from spia_core.llm.catalog import ModelSpec
+from spia_core.llm.provider import (
+    ErrorInfo,
+    ProviderLLM,
+    RawCompletion,
+    classify_sdk_error,
+    split_system,
+)
+
+
+def schema_name(schema: dict[str, Any]) -> str:
+    """A name for the response format (a-z, A-Z, 0-9, _ and -; at most 64 chars)."""
+    title = str(schema.get("title") or "response")
+    return re.sub(r"[^A-Za-z0-9_-]", "_", title)[:64]
+
+
+class _OpenAIBase(ProviderLLM):
+    def __init__(
+        self,
+        spec: ModelSpec,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        http_client: Any = None,
+        **options: Any,
+    ) -> None:
+        super().__init__(spec, api_key=api_key, base_url=base_url, **options)
+        import openai
+
+        self._sdk = openai
+        self._client = openai.OpenAI(
+            api_key=api_key or self._missing_key(),
+            base_url=self.base_url,
+            timeout=self.timeout,
+            max_retries=0,
+            http_client=http_client,
+        )
+
+    def _missing_key(self) -> str:
+        raise self._error("no_api_key", "set OPENAI_API_KEY or enter a key in Settings")
+
+    def _classify(self, exc: Exception) -> ErrorInfo | None:
+        return classify_sdk_error(exc, self._sdk)
+
+
+class OpenAILLM(_OpenAIBase):
+    """OpenAI cloud models through the Responses API (the SDK's documented primary API)."""
+
+    provider = "openai"
+
+    def _send(
+        self, messages: list[Message], schema: dict[str, Any] | None, params: dict[str, Any]
+    ) -> RawCompletion:
+        system, rest = split_system(messages)
+        kwargs: dict[str, Any] = {
+            "model": self.model,
+            "input": [{"role": m.role, "content": m.content} for m in rest],
+            "max_output_tokens": params["max_tokens"],
+            "store": False,
+        }
+        if system:
+            kwargs["instructions"] = system
+        for name in ("temperature", "top_p"):
+            if name in params:
+                kwargs[name] = params[name]
+        if schema is not None and self.spec.structured_output == "json_schema":
+            kwargs["text"] = {
+                "format": {
+                    "type": "json_schema",
+                    "name": schema_name(schema),
+                    "schema": schema,
+                    "strict": True,
+                }
+            }
+        elif schema is not None and self.spec.structured_output == "json_object":
+            kwargs["text"] = {"format": {"type": "json_object"}}
+        response = self._client.responses.create(**kwargs)
+        refusal = None
+        for item in response.output or []:
+            for part in getattr(item, "content", None) or []:
+                if getattr(part, "type", "") == "refusal":
+                    refusal = part.refusal or "refused"
+        usage = response.usage
+        return RawCompletion(
+            text=response.output_text or "",
+            input_tokens=getattr(usage, "input_tokens", 0) or 0,
+            output_tokens=getattr(usage, "output_tokens", 0) or 0,
+            refusal=refusal,
+            finish_reason=str(getattr(response, "status", "") or ""),
+        )
+
+
+class OpenAICompatibleLLM(_OpenAIBase):
+    """A local OpenAI-compatible server (Ollama, vLLM, llama.cpp) through Chat Completions."""
+
+    provider = "openai-compatible"
+
+    def __init__(self, spec: ModelSpec, *, api_key: str | None = None, **options: Any) -> None:
+        # Local servers ignore the key, but the SDK requires a non-empty one.
+        super().__init__(spec, api_key=api_key or "not-needed", **options)
+        if not self.base_url:
+            raise self._error("no_base_url", "a local OpenAI-compatible model needs a base URL")
+
+    def _send(
+        self, messages: list[Message], schema: dict[str, Any] | None, params: dict[str, Any]
+    ) -> RawCompletion:
+        kwargs: dict[str, Any] = {
+            "model": self.model,
+            "messages": [{"role": m.role, "content": m.content} for m in messages],
+            "max_tokens": params["max_tokens"],
+        }
+        for name in ("temperature", "top_p"):
+            if name in params:
+                kwargs[name] = params[name]
+        if schema is not None and self.spec.structured_output == "json_schema":
+            kwargs["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": schema_name(schema), "schema": schema, "strict": True},
+            }
+        elif schema is not None and self.spec.structured_output == "json_object":
+            kwargs["response_format"] = {"type": "json_object"}
+        completion = self._client.chat.completions.create(**kwargs)
+        if not completion.choices:
+            return RawCompletion(text="")
+        choice = completion.choices[0]
+        usage = completion.usage
+        return RawCompletion(
+            text=choice.message.content or "",
+            input_tokens=getattr(usage, "prompt_tokens", 0) or 0,
+            output_tokens=getattr(usage, "completion_tokens", 0) or 0,
+            refusal=getattr(choice.message, "refusal", None),
+            finish_reason=str(choice.finish_reason or ""),
+        )
