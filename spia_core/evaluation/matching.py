@@ -86,9 +86,9 @@ def _same_token(a: str, b: str) -> bool:
 def name_similarity(a: str, b: str) -> float | None:
     """Similarity of two person names in [0, 1]; None when either is not a usable name.
 
-    Same surname and compatible given names score 0.95, surname only 0.8, same surname with a
-    different given name (a relative) 0.3, same given name alone 0.6; otherwise Jaro-Winkler
-    rescaled so that unrelated names score 0.
+    Same surname and a shared given name (or initial) score 0.95, surname only 0.8, same
+    surname with a different given name (a relative) 0.3, another shared token 0.6; otherwise
+    Jaro-Winkler rescaled so that unrelated names score 0.
     """
     ta, tb = name_tokens(a), name_tokens(b)
     if not ta or not tb:
@@ -100,7 +100,7 @@ def name_similarity(a: str, b: str) -> float | None:
         return 0.0
     surname = _same_token(full_a[-1], full_b[-1])
     if len(ta) > 1 and len(tb) > 1:
-        given = _same_token(ta[0], tb[0])
+        given = any(_same_token(x, y) for x in ta[:-1] for y in tb[:-1])
         if surname and given:
             return 0.95
         if surname:
