@@ -1,0 +1,168 @@
+"""Document input for the dashboard upload and the CLI: bytes or pasted text -> clean text.
+
+Supported: .txt and .md (UTF-8), .docx (paragraphs and table cells, via python-docx) and
+.pdf (page text layer, via pypdf). Every refusal is an :class:`InputError` whose message says
+what is wrong and what to do.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterator
+from pathlib import PurePath
+from typing import Any
+
+#: Longest text accepted (characters, after extraction).
+MAX_CHARS = 200_000
+#: Largest upload accepted (bytes), for any format.
+MAX_UPLOAD_BYTES = 20_000_000
+
+TEXT_EXTENSIONS: tuple[str, ...] = (".txt", ".md")
+SUPPORTED_EXTENSIONS: tuple[str, ...] = (*TEXT_EXTENSIONS, ".docx", ".pdf")
+
+
+class InputError(ValueError):
+    """Input text or file that cannot be used, with a message meant for the user."""
+
+
+def _prefix(filename: str) -> str:
+    return f"{filename}: " if filename else ""
+
+
+def _size(n: int) -> str:
+    return f"{n:,}"
+
+
+def validate_text(text: str, filename: str = "") -> str:
+    """Check pasted or extracted text (not empty, within MAX_CHARS); normalise newlines."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if not text:
+        raise InputError(f"{_prefix(filename)}the text is empty")
+    if not text.strip():
+        raise InputError(f"{_prefix(filename)}the text contains only whitespace")
+    if len(text) > MAX_CHARS:
+        raise InputError(
+            f"{_prefix(filename)}the text has {_size(len(text))} characters; the limit is "
+            f"{_size(MAX_CHARS)}. Split it into smaller documents."
+        )
+    return text
+
+
+def _check_upload_size(data: bytes, filename: str) -> None:
+    if not data:
+        raise InputError(f"{_prefix(filename)}the file is empty")
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise InputError(
+            f"{_prefix(filename)}the file is {_size(len(data))} bytes; the limit is "
+            f"{_size(MAX_UPLOAD_BYTES)} bytes"
+        )
+
+
+def decode_text(data: bytes, filename: str = "") -> str:
+    """Decode an uploaded plain-text file (UTF-8, optional BOM) and validate it."""
+    _check_upload_size(data, filename)
+    if len(data) > 4 * MAX_CHARS:  # UTF-8 needs at most 4 bytes a character
+        raise InputError(
+            f"{_prefix(filename)}the file is {_size(len(data))} bytes, more than the limit of "
+            f"{_size(MAX_CHARS)} characters. Split it into smaller documents."
+        )
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise InputError(
+            f"{_prefix(filename)}this looks like a binary file, not text "
+            f"(NUL byte at position {nul})"
+        )
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"{_prefix(filename)}the file is not UTF-8 text (byte 0x{data[exc.start]:02x} at "
+            f"position {exc.start}); save it as UTF-8 and try again"
+        ) from None
+    return validate_text(text, filename)
+
+
+# --------------------------------------------------------------------------- .docx
+
+
+def _docx_blocks(container: Any) -> Iterator[str]:
+    """Text of paragraphs and table rows (cells joined by ' | '), in document order."""
+    from docx.table import Table
+
+    for block in container.iter_inner_content():
+        if isinstance(block, Table):
+            for row in block.rows:
+                seen: list[Any] = []
+                cells: list[str] = []
+                for cell in row.cells:
+                    if any(cell._tc is tc for tc in seen):  # a merged cell repeats
+                        continue
+                    seen.append(cell._tc)
+                    text = "\n".join(t for t in _docx_blocks(cell) if t.strip())
+                    if text.strip():
+                        cells.append(text)
+                if cells:
+                    yield " | ".join(cells)
+        else:
+            yield block.text
+
+
+def _extract_docx(data: bytes) -> str:
+    import docx
+
+    document = docx.Document(io.BytesIO(data))
+    return "\n".join(_docx_blocks(document))
+
+
+# --------------------------------------------------------------------------- .pdf
+
+
+def _extract_pdf(data: bytes) -> str:
+    import pypdf
+
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    if reader.is_encrypted and not reader.decrypt(""):
+        raise InputError("this PDF is password-protected; remove the password or paste the text")
+    pages = [(page.extract_text() or "").strip() for page in reader.pages]
+    return "\n\n".join(p for p in pages if p)
+
+
+# --------------------------------------------------------------------------- dispatch
+
+
+_EXTRACTORS: dict[str, tuple[str, Callable[[bytes], str]]] = {
+    ".docx": ("Word (.docx)", _extract_docx),
+    ".pdf": ("PDF", _extract_pdf),
+}
+
+
+def extract_text(data: bytes, filename: str) -> str:
+    """Text of an uploaded .txt, .md, .docx or .pdf file (chosen by the file's extension)."""
+    ext = PurePath(filename).suffix.lower()
+    if ext in TEXT_EXTENSIONS:
+        return decode_text(data, filename)
+    if ext not in _EXTRACTORS:
+        hint = " (save it as .docx)" if ext == ".doc" else ""
+        raise InputError(
+            f"{_prefix(filename)}unsupported file type {ext or '(no extension)'}{hint}; "
+            f"supported: {', '.join(SUPPORTED_EXTENSIONS)}"
+        )
+    _check_upload_size(data, filename)
+    label, extract = _EXTRACTORS[ext]
+    try:
+        text = extract(data)
+    except InputError as exc:
+        raise InputError(f"{_prefix(filename)}{exc}") from None
+    except Exception as exc:  # parsers raise many types on corrupt input
+        raise InputError(
+            f"{_prefix(filename)}this is not a readable {label} file "
+            f"({type(exc).__name__}: {exc}); check the file or paste the text"
+        ) from None
+    if not text.strip():
+        if ext == ".pdf":
+            raise InputError(
+                f"{_prefix(filename)}this PDF has no text layer (scanned?); "
+                "run OCR first or paste the text"
+            )
+        raise InputError(f"{_prefix(filename)}this {label} file contains no text")
+    return validate_text(text, filename)

@@ -1,0 +1,199 @@
+"""Tests for spia_core.textio: decoding, validation and .txt/.md/.docx/.pdf extraction."""
+
+from __future__ import annotations
+
+import io
+
+import docx
+import pypdf
+import pytest
+
+from spia_core import textio
+from spia_core.textio import MAX_CHARS, InputError, decode_text, extract_text, validate_text
+
+
+def _pdf(lines: list[str]) -> bytes:
+    """A minimal valid one-page PDF whose text layer holds ``lines`` (Helvetica)."""
+    esc = [s.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") for s in lines]
+    content = "BT /F1 12 Tf 72 720 Td " + " ".join(f"({s}) Tj 0 -16 Td" for s in esc) + " ET"
+    objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+        "/Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        f"<< /Length {len(content)} >>\nstream\n{content}\nendstream",
+    ]
+    out = b"%PDF-1.4\n"
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n{body}\nendobj\n".encode("latin-1")
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\n".encode()
+    out += f"startxref\n{xref}\n%%EOF\n".encode()
+    return out
+
+
+def _blank_pdf() -> bytes:
+    writer = pypdf.PdfWriter()
+    writer.add_blank_page(width=200, height=200)
+    buf = io.BytesIO()
+    writer.write(buf)
+    return buf.getvalue()
+
+
+def _docx(build) -> bytes:  # type: ignore[no-untyped-def]
+    document = docx.Document()
+    build(document)
+    buf = io.BytesIO()
+    document.save(buf)
+    return buf.getvalue()
+
+
+# --------------------------------------------------------------------------- plain text
+
+
+def test_decode_text_utf8_bom_and_newlines() -> None:
+    data = "\ufeffLine one — Zoë\r\nLine two\r".encode()
+    assert decode_text(data) == "Line one — Zoë\nLine two\n"
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"", "the file is empty"),
+        (b"  \n\t \r\n", "only whitespace"),
+        (b"caf\xe9 au lait", "the file is not UTF-8 text (byte 0xe9 at position 3)"),
+        (b"abc\x00def", "binary file, not text (NUL byte at position 3)"),
+    ],
+)
+def test_decode_text_refusals(data: bytes, message: str) -> None:
+    with pytest.raises(InputError, match=r"^notes\.txt: ") as info:
+        decode_text(data, "notes.txt")
+    assert message in str(info.value)
+
+
+def test_size_limit() -> None:
+    assert len(decode_text(b"a" * MAX_CHARS)) == MAX_CHARS
+    with pytest.raises(InputError) as info:
+        decode_text(b"a" * (MAX_CHARS + 1))
+    assert "200,001 characters; the limit is 200,000" in str(info.value)
+    with pytest.raises(InputError, match="more than the limit of 200,000 characters"):
+        decode_text(b"a" * (4 * MAX_CHARS + 1))
+    with pytest.raises(InputError, match="200,001 characters"):
+        validate_text("é" * (MAX_CHARS + 1))
+
+
+def test_validate_text() -> None:
+    assert validate_text("a\r\nb\rc") == "a\nb\nc"
+    with pytest.raises(InputError, match="empty"):
+        validate_text("")
+    with pytest.raises(InputError, match="only whitespace"):
+        validate_text(" \r\n ")
+
+
+@pytest.mark.parametrize("name", ["a.txt", "B.MD", "dir/c.md"])
+def test_extract_plain(name: str) -> None:
+    assert extract_text(b"Hello Ada\r\n", name) == "Hello Ada\n"
+
+
+# --------------------------------------------------------------------------- docx
+
+
+def test_extract_docx_paragraphs_and_tables() -> None:
+    def build(d: docx.document.Document) -> None:
+        d.add_heading("Memo", level=1)
+        d.add_paragraph("Dear Ms Ilsa Varga,")
+        table = d.add_table(rows=2, cols=3)
+        table.cell(0, 0).text = "Name"
+        table.cell(0, 1).text = "Phone"
+        table.cell(0, 2).text = ""
+        table.cell(1, 0).merge(table.cell(1, 2)).text = "Ilsa Varga, +44 20 7946 0001"
+        d.add_paragraph("Regards")
+
+    text = extract_text(_docx(build), "memo.docx")
+    assert text == "Memo\nDear Ms Ilsa Varga,\nName | Phone\nIlsa Varga, +44 20 7946 0001\nRegards"
+
+
+def test_extract_docx_nested_table() -> None:
+    def build(d: docx.document.Document) -> None:
+        outer = d.add_table(rows=1, cols=2)
+        outer.cell(0, 0).text = "left"
+        inner = outer.cell(0, 1).add_table(rows=1, cols=1)
+        inner.cell(0, 0).text = "inner cell"
+
+    assert "inner cell" in extract_text(_docx(build), "n.docx")
+
+
+def test_extract_docx_empty_and_corrupt() -> None:
+    with pytest.raises(InputError, match=r"e.docx: this Word \(.docx\) file contains no text"):
+        extract_text(_docx(lambda d: d.add_paragraph("  ")), "e.docx")
+    with pytest.raises(InputError, match=r"not a readable Word \(.docx\) file"):
+        extract_text(b"PK\x03\x04 definitely not a zip", "x.docx")
+    with pytest.raises(InputError, match=r"not a readable Word \(.docx\) file"):
+        extract_text(b"plain text renamed", "x.docx")
+
+
+def test_extract_docx_size_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(textio, "MAX_CHARS", 10)
+    with pytest.raises(InputError, match="the limit is 10"):
+        extract_text(_docx(lambda d: d.add_paragraph("x" * 11)), "big.docx")
+
+
+# --------------------------------------------------------------------------- pdf
+
+
+def test_extract_pdf_text() -> None:
+    text = extract_text(_pdf(["Judgment of 3 May 2021", "The applicant, Mr Tomas Brandl"]), "j.pdf")
+    assert "Judgment of 3 May 2021" in text
+    assert "Mr Tomas Brandl" in text
+
+
+def test_extract_pdf_without_text_layer() -> None:
+    with pytest.raises(InputError) as info:
+        extract_text(_blank_pdf(), "scan.pdf")
+    assert str(info.value) == (
+        "scan.pdf: this PDF has no text layer (scanned?); run OCR first or paste the text"
+    )
+
+
+@pytest.mark.parametrize("data", [b"%PDF-1.4 garbage", b"hello", _pdf(["x"])[:60]])
+def test_extract_corrupt_pdf(data: bytes) -> None:
+    with pytest.raises(InputError, match=r"bad.pdf: this is not a readable PDF file"):
+        extract_text(data, "bad.pdf")
+
+
+def test_extract_encrypted_pdf() -> None:
+    writer = pypdf.PdfWriter(clone_from=pypdf.PdfReader(io.BytesIO(_pdf(["secret text"]))))
+    try:
+        writer.encrypt(user_password="pw", algorithm="RC4-128")
+    except Exception as exc:  # pragma: no cover - depends on optional crypto backends
+        pytest.skip(f"pypdf cannot encrypt here: {exc}")
+    buf = io.BytesIO()
+    writer.write(buf)
+    with pytest.raises(InputError, match="password-protected"):
+        extract_text(buf.getvalue(), "locked.pdf")
+
+
+# --------------------------------------------------------------------------- dispatch
+
+
+@pytest.mark.parametrize(
+    ("name", "hint"), [("a.rtf", ".rtf"), ("old.doc", "save it as .docx"), ("README", "no ext")]
+)
+def test_unsupported_extension(name: str, hint: str) -> None:
+    with pytest.raises(InputError) as info:
+        extract_text(b"text", name)
+    assert hint in str(info.value)
+    assert "supported: .txt, .md, .docx, .pdf" in str(info.value)
+
+
+def test_upload_byte_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(textio, "MAX_UPLOAD_BYTES", 100)
+    with pytest.raises(InputError, match="the file is 101 bytes; the limit is 100 bytes"):
+        extract_text(b"x" * 101, "big.pdf")
+    with pytest.raises(InputError, match="the file is empty"):
+        extract_text(b"", "empty.docx")
