@@ -1,0 +1,21 @@
+"""SPIA Audit dashboard: `streamlit run app.py` (offline by default)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from pages._widgets import sidebar_mode
+
+st.set_page_config(page_title="SPIA Audit", page_icon=":material/shield_person:", layout="wide")
+
+PAGES = [
+    st.Page("pages/audit.py", title="Audit", icon=":material/policy:", default=True),
+    st.Page("pages/benchmarks.py", title="Benchmarks", icon=":material/scatter_plot:"),
+    st.Page("pages/run.py", title="Run benchmark", icon=":material/play_circle:"),
+    st.Page("pages/dataset.py", title="Dataset", icon=":material/dataset:"),
+    st.Page("pages/settings.py", title="Settings", icon=":material/settings:"),
+]
+
+page = st.navigation(PAGES)
+sidebar_mode()
+page.run()

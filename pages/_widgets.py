@@ -1,0 +1,455 @@
+"""Streamlit helpers shared by the pages (underscore: not a page).
+
+Everything here is thin glue: engine look-ups behind ``st.cache_resource``, the key helper,
+the metric tiles. The engine (spia_core) never imports Streamlit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import os
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import streamlit as st
+
+from spia_core.model import AuditReport, Document
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES_DIR = ROOT / "data" / "samples"
+BUNDLED = ("TAB-144", "PANORAMA-151")
+OFFLINE = "(offline: none)"
+LOCAL_ENDPOINT = "local OpenAI-compatible endpoint"
+
+#: Session keys (one place, so pages agree).
+K_KEYS = "api_keys"  # provider -> key, for this browser session only
+K_ENDPOINT = "local_endpoint"  # {"base_url": ..., "model": ...}
+K_OPEN_DOC = "open_doc"  # (dataset name, data_id) set by the Dataset page
+K_VERSIONS = "audit_versions"  # list[dict]: {"label", "report"}
+
+
+# --------------------------------------------------------------------------- engine access
+
+
+def engine(module: str) -> ModuleType | None:
+    """Import ``spia_core.<module>``; None when that part of the engine has not landed."""
+    try:
+        return importlib.import_module(f"spia_core.{module}")
+    except ImportError:
+        return None
+
+
+def missing(module: str, what: str) -> None:
+    """Say plainly that a part of the engine is unavailable."""
+    st.warning(f"{what} is unavailable: the engine module `spia_core.{module}` is not installed.")
+
+
+@st.cache_resource(show_spinner="Loading the spaCy pipeline...")
+def warm_nlp() -> str:
+    """Load the shared spaCy pipeline once per server process; returns the model name."""
+    from spia_core.nlp import load_pipeline
+
+    return load_pipeline().model_name
+
+
+@st.cache_resource(show_spinner=False)
+def bundled_dataset(name: str) -> list[Document]:
+    """A bundled SPIA dataset (TAB-144, PANORAMA-151), loaded once per server process."""
+    datasets = engine("datasets")
+    if datasets is None:
+        raise RuntimeError("spia_core.datasets is not available")
+    return datasets.load_bundled(name)
+
+
+def sample_files() -> list[Path]:
+    """Bundled sample documents (data/samples/*.txt)."""
+    return sorted(SAMPLES_DIR.glob("*.txt")) if SAMPLES_DIR.is_dir() else []
+
+
+def registered(kind: str) -> list[str]:
+    """Names registered for ``anonymizer`` or ``adversary``."""
+    if kind == "anonymizer":
+        reg = engine("anonymizers.registry")
+        return reg.anonymizer_names() if reg else []
+    reg = engine("adversary.registry")
+    if reg is None:
+        return []
+    if hasattr(reg, "load_builtins"):
+        reg.load_builtins()
+    return reg.ADVERSARIES.names()
+
+
+def component_info(kind: str, name: str) -> dict[str, Any]:
+    """Display info of one anonymizer/adversary (is_local, needs_backbone, description)."""
+    mod = engine("anonymizers.registry" if kind == "anonymizer" else "adversary.registry")
+    fn = getattr(mod, f"{kind}_info", None) if mod else None
+    if fn is not None:
+        return fn(name)
+    reg = getattr(mod, "ADVERSARIES", None) if mod else None
+    factory = reg._factories.get(name) if reg is not None else None
+    needs = bool(getattr(factory, "needs_backbone", False))
+    return {
+        "name": name,
+        "display_name": getattr(factory, "display_name", name),
+        "is_local": bool(getattr(factory, "is_local", not needs)),
+        "needs_backbone": needs,
+        "description": getattr(factory, "description", (factory.__doc__ or "") if factory else ""),
+    }
+
+
+def catalog() -> dict[str, Any]:
+    """The model catalog (id -> ModelSpec), or {} when the LLM layer is unavailable."""
+    cat = engine("llm.catalog")
+    if cat is None:
+        return {}
+    try:
+        return cat.load_catalog()
+    except (OSError, ValueError) as exc:
+        st.error(f"Model catalog unreadable: {exc}")
+        return {}
+
+
+def backbone_options() -> list[str]:
+    """Offline first, then the local endpoint (when set), then the catalog's cloud models."""
+    opts = [OFFLINE]
+    if st.session_state.get(K_ENDPOINT, {}).get("base_url"):
+        opts.append(LOCAL_ENDPOINT)
+    opts += [m for m, spec in catalog().items() if not spec.is_local]
+    return opts
+
+
+def destination(backbone: str) -> str | None:
+    """Where text goes for ``backbone``: None offline, else a human description."""
+    if backbone == OFFLINE:
+        return None
+    if backbone == LOCAL_ENDPOINT:
+        ep = st.session_state.get(K_ENDPOINT, {})
+        return f"your local server at {ep.get('base_url', '?')} (stays on your network)"
+    spec = catalog().get(backbone)
+    provider = spec.provider if spec else "an unknown provider"
+    return f"{provider.capitalize()} (cloud API, model {backbone})"
+
+
+def is_cloud(backbone: str) -> bool:
+    return backbone not in (OFFLINE, LOCAL_ENDPOINT)
+
+
+# --------------------------------------------------------------------------- keys
+
+
+def get_secret(name: str) -> str | None:
+    """A key from this session, else st.secrets, else the environment (never written to disk).
+
+    ``st.secrets`` raises when no secrets.toml exists, hence the guarded access.
+    """
+    session = st.session_state.get(K_KEYS, {})
+    if session.get(name):
+        return session[name]
+    try:
+        value = st.secrets.get(name)
+    except Exception:  # no secrets.toml: FileNotFoundError / StreamlitSecretNotFoundError
+        value = None
+    return value or os.environ.get(name) or None
+
+
+def key_for_backbone(backbone: str) -> str | None:
+    spec = catalog().get(backbone)
+    env = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
+    return get_secret(env[spec.provider]) if spec and spec.provider in env else None
+
+
+# --------------------------------------------------------------------------- audit
+
+
+def make_config(**values: Any) -> Any:
+    """An ``AuditConfig`` from the values its dataclass accepts (others are dropped)."""
+    pipeline = engine("pipeline")
+    if pipeline is None:
+        raise RuntimeError("spia_core.pipeline is not available")
+    cls = pipeline.AuditConfig
+    names = {f.name for f in dataclasses.fields(cls)}
+    return cls(**{k: v for k, v in values.items() if k in names and v is not None})
+
+
+def fmt(x: float | None, pct: bool = False) -> str:
+    if x is None:
+        return "n/a"
+    return f"{100 * x:.0f}%" if pct else f"{x:.3f}"
+
+
+def metric_tiles(report: AuditReport) -> None:
+    """Span metrics beside inference metrics and utility."""
+    sm, m, u = report.span_metrics, report.metrics, report.utility
+    left, right = st.columns(2)
+    with left:
+        st.caption("Span metrics (what was masked)")
+        c = st.columns(3)
+        c[0].metric("Token recall", fmt(sm.token_recall if sm else None))
+        c[1].metric("ER_di", fmt(sm.er_di if sm else None))
+        c[2].metric("ER_qi", fmt(sm.er_qi if sm else None))
+    with right:
+        st.caption("Inference metrics (what stays protected) and utility")
+        c = st.columns(4)
+        c[0].metric("CPR", fmt(m.cpr))
+        c[1].metric("IPR", fmt(m.ipr))
+        c[2].metric("1-AAC", fmt(m.one_minus_aac))
+        c[3].metric("Utility", fmt(u.rouge_l if u else None), help="ROUGE-L F1")
+
+
+def sidebar_mode() -> None:
+    """Sidebar: which mode the app is in and where text will be sent."""
+    with st.sidebar:
+        st.markdown("**Mode**")
+        cloud_keys = [k for k in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY") if get_secret(k)]
+        ep = st.session_state.get(K_ENDPOINT, {}).get("base_url")
+        st.write("Offline (local adversary, no network): always available.")
+        if ep:
+            st.write(f"Local LLM server: `{ep}`")
+        if cloud_keys:
+            names = ", ".join(k.split("_")[0].capitalize() for k in cloud_keys)
+            st.write(f"Cloud backbones with a key: {names}")
+        sel = st.session_state.get("audit_destinations") or []
+        st.markdown("**Where text goes**")
+        st.write("; ".join(sel) if sel else "Nowhere: text stays on this machine.")
+
+
+def recompute_metrics(report: AuditReport) -> Any:
+    """Metrics recomputed from the (possibly overridden) SubjectResults; None if unavailable."""
+    mod = engine("evaluation.metrics")
+    if mod is None:
+        missing("evaluation.metrics", "Recomputing metrics after an override")
+        return None
+    cls = mod.DocumentScores
+    names = {f.name for f in dataclasses.fields(cls)}
+    values = {
+        "data_id": report.data_id,
+        "subject_results": report.subject_results,
+        "results": report.subject_results,
+        "n_extra_subjects": report.metrics.n_extra_subjects,
+        "extra_pred_subject_ids": report.assignment.extra_pred_subject_ids,
+        "failures": list(report.failures),
+    }
+    return mod.compute_metrics([cls(**{k: v for k, v in values.items() if k in names})])
+
+
+METRIC_COLUMNS = ("token_recall", "er_di", "er_qi", "one_minus_aac", "cpr", "ipr", "utility")
+
+
+@st.cache_data(show_spinner=False)
+def published_table() -> Any:
+    """Paper Table 4 as a DataFrame (via spia_core.benchmarks when present)."""
+    import pandas as pd
+
+    bench = engine("benchmarks")
+    if bench is not None and hasattr(bench, "published_results"):
+        rows = bench.published_results()
+        if isinstance(rows, pd.DataFrame):
+            return rows
+        return pd.DataFrame([r if isinstance(r, dict) else dataclasses.asdict(r) for r in rows])
+    return pd.read_csv(ROOT / "data" / "paper_table4.csv")
+
+
+def _report_row(r: AuditReport, label: str) -> dict[str, Any]:
+    sm = r.span_metrics
+    ds = (
+        "TAB"
+        if r.data_id.upper().startswith("TAB")
+        else "PANORAMA"
+        if r.data_id.upper().startswith("PANORAMA")
+        else "own"
+    )
+    return {
+        "dataset": ds,
+        "method": r.anonymizer,
+        "backbone": r.config.get("anonymizer_backbone"),
+        "token_recall": sm.token_recall if sm else None,
+        "er_di": sm.er_di if sm else None,
+        "er_qi": sm.er_qi if sm else None,
+        "one_minus_aac": r.metrics.one_minus_aac,
+        "cpr": r.metrics.cpr,
+        "ipr": r.metrics.ipr,
+        "utility": r.utility.rouge_l if r.utility else None,
+        "source": "own",
+        "adversary": r.adversary,
+        "label": label,
+    }
+
+
+def own_results() -> Any:
+    """This session's audits and the store's runs, one row each, marked with their adversary."""
+    import pandas as pd
+
+    rows = [
+        _report_row(v["report"], f"audit {v['report'].data_id} {v['label']}")
+        for v in st.session_state.get(K_VERSIONS, [])
+    ]
+    rows += store_run_rows()
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "dataset",
+            "method",
+            "backbone",
+            *METRIC_COLUMNS,
+            "source",
+            "adversary",
+            "label",
+        ],
+    )
+
+
+def store_run_rows() -> list[dict[str, Any]]:
+    """Finished/partial runs of the results store as table rows (empty when no store)."""
+    store = open_store()
+    if store is None or not hasattr(store, "list_runs"):
+        return []
+    out = []
+    for run in store.list_runs():
+        get = run.get if isinstance(run, dict) else lambda k, r=run: getattr(r, k, None)
+        metrics = get("metrics") or {}
+        mget = (
+            metrics.get if isinstance(metrics, dict) else lambda k, m=metrics: getattr(m, k, None)
+        )
+        span = get("span_metrics") or {}
+        sget = span.get if isinstance(span, dict) else lambda k, s=span: getattr(s, k, None)
+        out.append(
+            {
+                "dataset": get("dataset"),
+                "method": get("anonymizer"),
+                "backbone": get("backbone"),
+                "token_recall": sget("token_recall"),
+                "er_di": sget("er_di"),
+                "er_qi": sget("er_qi"),
+                "one_minus_aac": mget("one_minus_aac"),
+                "cpr": mget("cpr"),
+                "ipr": mget("ipr"),
+                "utility": get("utility"),
+                "source": "own",
+                "adversary": get("adversary"),
+                "label": f"run {get('run_id') or get('id')}",
+            }
+        )
+    return out
+
+
+STORE_PATH = ROOT / "spia_data" / "results.sqlite"
+
+
+@st.cache_resource(show_spinner=False)
+def open_store() -> Any:
+    """The SQLite results store (spia_data/results.sqlite), or None when unavailable."""
+    mod = engine("store")
+    if mod is None:
+        return None
+    cls = getattr(mod, "ResultsStore", None) or getattr(mod, "Store", None)
+    if cls is None:
+        return None
+    STORE_PATH.parent.mkdir(parents=True, exist_ok=True)
+    return cls(STORE_PATH)
+
+
+def test_endpoint(base_url: str, model: str) -> tuple[bool, str]:
+    """GET <base_url>/models on a local OpenAI-compatible server; (ok, message)."""
+    import httpx2 as httpx
+
+    url = base_url.rstrip("/") + "/models"
+    try:
+        resp = httpx.get(url, timeout=5.0)
+    except Exception as exc:
+        return False, f"Could not reach {url}: {exc}"
+    if resp.status_code != 200:
+        return False, f"{url} answered HTTP {resp.status_code}"
+    try:
+        ids = [m.get("id") for m in resp.json().get("data", [])]
+    except ValueError:
+        return False, f"{url} did not return JSON"
+    if model and model not in ids:
+        return False, f"Connected, but model {model!r} is not served; available: {ids}"
+    return True, f"Connected to {url}; models: {', '.join(map(str, ids)) or 'none listed'}"
+
+
+def _cache_obj() -> Any:
+    mod = engine("llm.cache")
+    cls = getattr(mod, "ResponseCache", None) if mod else None
+    path = getattr(mod, "DEFAULT_CACHE_PATH", ROOT / "spia_data" / "llm_cache.sqlite")
+    return cls(path) if cls else None
+
+
+def cache_stats() -> dict[str, Any]:
+    c = _cache_obj()
+    if c is None or not hasattr(c, "stats"):
+        return {}
+    s = c.stats()
+    return s if isinstance(s, dict) else dataclasses.asdict(s)
+
+
+def cache_clear() -> None:
+    c = _cache_obj()
+    if c is not None:
+        c.clear()
+
+
+# --------------------------------------------------------------------------- background runs
+
+
+@dataclasses.dataclass
+class RunState:
+    """Progress of one background dataset run (shared by every session of this server)."""
+
+    run_id: str
+    dataset: str
+    config: dict[str, Any]
+    total: int
+    started: float
+    done: int = 0
+    status: str = "running"  # running | finished | cancelled
+    rows: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    errors: list[str] = dataclasses.field(default_factory=list)
+    cancel: Any = dataclasses.field(default_factory=lambda: __import__("threading").Event())
+
+    def eta(self) -> float | None:
+        import time
+
+        if not self.done:
+            return None
+        return (time.time() - self.started) / self.done * (self.total - self.done)
+
+
+@st.cache_resource
+def run_registry() -> dict[str, RunState]:
+    """Runs of this server process: survives page reloads and second visits."""
+    return {}
+
+
+def start_run(dataset: str, docs: list[Document], cfg: dict[str, Any]) -> RunState:
+    """Audit ``docs`` one by one in a daemon thread, saving each report to the store."""
+    import threading
+    import time
+
+    reg = run_registry()
+    run = RunState(f"r{len(reg) + 1}", dataset, cfg, len(docs), time.time())
+    reg[run.run_id] = run
+    pipeline = engine("pipeline")
+    config = make_config(**cfg)
+    store = open_store()
+
+    def work() -> None:
+        for doc in docs:
+            if run.cancel.is_set():
+                run.status = "cancelled"
+                return
+            try:
+                report = pipeline.audit(doc, config, cancel=run.cancel)
+                row = _report_row(report, doc.data_id)
+                run.rows.append({k: row[k] for k in ("label", *METRIC_COLUMNS)})
+                if store is not None and hasattr(store, "save_audit"):
+                    store.save_audit(report)
+            except Exception as exc:  # recorded and shown, never counted as protected
+                run.errors.append(f"{doc.data_id}: {type(exc).__name__}: {exc}")
+            run.done += 1
+        run.status = "finished"
+
+    threading.Thread(target=work, name=f"spia-run-{run.run_id}", daemon=True).start()
+    return run

@@ -1,0 +1,71 @@
+"""Settings page: keys (session only), local endpoint, cache, prices."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from pages import _widgets as w
+
+st.title("Settings")
+
+st.subheader("API keys")
+st.caption(
+    "Keys typed here live in this browser session only (st.session_state) and are never "
+    "written to disk. Keys can also come from .streamlit/secrets.toml or the environment."
+)
+keys = st.session_state.setdefault(w.K_KEYS, {})
+for env in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY"):
+    typed = st.text_input(env, value=keys.get(env, ""), type="password", key=f"k_{env}")
+    if typed:
+        keys[env] = typed
+    else:
+        keys.pop(env, None)
+    st.caption(f"{env}: {'set' if w.get_secret(env) else 'not set'}")
+
+st.subheader("Local OpenAI-compatible endpoint")
+st.caption("A local server (llama.cpp, vLLM, Ollama...) keeps the text on your machine.")
+ep = st.session_state.setdefault(w.K_ENDPOINT, {})
+base = st.text_input(
+    "Base URL", ep.get("base_url", ""), placeholder="http://127.0.0.1:8000/v1", key="ep_url"
+)
+model = st.text_input("Model name", ep.get("model", ""), key="ep_model")
+ep.update(base_url=base.strip(), model=model.strip())
+if st.button("Test connection", disabled=not base.strip(), key="ep_test"):
+    ok, msg = w.test_endpoint(base.strip(), model.strip())
+    (st.success if ok else st.error)(msg)
+
+st.subheader("Response cache")
+cache = w.engine("llm.cache")
+if cache is None:
+    w.missing("llm.cache", "The response cache")
+else:
+    try:
+        stats = w.cache_stats()
+        st.json(stats)
+        if st.button("Clear cache", key="cache_clear"):
+            w.cache_clear()
+            st.success("Cache cleared.")
+    except Exception as exc:
+        st.error(f"Cache unavailable: {exc}")
+
+st.subheader("Prices (USD per million tokens)")
+cat = w.catalog()
+if cat:
+    st.dataframe(
+        pd.DataFrame(
+            [
+                {
+                    "model": s.id,
+                    "provider": s.provider,
+                    "input": s.input_price_per_mtok,
+                    "output": s.output_price_per_mtok,
+                    "structured output": s.structured_output,
+                }
+                for s in cat.values()
+            ]
+        ),
+        hide_index=True,
+    )
+else:
+    st.caption("No model catalog available (offline only).")
