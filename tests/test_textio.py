@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import docx
 import pypdf
@@ -197,3 +198,12 @@ def test_upload_byte_limit(monkeypatch: pytest.MonkeyPatch) -> None:
         extract_text(b"x" * 101, "big.pdf")
     with pytest.raises(InputError, match="the file is empty"):
         extract_text(b"", "empty.docx")
+
+
+def test_shipped_samples_are_valid_inputs(data_dir: Path) -> None:
+    samples = sorted((data_dir / "samples").glob("*.txt"))
+    assert len(samples) == 3
+    for path in samples:
+        text = extract_text(path.read_bytes(), path.name)
+        assert 600 <= len(text) <= 2500, path.name
+        assert path.name in (data_dir / "samples" / "README.md").read_text(encoding="utf-8")
