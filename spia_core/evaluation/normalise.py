@@ -84,7 +84,7 @@ NAME_TITLES: frozenset[str] = frozenset(
 
 @lru_cache(maxsize=65536)
 def fold(text: str) -> str:
-    """Lower-case, strip accents (İ->i, ı->i, ł->l, ö->o ...), unify quotes/dashes, squash spaces."""
+    """Lower-case, strip accents (İ->i, ı->i, ł->l ...), unify quotes and dashes, squash spaces."""
     text = unicodedata.normalize("NFKD", text.translate(_SPECIAL_LETTERS))
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     return _SPACES.sub(" ", text.casefold()).strip()
