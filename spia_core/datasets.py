@@ -474,7 +474,11 @@ def _write_lines(records: Iterator[dict[str, Any]], path: str | Path) -> None:
 
 
 def write_spia_jsonl(docs: list[Document], path: str | Path) -> None:
-    """Write documents in SPIA format (metadata, text, [anonymized_text], subjects)."""
+    """Write documents in SPIA format (metadata, text, [anonymized_text], subjects).
+
+    Values normalised on reading (a string certainty "5") are written normalised (5); evidence
+    is written as ``{"start", "end", "text"}`` objects; a missing hardness is written as 0.
+    """
     _write_lines((_spia_record(d) for d in docs), path)
 
 
@@ -741,6 +745,11 @@ def _anonymized_record(
         fpath = "entities"
         rec.masked_spans = _spans(ctx, record["entities"], fpath, ("start_offset", "end_offset"))
         rec.span_source = fpath
+        if any(isinstance(e, dict) and "identifier_type" in e for e in record["entities"]):
+            rec.warnings.append(
+                "entities carry identifier_type, like ground-truth annotations: they are read "
+                "as the anonymizer's masked spans; check they are not the GT spans"
+            )
     original = text if text is not None else (texts or {}).get(data_id)
     if rec.masked_spans is not None and original is not None:
         for k, (start, end) in enumerate(rec.masked_spans):
@@ -748,6 +757,13 @@ def _anonymized_record(
                 raise ctx.error(
                     f"{fpath}[{k}]",
                     f"span {start}:{end} is beyond the original text ({len(original)} chars)",
+                )
+            item = record[fpath][k]
+            span_text = item.get("span_text") if isinstance(item, dict) else None
+            if isinstance(span_text, str) and original[start:end] != span_text:
+                rec.warnings.append(
+                    f"{fpath}[{k}]: original text[{start}:{end}] is "
+                    f"{original[start:end]!r}, not span_text {span_text!r}"
                 )
     return rec
 

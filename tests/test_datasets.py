@@ -425,6 +425,21 @@ def test_read_anonymized(tmp_path: Path) -> None:
     assert recs["B"].masked_spans == [(3, 11)] and recs["B"].span_source == "entities"
     assert recs["B"].text == TEXT
     assert recs["C"].masked_spans is None and recs["C"].span_source == ""
+    assert not recs["A"].warnings and not recs["B"].warnings
+
+
+def test_read_anonymized_warnings(tmp_path: Path) -> None:
+    ent = {
+        "start_offset": 3,
+        "end_offset": 11,
+        "span_text": "Jane Doe",
+        "identifier_type": "DIRECT",
+    }
+    row = {"data_id": "A", "text": TEXT, "anonymized_text": "x", "entities": [ent]}
+    (rec,) = read_anonymized_jsonl(_write(tmp_path, [row])).values()
+    assert rec.masked_spans == [(3, 11)]
+    assert any("like ground-truth annotations" in w for w in rec.warnings)
+    assert any("is 'John Doe', not span_text 'Jane Doe'" in w for w in rec.warnings)
 
 
 @pytest.mark.parametrize(
