@@ -126,7 +126,8 @@ class ProviderLLM:
         self, temperature: float | None, top_p: float | None, max_tokens: int | None
     ) -> dict[str, Any]:
         """The parameters actually sent: those the model rejects are dropped."""
-        params: dict[str, Any] = {"max_tokens": max_tokens or self.default_max_tokens}
+        limit = self.spec.max_output_tokens
+        params: dict[str, Any] = {"max_tokens": min(max_tokens or self.default_max_tokens, limit)}
         if temperature is not None and self.spec.temperature:
             params["temperature"] = temperature
         if top_p is not None and self.spec.top_p:

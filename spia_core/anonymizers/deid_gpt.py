@@ -1,0 +1,63 @@
+"""DeID-GPT: zero-shot LLM redaction of TAB's 8 categories into "[redacted]" (one call)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spia_core.anonymizers._llm_text import extract_rewrite, rewrite_budget
+from spia_core.anonymizers.base import AnonymizedText
+from spia_core.anonymizers.registry import ANONYMIZERS
+from spia_core.llm.base import LLM
+from spia_core.llm.catalog import resolve_llm
+from spia_core.prompts import data_block, load_prompt
+
+
+@ANONYMIZERS.register("deid-gpt")
+class DeIDGPTAnonymizer:
+    """Zero-shot redaction by an LLM of names, codes, places, organisations, demographics,
+    dates, quantities and other identifiers, each replaced with "[redacted]"."""
+
+    name = "deid-gpt"
+    display_name = "DeID-GPT (LLM redaction)"
+    is_local = False
+    needs_backbone = True
+    description = (
+        "An LLM replaces every name, code, place, organisation, demographic attribute, date, "
+        "quantity and other identifier with [redacted] (one call, temperature 0.05 where the "
+        "model allows it)."
+    )
+
+    def __init__(
+        self,
+        llm: LLM | None = None,
+        *,
+        backbone: str | None = None,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        cache: Any = None,
+        temperature: float = 0.05,
+    ) -> None:
+        self.llm = resolve_llm(
+            llm, backbone=backbone, base_url=base_url, api_key=api_key, cache=cache
+        )
+        self.temperature = temperature
+        self.prompt = load_prompt("deid_gpt")
+
+    def anonymize(self, text: str) -> AnonymizedText:
+        response = self.llm.complete(
+            self.prompt.render(document=data_block("document", text)),
+            temperature=self.temperature,
+            max_tokens=rewrite_budget(text),
+            prompt_version=self.prompt.version_id,
+        )
+        rewritten, warnings = extract_rewrite(response.text)
+        return AnonymizedText(
+            text=rewritten,
+            masked_spans=None,
+            method=self.name,
+            trace={
+                "model": f"{self.llm.provider}/{self.llm.model}",
+                "prompt": self.prompt.version_id,
+            },
+            warnings=warnings,
+        )

@@ -1,0 +1,71 @@
+"""DP-Prompt (Utpala et al.): paraphrase the document at a high sampling temperature."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spia_core.anonymizers._llm_text import extract_rewrite
+from spia_core.anonymizers.base import AnonymizedText
+from spia_core.anonymizers.registry import ANONYMIZERS
+from spia_core.llm.base import LLM
+from spia_core.llm.catalog import resolve_llm
+from spia_core.prompts import data_block, load_prompt
+
+
+@ANONYMIZERS.register("dp-prompt")
+class DPPromptAnonymizer:
+    """Paraphrasing with temperature 1.0-1.5 and top_p 1.0, where the model accepts them."""
+
+    name = "dp-prompt"
+    display_name = "DP-Prompt (paraphrase)"
+    is_local = False
+    needs_backbone = True
+    description = (
+        "An LLM paraphrases the whole document at a high temperature (1.0-1.5, top_p 1.0) "
+        "to blur wording and style. Models without sampling parameters (Claude on the current "
+        "API) paraphrase at their default sampling."
+    )
+
+    def __init__(
+        self,
+        llm: LLM | None = None,
+        *,
+        backbone: str | None = None,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        cache: Any = None,
+        temperature: float = 1.0,
+        top_p: float = 1.0,
+    ) -> None:
+        if not 1.0 <= temperature <= 1.5:
+            raise ValueError(f"DP-Prompt temperature must be in [1.0, 1.5], got {temperature}")
+        self.llm = resolve_llm(
+            llm, backbone=backbone, base_url=base_url, api_key=api_key, cache=cache
+        )
+        self.temperature = temperature
+        self.top_p = top_p
+        self.prompt = load_prompt("dp_prompt")
+
+    def anonymize(self, text: str) -> AnonymizedText:
+        response = self.llm.complete(
+            self.prompt.render(document=data_block("document", text)),
+            temperature=self.temperature,
+            top_p=self.top_p,
+            max_tokens=int((len(text) // 2) * 1.5) + 50,  # the reference's budget
+            prompt_version=self.prompt.version_id,
+        )
+        rewritten, warnings = extract_rewrite(response.text)
+        sent = getattr(getattr(self.llm, "spec", None), "temperature", True)
+        if not sent:
+            warnings.append("the model takes no temperature: paraphrased at its default sampling")
+        return AnonymizedText(
+            text=rewritten,
+            masked_spans=None,
+            method=self.name,
+            trace={
+                "model": f"{self.llm.provider}/{self.llm.model}",
+                "prompt": self.prompt.version_id,
+                "temperature": self.temperature if sent else None,
+            },
+            warnings=warnings,
+        )
