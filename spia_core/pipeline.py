@@ -1,0 +1,554 @@
+"""audit(): one document end to end -> :class:`AuditReport` (see docs/offline_engine.md).
+
+Stages: validate -> anonymize -> ground truth -> infer -> match -> score -> metrics ->
+span metrics -> utility. A stage that fails is recorded in ``AuditReport.failures`` and the
+metrics say the document was not scored; nothing is ever counted as protected because it
+failed. ``on_stage(name, fraction)`` reports progress; ``cancel`` aborts between stages.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import datetime as _dt
+import hashlib
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from spia_core.adversary.base import Adversary, InferenceResult
+from spia_core.anonymizers.base import AnonymizedText, Anonymizer
+from spia_core.model import (
+    Assignment,
+    AuditReport,
+    Document,
+    Failure,
+    Metrics,
+    SpanMetrics,
+    StageUsage,
+    Subject,
+    SubjectResult,
+    UtilityScores,
+)
+
+#: Stages in order, with the progress fraction reached when each one starts.
+STAGES: tuple[str, ...] = (
+    "validate",
+    "anonymize",
+    "ground_truth",
+    "infer",
+    "match",
+    "score",
+    "metrics",
+    "span_metrics",
+    "utility",
+)
+
+StageCallback = Callable[[str, float], None]
+
+
+class AuditCancelled(RuntimeError):
+    """The caller set the cancel event; the audit stopped between two stages."""
+
+
+@dataclass
+class AuditConfig:
+    """Everything that chooses how one audit runs (serialised into the report and the store).
+
+    Never put API keys here: providers read them from the environment / settings.
+    """
+
+    anonymizer: str = "none"
+    anonymizer_options: dict[str, Any] = field(default_factory=dict)
+    anonymizer_backbone: str | None = None
+    adversary: str = "local"
+    adversary_options: dict[str, Any] = field(default_factory=dict)
+    adversary_backbone: str | None = None
+    matcher: str = "local"
+    judge: str = "rules"
+    scoring_mode: str = "default"  # "default" | "reference"
+    aggregation: str = "per-pii"  # "per-pii" | "reference"
+    min_certainty: int = 3
+    target_subject: int | None = None
+    #: The user's own redaction (anonymizer "provided"); kept out of ``to_dict``.
+    provided_text: str | None = None
+    base_url: str | None = None
+    span_method: str = "auto"
+    compute_span_metrics: bool = True
+    #: Dataset name for published comparisons ("TAB-144", ...); "" = infer from data_id.
+    dataset: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe configuration, without the provided text (it is the anonymized text)."""
+        from spia_core.store import strip_secrets
+
+        data = dataclasses.asdict(self)
+        data.pop("provided_text", None)
+        return strip_secrets(data)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> AuditConfig:
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise ValueError(f"unknown audit configuration keys: {', '.join(unknown)}")
+        return cls(**data)
+
+
+@dataclass
+class Components:
+    """The stage implementations of one configuration (built once, reused across documents)."""
+
+    anonymizer: Anonymizer | None
+    adversary: Adversary
+    matcher: Any
+    judge: Any = None
+
+
+# --------------------------------------------------------------------------- building stages
+
+
+def _backbone_kwargs(backbone: str | None, base_url: str | None) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {}
+    if backbone:
+        kwargs["backbone"] = backbone
+    if base_url:
+        kwargs["base_url"] = base_url
+    return kwargs
+
+
+def build_anonymizer(config: AuditConfig) -> Anonymizer | None:
+    """The configured anonymizer (None for 'provided' without text: audit() will say so)."""
+    from spia_core.anonymizers.registry import anonymizer_info, create_anonymizer
+
+    options = dict(config.anonymizer_options)
+    if config.anonymizer == "provided":
+        options.setdefault("redacted_text", config.provided_text or "")
+    if anonymizer_info(config.anonymizer)["needs_backbone"]:
+        options.update(_backbone_kwargs(config.anonymizer_backbone, config.base_url))
+    return create_anonymizer(config.anonymizer, **options)
+
+
+def build_adversary(config: AuditConfig) -> Adversary:
+    """The configured adversary; LLM adversaries get the backbone and base URL."""
+    import importlib
+
+    from spia_core.adversary.registry import ADVERSARIES
+
+    if config.adversary not in ADVERSARIES:
+        # Adversary modules register on import (e.g. spia_core.adversary.llm -> "llm").
+        with contextlib.suppress(ImportError):
+            importlib.import_module(f"spia_core.adversary.{config.adversary}")
+    options = dict(config.adversary_options)
+    if config.adversary != "local":
+        options.update(_backbone_kwargs(config.adversary_backbone, config.base_url))
+    return ADVERSARIES.create(config.adversary, **options)
+
+
+def build_matcher(config: AuditConfig) -> Any:
+    from spia_core.evaluation.matching import MATCHERS
+
+    return MATCHERS.create(config.matcher)
+
+
+def build_judge(config: AuditConfig) -> Any:
+    """None for the rules-only judge, else the registered judge (when an LLM judge exists)."""
+    if config.judge in ("rules", "", None):
+        return None
+    from spia_core.evaluation import judge as judge_module
+
+    registry = getattr(judge_module, "JUDGES", None)
+    if registry is None:
+        raise ValueError(f"unknown judge {config.judge!r}; available: rules")
+    return registry.create(config.judge, **_backbone_kwargs(None, config.base_url))
+
+
+def build_components(config: AuditConfig) -> Components:
+    """Build every stage of ``config`` (raises with a clear message on an unknown name)."""
+    return Components(
+        anonymizer=build_anonymizer(config),
+        adversary=build_adversary(config),
+        matcher=build_matcher(config),
+        judge=build_judge(config),
+    )
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def adversary_is_local(adversary: Any, name: str) -> bool:
+    return bool(getattr(adversary, "is_local", name == "local"))
+
+
+def lower_bound_warning(dataset: str, anonymizer: str) -> str:
+    """Why a local adversary's figures are a lower bound, with the closest published figure."""
+    from spia_core.benchmarks import closest_published, paper_dataset, published_adversary_results
+
+    text = (
+        "Offline result: the local rule-and-lexicon adversary infers less than an LLM "
+        "adversary, so these protection figures are an upper bound on protection (a lower "
+        "bound on what can be inferred)."
+    )
+    datasets = [paper_dataset(dataset)] if paper_dataset(dataset) in ("TAB", "PANORAMA") else []
+    for ds in datasets or ["TAB", "PANORAMA"]:
+        row = closest_published(ds, anonymizer)
+        if row:
+            text += (
+                f" Paper ({ds}, {row['method']}, LLM adversary): CPR {row['cpr']:.3f}, "
+                f"IPR {row['ipr']:.3f}, 1-AAC {row['one_minus_aac']:.3f}."
+            )
+        else:
+            best = max(
+                (r for r in published_adversary_results() if r["dataset"] == ds),
+                key=lambda r: r["subject_match"],
+                default=None,
+            )
+            if best:
+                text += (
+                    f" Paper ({ds}): the {best['model']} adversary matches "
+                    f"{best['subject_match']:.1%} of subjects and infers "
+                    f"{best['pii_accuracy']:.1%} of their PII."
+                )
+    return text
+
+
+def _usage_of(trace: dict[str, Any]) -> StageUsage | None:
+    usage = trace.get("usage")
+    if isinstance(usage, StageUsage):
+        return usage
+    if isinstance(usage, dict):
+        known = {f.name for f in dataclasses.fields(StageUsage)}
+        return StageUsage(**{k: v for k, v in usage.items() if k in known})
+    return None
+
+
+def _doc_id(text: str) -> str:
+    return "doc-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
+
+
+def _versions(adversary: Any) -> dict[str, str]:
+    from spia_core import __version__
+    from spia_core.nlp import load_pipeline
+
+    versions = {"spia_core": __version__, "spacy_model": load_pipeline().model_name}
+    prompts = getattr(adversary, "prompt_versions", None)
+    if isinstance(prompts, dict):
+        versions.update({f"prompt:{k}": str(v) for k, v in prompts.items()})
+    return versions
+
+
+def empty_metrics() -> Metrics:
+    return Metrics(cpr=None, ipr=None, one_minus_aac=None, n_subjects=0, n_pii=0, sum_score=0.0)
+
+
+# --------------------------------------------------------------------------- audit
+
+
+class _Run:
+    """Mutable state of one audit: timings, failures, warnings, progress."""
+
+    def __init__(
+        self,
+        data_id: str,
+        on_stage: StageCallback | None,
+        cancel: threading.Event | None,
+    ) -> None:
+        self.data_id = data_id
+        self.on_stage = on_stage
+        self.cancel = cancel
+        self.timings: dict[str, float] = {}
+        self.failures: list[Failure] = []
+        self.warnings: list[str] = []
+        self.usage: dict[str, StageUsage] = {}
+
+    def start(self, stage: str) -> float:
+        if self.cancel is not None and self.cancel.is_set():
+            raise AuditCancelled(f"audit of {self.data_id!r} cancelled before stage {stage!r}")
+        if self.on_stage is not None:
+            self.on_stage(stage, STAGES.index(stage) / len(STAGES))
+        return time.perf_counter()
+
+    def done(self, stage: str, t0: float) -> None:
+        self.timings[stage] = self.timings.get(stage, 0.0) + time.perf_counter() - t0
+
+    def fail(self, stage: str, exc: BaseException | str) -> None:
+        reason = exc if isinstance(exc, str) else f"{type(exc).__name__}: {exc}"
+        self.failures.append(Failure(self.data_id, stage, reason))
+
+    def record_inference(self, stage: str, result: InferenceResult) -> None:
+        self.warnings.extend(w for w in result.warnings if w not in self.warnings)
+        for item in result.trace.get("failures", []) or []:
+            detail = (
+                item if isinstance(item, str) else "; ".join(f"{k}={v}" for k, v in item.items())
+            )
+            self.failures.append(
+                Failure(self.data_id, stage, f"partial inference failure: {detail}")
+            )
+        usage = _usage_of(result.trace)
+        if usage is not None:
+            self.usage[stage] = usage
+
+
+def _as_document(document: Document | str, config: AuditConfig) -> Document:
+    from spia_core.textio import validate_text
+
+    if isinstance(document, str):
+        text = validate_text(document)
+        return Document(data_id=_doc_id(text), text=text)
+    text = validate_text(document.text, document.data_id)
+    if text != document.text and not document.subjects and not document.entities:
+        document = dataclasses.replace(document, text=text)  # newline normalisation only
+    return document
+
+
+def audit(
+    document: Document | str,
+    config: AuditConfig,
+    *,
+    on_stage: StageCallback | None = None,
+    cancel: threading.Event | None = None,
+    components: Components | None = None,
+) -> AuditReport:
+    """Audit one document: anonymize, infer, match, score, span metrics, utility.
+
+    Raises :class:`spia_core.textio.InputError` on unusable input (empty, whitespace only,
+    too long), :class:`AuditCancelled` when ``cancel`` is set, and a registry error on an
+    unknown stage name. Every other stage failure is recorded in the report.
+    """
+    from spia_core.evaluation.metrics import DocumentScores, compute_metrics
+
+    run = _Run("text" if isinstance(document, str) else document.data_id, on_stage, cancel)
+    t0 = run.start("validate")
+    doc = _as_document(document, config)
+    run.data_id = doc.data_id
+    if config.anonymizer == "provided":
+        from spia_core.textio import validate_text
+
+        validate_text(config.provided_text or "", "redacted text")
+    run.done("validate", t0)
+    run.warnings.extend(doc.warnings)
+
+    parts = components or build_components(config)
+    adversary_name = getattr(parts.adversary, "name", config.adversary)
+    is_local = adversary_is_local(parts.adversary, config.adversary)
+    degraded = False
+
+    # ---- anonymize
+    t0 = run.start("anonymize")
+    anonymized: AnonymizedText | None = None
+    try:
+        if parts.anonymizer is None:
+            raise ValueError(f"no anonymizer built for {config.anonymizer!r}")
+        anonymized = parts.anonymizer.anonymize(doc.text)
+        run.warnings.extend(anonymized.warnings)
+        usage = _usage_of(anonymized.trace)
+        if usage is not None:
+            run.usage["anonymize"] = usage
+    except Exception as exc:  # recorded, the document is reported as not scored
+        run.fail("anonymize", exc)
+    run.done("anonymize", t0)
+    anonymized_text = anonymized.text if anonymized is not None else ""
+
+    # ---- ground truth
+    t0 = run.start("ground_truth")
+    gt_source = "dataset" if doc.subjects else "automatic"
+    gt_subjects: list[Subject] | None = list(doc.subjects) if doc.subjects else None
+    original_inference: InferenceResult | None = None
+    if gt_subjects is None:
+        try:
+            original_inference = parts.adversary.infer(doc.text)
+            run.record_inference("ground_truth", original_inference)
+            degraded |= original_inference.degraded
+            gt_subjects = original_inference.subjects
+        except Exception as exc:
+            run.fail("ground_truth", exc)
+    run.done("ground_truth", t0)
+
+    # ---- infer on the anonymized text
+    t0 = run.start("infer")
+    inferred: InferenceResult | None = None
+    if anonymized is not None:
+        try:
+            if original_inference is not None and anonymized_text == doc.text:
+                inferred = original_inference  # same text, same inference
+            else:
+                inferred = parts.adversary.infer(anonymized_text)
+                run.record_inference("infer", inferred)
+            degraded |= inferred.degraded
+        except Exception as exc:
+            run.fail("infer", exc)
+    run.done("infer", t0)
+    inferred_subjects = inferred.subjects if inferred is not None else []
+
+    # ---- match
+    t0 = run.start("match")
+    assignment: Assignment | None = None
+    if gt_subjects is not None and inferred is not None:
+        try:
+            assignment = parts.matcher.match(
+                gt_subjects,
+                inferred_subjects,
+                original_text=doc.text,
+                anonymized_text=anonymized_text,
+            )
+        except Exception as exc:
+            run.fail("match", exc)
+    run.done("match", t0)
+
+    # ---- score
+    t0 = run.start("score")
+    subject_results: list[SubjectResult] = []
+    scored = False
+    if assignment is not None and gt_subjects is not None:
+        try:
+            from spia_core.evaluation.scoring import score_document
+
+            subject_results = score_document(
+                gt_subjects,
+                inferred_subjects,
+                assignment,
+                mode=config.scoring_mode,
+                min_certainty=config.min_certainty,
+                aggregation=config.aggregation,
+                judge=parts.judge,
+            )
+            _mark_target(doc, gt_subjects, subject_results, config.target_subject, gt_source)
+            scored = True
+        except Exception as exc:
+            run.fail("score", exc)
+    run.done("score", t0)
+
+    # ---- metrics
+    t0 = run.start("metrics")
+    try:
+        metrics = compute_metrics(
+            [
+                DocumentScores(
+                    data_id=doc.data_id,
+                    subject_results=subject_results,
+                    n_extra_subjects=len(assignment.extra_pred_subject_ids) if assignment else 0,
+                    failures=list(run.failures),
+                    failed=not scored,
+                )
+            ]
+        )
+    except Exception as exc:
+        run.fail("metrics", exc)
+        metrics = empty_metrics()
+    run.done("metrics", t0)
+
+    # ---- span metrics
+    t0 = run.start("span_metrics")
+    span: SpanMetrics | None = None
+    if config.compute_span_metrics and anonymized is not None:
+        try:
+            span = _span_metrics(doc, anonymized, config.span_method)
+            degraded |= span.tagger == "blank"
+        except Exception as exc:
+            run.fail("span_metrics", exc)
+    run.done("span_metrics", t0)
+
+    # ---- utility
+    t0 = run.start("utility")
+    utility: UtilityScores | None = None
+    if anonymized is not None:
+        try:
+            from spia_core.evaluation.utility import rouge_l_f1
+
+            utility = UtilityScores(rouge_l=rouge_l_f1(doc.text, anonymized_text))
+        except Exception as exc:
+            run.fail("utility", exc)
+    run.done("utility", t0)
+
+    from spia_core.nlp import load_pipeline
+
+    degraded |= load_pipeline().degraded
+    if degraded:
+        run.warnings.append(
+            "degraded: no trained spaCy model is installed, so names, places and POS tags "
+            "come from patterns only; figures are less reliable"
+        )
+    if is_local:
+        run.warnings.append(lower_bound_warning(config.dataset or doc.data_id, config.anonymizer))
+    if gt_source == "automatic":
+        run.warnings.append(
+            "no ground truth: the adversary's inference on the original text is used as the "
+            "ground truth (gt_source=automatic)"
+        )
+    if on_stage is not None:
+        on_stage("done", 1.0)
+    return AuditReport(
+        data_id=doc.data_id,
+        config=config.to_dict(),
+        original_text=doc.text,
+        anonymized_text=anonymized_text,
+        masked_spans=None if anonymized is None else anonymized.masked_spans,
+        anonymizer=config.anonymizer,
+        adversary=adversary_name,
+        adversary_is_local=is_local,
+        gt_subjects=gt_subjects or [],
+        gt_source=gt_source,
+        inferred_subjects=inferred_subjects,
+        assignment=assignment or Assignment(matcher=config.matcher),
+        subject_results=subject_results,
+        metrics=metrics,
+        span_metrics=span,
+        utility=utility,
+        timings=run.timings,
+        usage=run.usage,
+        degraded=degraded,
+        warnings=list(dict.fromkeys(run.warnings)),
+        failures=run.failures,
+        anonymizer_trace={} if anonymized is None else dict(anonymized.trace),
+        versions=_versions(parts.adversary),
+        created_at=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+    )
+
+
+def _mark_target(
+    doc: Document,
+    gt_subjects: list[Subject],
+    results: list[SubjectResult],
+    override: int | None,
+    gt_source: str,
+) -> None:
+    from spia_core.evaluation.target import target_subject_id
+
+    probe = doc if gt_source == "dataset" else dataclasses.replace(doc, subjects=gt_subjects)
+    target = target_subject_id(probe, override)
+    for result in results:
+        result.is_target = result.gt_subject_id == target
+
+
+def _span_metrics(doc: Document, anonymized: AnonymizedText, method: str) -> SpanMetrics:
+    from spia_core.evaluation.span_metrics import automatic_gt_mentions, document_span_metrics
+
+    if doc.entities:
+        return document_span_metrics(
+            doc, anonymized.text, masked_spans=anonymized.masked_spans, method=method
+        )
+    probe = dataclasses.replace(doc, entities=automatic_gt_mentions(doc.text))
+    span = document_span_metrics(
+        probe, anonymized.text, masked_spans=anonymized.masked_spans, method=method
+    )
+    span.gt_source = "automatic"
+    return span
+
+
+def report_to_dict(report: AuditReport) -> dict[str, Any]:
+    """JSON-safe dict of a report (see :func:`report_from_dict`)."""
+    from spia_core.model import to_dict
+
+    return to_dict(report)
+
+
+def report_from_dict(data: dict[str, Any]) -> AuditReport:
+    """Rebuild a report from :func:`report_to_dict` output (masked spans back to tuples)."""
+    from spia_core.model import from_dict
+
+    report = from_dict(AuditReport, data)
+    if report.masked_spans is not None:
+        report.masked_spans = [(int(s), int(e)) for s, e in report.masked_spans]
+    return report
