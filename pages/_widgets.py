@@ -76,8 +76,8 @@ def registered(kind: str) -> list[str]:
     reg = engine("adversary.registry")
     if reg is None:
         return []
-    if hasattr(reg, "load_builtins"):
-        reg.load_builtins()
+    for module in ("adversary.local", "adversary.llm"):  # adversaries register on import
+        engine(module)
     return reg.ADVERSARIES.names()
 
 
@@ -171,6 +171,44 @@ def make_config(**values: Any) -> Any:
     cls = pipeline.AuditConfig
     names = {f.name for f in dataclasses.fields(cls)}
     return cls(**{k: v for k, v in values.items() if k in names and v is not None})
+
+
+def audit_config(cfg: dict[str, Any], provided_text: str | None = None) -> Any:
+    """The pipeline's AuditConfig for the page's choices (+ session keys, never persisted)."""
+    values = dict(cfg)
+    if provided_text is not None:
+        values.update(anonymizer="provided", provided_text=provided_text)
+    for role in ("anonymizer", "adversary"):
+        backbone = values.get(f"{role}_backbone")
+        if backbone == LOCAL_ENDPOINT:
+            ep = st.session_state.get(K_ENDPOINT, {})
+            values[f"{role}_backbone"] = ep.get("model") or "local"
+            values["base_url"] = ep.get("base_url")
+        elif backbone and (key := key_for_backbone(backbone)):
+            values[f"{role}_options"] = {**values.get(f"{role}_options", {}), "api_key": key}
+    return make_config(**values)
+
+
+@st.cache_resource(show_spinner="Building the audit engines...", max_entries=8)
+def _components(_config: Any, key: str) -> Any:
+    """Adversary, matcher and judge of a configuration, built once per server process."""
+    return engine("pipeline").build_components(_config)
+
+
+def components_for(config: Any) -> Any:
+    """Cached stages; the anonymizer is rebuilt when it carries the user's redacted text."""
+    import json
+
+    pipeline = engine("pipeline")
+    if not hasattr(pipeline, "build_components"):
+        return None
+    cfg = dataclasses.asdict(config)
+    cfg.pop("provided_text", None)
+    key = json.dumps(cfg, sort_keys=True, default=str)
+    parts = _components(config, key)
+    if config.anonymizer == "provided":
+        parts = dataclasses.replace(parts, anonymizer=pipeline.build_anonymizer(config))
+    return parts
 
 
 def fmt(x: float | None, pct: bool = False) -> str:
@@ -432,7 +470,8 @@ def start_run(dataset: str, docs: list[Document], cfg: dict[str, Any]) -> RunSta
     run = RunState(f"r{len(reg) + 1}", dataset, cfg, len(docs), time.time())
     reg[run.run_id] = run
     pipeline = engine("pipeline")
-    config = make_config(**cfg)
+    config = audit_config(cfg)
+    parts = components_for(config)
     store = open_store()
 
     def work() -> None:
@@ -441,7 +480,7 @@ def start_run(dataset: str, docs: list[Document], cfg: dict[str, Any]) -> RunSta
                 run.status = "cancelled"
                 return
             try:
-                report = pipeline.audit(doc, config, cancel=run.cancel)
+                report = pipeline.audit(doc, config, cancel=run.cancel, components=parts)
                 row = _report_row(report, doc.data_id)
                 run.rows.append({k: row[k] for k in ("label", *METRIC_COLUMNS)})
                 if store is not None and hasattr(store, "save_audit"):

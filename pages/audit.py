@@ -37,7 +37,11 @@ def _input_document() -> tuple[Document | None, str | None]:
     if source == "Paste text":
         text = st.text_area("Original text", height=200, key="paste_text")
         if text.strip():
-            doc = Document("pasted", text)
+            textio = w.engine("textio")
+            try:
+                doc = Document("pasted", textio.validate_text(text) if textio else text)
+            except ValueError as exc:  # textio.InputError
+                st.error(f"Pasted text: {exc}")
     elif source == "Upload a file":
         up = st.file_uploader(
             "Original document (.txt, .md, .docx, .pdf)",
@@ -123,7 +127,7 @@ def _configuration(has_redacted: bool) -> dict | None:
             anonymizer = "provided"
             st.text_input("Anonymizer", "provided (your redacted text)", disabled=True)
         elif anonymizers:
-            default = anonymizers.index("ner_mask") if "ner_mask" in anonymizers else 0
+            default = anonymizers.index("ner-mask") if "ner-mask" in anonymizers else 0
             anonymizer = st.selectbox("Anonymizer", anonymizers, index=default, key="anon")
         else:
             st.warning("No anonymizer is registered yet: paste or upload a redacted version.")
@@ -152,10 +156,10 @@ def _configuration(has_redacted: bool) -> dict | None:
     c = st.columns(4)
     scoring = c[0].selectbox(
         "Scoring",
-        ["rules", "rules+judge"],
+        ["default", "reference"],
         key="scoring",
-        help="rules: the paper's deterministic rules; +judge: an LLM judge "
-        "decides the ambiguous pairs (needs a backbone).",
+        help="default: the SPIA rules with documented fixes; reference: the paper's scorer "
+        "exactly as released.",
     )
     min_cert = c[1].slider("Min GT certainty", 1, 5, DEFAULT_MIN_CERTAINTY, key="min_cert")
     min_cpr = c[2].number_input("Target CPR", 0.0, 1.0, 0.90, 0.05, key="t_cpr")
@@ -181,7 +185,7 @@ def _configuration(has_redacted: bool) -> dict | None:
         "anonymizer_backbone": None if anon_bb == w.OFFLINE else anon_bb,
         "adversary": adversary,
         "adversary_backbone": None if adv_bb == w.OFFLINE else adv_bb,
-        "scoring": scoring,
+        "scoring_mode": scoring,
         "min_certainty": min_cert,
     }
 
@@ -198,17 +202,22 @@ def _run(doc: Document, redacted: str | None, cfg: dict, label: str) -> AuditRep
     w.warm_nlp()
     cancel = threading.Event()
     st.session_state["cancel_event"] = cancel
-    options = {"redacted_text": redacted} if redacted is not None else {}
-    config = w.make_config(**cfg, redacted_text=redacted, anonymizer_options=options or None)
     t0 = time.perf_counter()
     with st.status(f"Auditing {doc.data_id} ({label})...", expanded=True) as status:
+        bar = st.progress(0.0)
 
-        def on_stage(*args: object, **kwargs: object) -> None:
-            msg = " ".join(str(a) for a in args) or ", ".join(f"{k}={v}" for k, v in kwargs.items())
-            status.write(f"{time.perf_counter() - t0:5.2f}s  {msg}")
+        def on_stage(stage: str, fraction: float = 0.0, *_: object) -> None:
+            bar.progress(min(max(float(fraction), 0.0), 1.0), text=f"Stage: {stage}")
+            status.write(f"{time.perf_counter() - t0:5.2f}s  {stage}")
 
         try:
-            report = pipeline.audit(doc, config, on_stage=on_stage, cancel=cancel)
+            config = w.audit_config(cfg, redacted)
+            parts = w.components_for(config)
+            kwargs = {"components": parts} if parts is not None else {}
+            report = pipeline.audit(doc, config, on_stage=on_stage, cancel=cancel, **kwargs)
+        except getattr(pipeline, "AuditCancelled", ()) as exc:
+            status.update(label=f"Cancelled: {exc}", state="error")
+            return None
         except Exception as exc:  # shown to the user, never swallowed
             status.update(label=f"Audit failed: {exc}", state="error")
             st.exception(exc)
@@ -292,6 +301,8 @@ def _local_caveat(report: AuditReport) -> None:
                 f"{get('method')}, {get('backbone')}) measured CPR {w.fmt(get('cpr'))} with an "
                 "LLM adversary."
             )
+            if get("match_note"):
+                msg += f" ({get('match_note')}.)"
     msg += " For a stronger private audit, point the adversary at a local LLM server (Settings)."
     st.warning(msg)
 
@@ -332,6 +343,7 @@ def _fix_and_reaudit(report: AuditReport, labels: dict[str, str], cfg: dict | No
             doc = src
         base = dict(cfg or report.config)
         base.update(anonymizer="provided", anonymizer_backbone=None)
+        base = {k: v for k, v in base.items() if k != "provided_text"}
         n = len(st.session_state[w.K_VERSIONS]) + 1
         new = _run(doc, new_text, base, f"v{n}")
         if new is not None:

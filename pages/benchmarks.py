@@ -19,9 +19,15 @@ st.caption(
 table = w.published_table()
 own = w.own_results()
 c = st.columns(3)
-datasets = c[0].multiselect("Dataset", sorted(table["dataset"].unique()), key="b_ds")
-methods = c[1].multiselect("Method", sorted(table["method"].unique()), key="b_m")
-backbones = c[2].multiselect("Backbone", sorted(table["backbone"].unique()), key="b_bb")
+datasets = c[0].multiselect(
+    "Dataset", sorted(table["dataset"].dropna().astype(str).unique()), key="b_ds"
+)
+methods = c[1].multiselect(
+    "Method", sorted(table["method"].dropna().astype(str).unique()), key="b_m"
+)
+backbones = c[2].multiselect(
+    "Backbone", sorted(table["backbone"].dropna().astype(str).unique()), key="b_bb"
+)
 view = table
 for col, sel in (("dataset", datasets), ("method", methods), ("backbone", backbones)):
     if sel:
