@@ -60,9 +60,16 @@ _PLACEHOLDERS = _wordset(
 )
 
 
+#: Letters NFKD does not decompose into ASCII.
+_TRANSLITERATE = str.maketrans(
+    {"ı": "i", "ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D", "ß": "ss", "æ": "ae",
+     "Æ": "AE", "œ": "oe", "Œ": "OE", "þ": "th", "Þ": "Th", "ð": "d", "Ð": "D"}
+)  # fmt: skip
+
+
 def _fold(text: str) -> str:
-    """Lower-case, strip accents, keep letters/digits/spaces only."""
-    text = unicodedata.normalize("NFKD", text)
+    """Lower-case, transliterate, strip accents, keep letters/digits/spaces only."""
+    text = unicodedata.normalize("NFKD", text.translate(_TRANSLITERATE))
     text = "".join(c for c in text if not unicodedata.combining(c)).lower()
     return re.sub(r"[^a-z0-9]+", " ", text).strip()
 
@@ -200,8 +207,12 @@ def primary_role(description: str) -> str | None:
 
 
 def description_words(description: str) -> frozenset[str]:
-    """Content words of a description (folded, no stop words, length >= 3)."""
-    return frozenset(w for w in _fold(description).split() if len(w) >= 3 and w not in _STOPWORDS)
+    """Content words of a description (folded, no stop words, length >= 3 or a number)."""
+    return frozenset(
+        w
+        for w in _fold(description).split()
+        if (len(w) >= 3 or w.isdigit()) and w not in _STOPWORDS
+    )
 
 
 def word_overlap(a: frozenset[str], b: frozenset[str]) -> float:
@@ -240,6 +251,8 @@ CONFLICT_WEIGHTS: dict[str, float] = {
     "EDUCATION": 0.05,
 }
 NAME_CONFLICT_WEIGHT = 0.6
+#: A name alone never saturates the similarity, so descriptions still separate namesakes.
+NAME_EVIDENCE_CAP = 0.9
 ROLE_CONFLICT_WEIGHT = 0.3
 
 
@@ -293,7 +306,7 @@ def subject_similarity(gt: Subject, pred: Subject) -> Similarity:
     if name is not None:
         reasons.append(f"name {name:.2f}")
         if name >= 0.5:
-            name_evidence = name
+            name_evidence = NAME_EVIDENCE_CAP * name
         elif name < 0.35:
             conflicts.append(NAME_CONFLICT_WEIGHT)
             conflict_tags.append("NAME")
