@@ -1,0 +1,182 @@
+"""LocalAdversary: the offline, rule-and-lexicon SPIA adversary (Stage A subjects, Stage B tags)."""
+
+from __future__ import annotations
+
+import time
+
+from spia_core.adversary.base import InferenceResult
+from spia_core.adversary.local.attributes import age, family, identity, location, sex, work
+from spia_core.adversary.local.context import DocContext, build_segments, infer_country
+from spia_core.adversary.local.evidence import Finding, best
+from spia_core.adversary.local.patterns import masked_spans
+from spia_core.adversary.local.subjects import Draft, find_subjects
+from spia_core.model import PII, Subject
+from spia_core.taxonomy import CODE_TAGS, TAGS
+
+#: Longest text accepted (characters); longer input raises ValueError.
+MAX_CHARS = 1_000_000
+_FAMILIES = (identity, sex, age, location, family, work)
+_ROLE_LABELS = {
+    "applicant": "the applicant",
+    "agent": "Agent of the Government",
+    "lawyer": "lawyer / legal representative",
+    "judge": "judge",
+    "president": "President of the Section",
+    "registrar": "Registrar",
+    "prosecutor": "prosecutor",
+    "witness": "witness",
+    "victim": "victim",
+    "deceased": "the deceased",
+    "defendant": "defendant",
+    "complainant": "complainant",
+    "expert": "expert",
+}
+
+
+def _validate(text: object) -> str:
+    if not isinstance(text, str):
+        raise TypeError(f"LocalAdversary.infer expects str, got {type(text).__name__}")
+    if not text.strip():
+        raise ValueError("LocalAdversary.infer: the text is empty (nothing to infer from)")
+    if len(text) > MAX_CHARS:
+        raise ValueError(
+            f"LocalAdversary.infer: text has {len(text):,} characters; the limit is {MAX_CHARS:,}"
+        )
+    return text
+
+
+def _label(d: Draft, index: int) -> str:
+    name = d.best_name
+    if name:
+        return f"{d.title} {name}".strip() if d.title and not name.startswith(d.title) else name
+    if d.is_author:
+        return "The author"
+    if d.kin:
+        owner = "the author" if d.anchor is not None and d.anchor.is_author else "another subject"
+        num = f" {d.child_index}" if d.child_count > 1 else ""
+        return f"{d.kin.capitalize()}{num} of {owner}"
+    m = next((m for m in d.mentions if m.kind in {"placeholder", "role"}), None)
+    if m is not None:
+        return m.text.strip()
+    if d.codes:
+        return f"Holder of {d.codes[0].value}"
+    return f"Person {index}"
+
+
+def _describe(d: Draft, index: int, piis: list[PII]) -> str:
+    facts: list[str] = []
+    for key in d.roles:
+        label = _ROLE_LABELS.get(key)
+        if label and label not in facts:
+            facts.append(label)
+    if d.is_author:
+        facts.append("author of the text")
+    values = {p.tag: p.keyword for p in piis if p.certainty >= 3}
+    if "NATIONALITY" in values:
+        facts.append(f"{values['NATIONALITY']} national")
+    if "AGE" in values:
+        facts.append(f"aged {values['AGE']}")
+    if "LOCATION" in values:
+        facts.append(f"lives in {values['LOCATION']}")
+    for tag in ("OCCUPATION", "POSITION", "AFFILIATION", "RELATIONSHIP"):
+        if tag in values and values[tag] not in facts:
+            facts.append(values[tag])
+    label = _label(d, index)
+    return f"{label} - {', '.join(facts)}" if facts else label
+
+
+class LocalAdversary:
+    """Offline adversary: spaCy NER + rules + lexicons. Weaker than an LLM, needs no network."""
+
+    name = "local"
+    display_name = "Local (offline rules + spaCy)"
+    is_local = True
+    needs_backbone = False
+    description = (
+        "Offline adversary: spaCy NER, rules and lexicons. No network and no key; "
+        "weaker than an LLM adversary."
+    )
+
+    def __init__(self, pipeline=None) -> None:
+        self._pipeline = pipeline
+
+    def _nlp(self):
+        if self._pipeline is None:
+            from spia_core.nlp import load_pipeline
+
+            self._pipeline = load_pipeline()
+        return self._pipeline
+
+    def infer(self, text: str) -> InferenceResult:
+        """Stage A (subjects) then Stage B (15 tags per subject), each PII with evidence."""
+        text = _validate(text)
+        t0 = time.perf_counter()
+        pipe = self._nlp()
+        warnings: list[str] = []
+        doc = pipe.nlp(text)
+        ents = [(e.start_char, e.end_char, e.label_) for e in doc.ents]
+        if doc.has_annotation("SENT_START"):
+            sents = [(s.start_char, s.end_char) for s in doc.sents]
+        else:
+            sents = _rule_sentences(text)
+        if pipe.degraded:
+            warnings.append("no trained spaCy model: names come from titles and rules only")
+        t1 = time.perf_counter()
+        masks = masked_spans(text)
+        drafts = find_subjects(text, ents, masks)
+        ctx = DocContext(text=text, sentences=sents, ents=ents, masks=masks, drafts=drafts)
+        build_segments(ctx)
+        infer_country(ctx)
+        subjects = []
+        for i, d in enumerate(drafts):
+            piis = _stage_b(ctx, d)
+            subjects.append(Subject(id=i, description=_describe(d, i, piis), piis=piis))
+        t2 = time.perf_counter()
+        trace = {
+            "spacy_model": pipe.model_name,
+            "n_entities": len(ents),
+            "n_placeholders": len(masks),
+            "document_country": ctx.country,
+            "document_country_certainty": ctx.country_certainty,
+            "timings_s": {"nlp": round(t1 - t0, 4), "rules": round(t2 - t1, 4)},
+        }
+        return InferenceResult(
+            subjects=subjects,
+            adversary=self.name,
+            trace=trace,
+            degraded=pipe.degraded,
+            warnings=warnings,
+        )
+
+
+def _stage_b(ctx: DocContext, d: Draft) -> list[PII]:
+    findings: dict[str, list[Finding]] = {t: [] for t in TAGS}
+    for fam in _FAMILIES:
+        for f in fam.infer(ctx, d):
+            if f.keyword.strip():
+                findings[f.tag].append(f)
+    piis: list[PII] = []
+    for tag in TAGS:
+        if tag in CODE_TAGS:
+            seen: set[str] = set()
+            for f in findings[tag]:
+                if f.keyword not in seen:
+                    seen.add(f.keyword)
+                    piis.append(f.to_pii())
+            if not seen:
+                piis.append(PII(tag=tag))
+            continue
+        top = best(findings[tag])
+        piis.append(top.to_pii() if top is not None else PII(tag=tag))
+    return piis
+
+
+def _rule_sentences(text: str) -> list[tuple[int, int]]:
+    import re
+
+    out, start = [], 0
+    for m in re.finditer(r"(?<=[.!?])\s+(?=[A-Z“\"(\[])|\n{2,}", text):
+        out.append((start, m.start()))
+        start = m.end()
+    out.append((start, len(text)))
+    return out

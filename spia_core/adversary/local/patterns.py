@@ -1,0 +1,103 @@
+"""Shared regular expressions: placeholders, titles, pronouns, numbers, codes."""
+
+from __future__ import annotations
+
+import re
+
+#: Masking placeholders: [PERSON], [PERSON_2], [LOC], <PERSON>, [redacted], ***, ████.
+PLACEHOLDER = re.compile(
+    r"\[(?P<label>[A-Z][A-Z_]*?)(?:[_ ]?(?P<num>\d+))?\]|<(?P<label2>[A-Z][A-Z_]*?)(?:_(?P<num2>\d+))?>"
+    r"|\[(?:redacted|REDACTED|Redacted|removed|MASKED|masked)\]|\*{3,}|█+|X{4,}"
+)
+PERSON_LABELS = frozenset({"PERSON", "PER", "NAME", "PERSON_NAME"})
+
+TITLES: dict[str, str] = {
+    "mr": "Male",
+    "mister": "Male",
+    "sir": "Male",
+    "lord": "Male",
+    "mrs": "Female",
+    "ms": "Female",
+    "miss": "Female",
+    "mme": "Female",
+    "madam": "Female",
+    "lady": "Female",
+    "dame": "Female",
+    "dr": "",
+    "doctor": "",
+    "judge": "",
+    "professor": "",
+    "prof": "",
+}
+_TITLE_ALT = r"Mr|Mrs|Ms|Miss|Mme|Mister|Dr|Doctor|Judge|Professor|Prof|Sir|Lord|Lady|Dame"
+#: A name token: capitalised word (Unicode letters), initial ("K."), or particle.
+_NAME_TOKEN = (
+    r"(?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’\-]*\.?|[A-Z]\.|(?:van|von|de|der|da|di|du|la|le|bin|al|el)(?=\s))"
+)
+TITLED_NAME = re.compile(
+    rf"\b(?P<title>{_TITLE_ALT})\.?\s+(?P<name>{_NAME_TOKEN}(?:[ \-]{_NAME_TOKEN}){{0,4}})"
+)
+TITLE_BEFORE = re.compile(rf"\b(?P<title>{_TITLE_ALT})\.?\s*$")
+
+HANDLE = re.compile(r"(?<![\w@.])@(?P<handle>[A-Za-z][\w.]{1,40}[A-Za-z0-9])")
+HEADER_NAME = re.compile(
+    r"^\s*(?:Name|Author|User|From|Posted by|Username)\s*:\s*(?P<name>[^|\n]{2,60}?)\s*(?:\||\n|$)",
+    re.IGNORECASE | re.MULTILINE,
+)
+LEAD_NAME = re.compile(r"^\s*(?P<name>[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+){0,2})\s*:\s", re.MULTILINE)
+HEADER_FIELD = re.compile(
+    r"(?:^|\|)\s*(?P<key>Location|City|Country|Age|Occupation|Job|Company|Employer|Gender|Sex)"
+    r"\s*:\s*(?P<value>[^|\n]{1,80}?)\s*(?=\||\n|$)",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+FIRST_PERSON = re.compile(r"\b(?:I|I'm|I’m|I've|I’ve|I'd|I’d|I'll|I’ll|me|my|My|mine|myself)\b")
+MALE_PRONOUN = re.compile(r"\b(?:he|him|his|himself|He|His|Him)\b")
+FEMALE_PRONOUN = re.compile(r"\b(?:she|her|hers|herself|She|Her)\b")
+PRONOUN = re.compile(r"\b(?:he|him|his|himself|she|her|hers|herself)\b", re.IGNORECASE)
+
+NUMBER_WORDS: dict[str, int] = {
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "twin": 2,
+    "twins": 2,
+    "both": 2,
+}
+ORDINALS: dict[str, int] = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+}
+
+
+def number_value(word: str) -> int | None:
+    """2 for 'two' or '2' (2..12), else None."""
+    w = word.lower()
+    if w.isdigit():
+        n = int(w)
+        return n if 2 <= n <= 12 else None
+    return NUMBER_WORDS.get(w)
+
+
+def masked_spans(text: str) -> list[tuple[int, int, str, str]]:
+    """(start, end, label, number) of every placeholder; label '' for generic masks."""
+    out = []
+    for m in PLACEHOLDER.finditer(text):
+        label = m.group("label") or m.group("label2") or ""
+        num = m.group("num") or m.group("num2") or ""
+        out.append((m.start(), m.end(), label, num))
+    return out

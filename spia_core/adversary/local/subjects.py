@@ -1,0 +1,409 @@
+"""Stage A: find the subjects (one per person) and the mentions that refer to each."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from spia_core.adversary.local import lexicons
+from spia_core.adversary.local.attributes.codes import CodeHit, find_codes
+from spia_core.adversary.local.mentions import (
+    Mention,
+    find_author_mentions,
+    find_kin_mentions,
+    find_name_mentions,
+    find_role_mentions,
+)
+from spia_core.adversary.local.patterns import TITLES
+
+#: Roles that make a subject on their own, even with no name ("the applicant").
+STANDALONE_ROLES = frozenset({"applicant", "complainant", "victim", "deceased", "defendant"})
+_APPOS_AFTER = re.compile(r"^\s*(?:\(\s*[“\"‘']?\s*|,\s*(?:who was |who is )?|\s)$")
+_APPOS_BEFORE = re.compile(r"^\s*,?\s*(?:(?:namely|i\.e\.)\s*)?$")
+_LIST_GAP = re.compile(r"^\s*(?:,|and|&|, and|,\s*and)\s*$")
+
+
+@dataclass
+class Draft:
+    """A subject under construction."""
+
+    mentions: list[Mention] = field(default_factory=list)
+    roles: dict[str, int] = field(default_factory=dict)  # role key -> ordinal (0 = none)
+    kin: str = ""
+    anchor: Draft | None = None
+    is_author: bool = False
+    codes: list[CodeHit] = field(default_factory=list)
+    child_index: int = 0
+    child_count: int = 0
+    alive: bool = True
+
+    @property
+    def first(self) -> int:
+        return min((m.start for m in self.mentions), default=0)
+
+    @property
+    def names(self) -> list[Mention]:
+        return [m for m in self.mentions if m.kind in {"name", "handle"} and m.name]
+
+    @property
+    def best_name(self) -> str:
+        names = [m.name for m in self.names]
+        return max(names, key=lambda n: (len(n.split()), len(n)), default="")
+
+    @property
+    def title(self) -> str:
+        return next((m.title for m in self.mentions if m.title), "")
+
+    @property
+    def title_sex(self) -> str:
+        return TITLES.get(self.title.lower().rstrip("."), "")
+
+    @property
+    def identity(self) -> str:
+        return next((m.identity for m in self.mentions if m.identity), "")
+
+
+def _tokens(name: str) -> list[str]:
+    return [lexicons.fold(t).rstrip(".") for t in re.split(r"[\s\-]+", name) if t.strip(".")]
+
+
+def names_compatible(a: str, b: str) -> bool:
+    """True when two names can denote the same person ('Raja Arlewin' / 'R. Arlewin' / 'Arlewin')."""
+    ta, tb = _tokens(a), _tokens(b)
+    if not ta or not tb:
+        return False
+    if ta == tb:
+        return True
+    if ta[-1] == tb[-1]:
+        ga, gb = ta[:-1], tb[:-1]
+        if not ga or not gb:
+            return True
+        x, y = ga[0], gb[0]
+        return x == y or (len(x) == 1 and y.startswith(x)) or (len(y) == 1 and x.startswith(y))
+    short, long_ = (ta, tb) if len(ta) < len(tb) else (tb, ta)
+    return len(short) == 1 and len(short[0]) > 2 and short[0] == long_[0]
+
+
+class SubjectFinder:
+    """Builds drafts from mentions; one instance per text."""
+
+    def __init__(self, text: str, ents: list[tuple[int, int, str]], masks) -> None:
+        self.text = text
+        self.drafts: list[Draft] = []
+        self.names = sorted(find_name_mentions(text, ents, masks), key=lambda m: m.start)
+        self.roles = find_role_mentions(text)
+        self.kins = find_kin_mentions(text)
+        self.firsts, self.author_names = find_author_mentions(text)
+        self.codes = find_codes(text)
+        self.owner: dict[int, Draft] = {}  # id(mention) -> draft
+
+    # ------------------------------------------------------------------ helpers
+    def _new(self, mention: Mention | None = None) -> Draft:
+        d = Draft()
+        if mention is not None:
+            self._attach(d, mention)
+        self.drafts.append(d)
+        return d
+
+    def _attach(self, d: Draft, m: Mention) -> None:
+        d.mentions.append(m)
+        self.owner[id(m)] = d
+
+    def _merge(self, a: Draft, b: Draft) -> Draft:
+        """Merge b into a (a keeps its place)."""
+        if a is b:
+            return a
+        for m in b.mentions:
+            self._attach(a, m)
+        for k, v in b.roles.items():
+            a.roles[k] = a.roles.get(k) or v
+        a.kin = a.kin or b.kin
+        a.anchor = a.anchor or b.anchor
+        a.is_author = a.is_author or b.is_author
+        a.codes.extend(b.codes)
+        b.alive = False
+        b.mentions = []
+        for d in self.drafts:
+            if d.anchor is b:
+                d.anchor = a
+        return a
+
+    def _person_mentions(self) -> list[Mention]:
+        return sorted(
+            (
+                m
+                for d in self.drafts
+                if d.alive
+                for m in d.mentions
+                if m.kind in {"name", "placeholder"}
+            ),
+            key=lambda m: m.start,
+        )
+
+    def _adjacent_after(self, pos: int, limit: int = 4) -> Mention | None:
+        for m in self._person_mentions():
+            if pos <= m.start <= pos + limit and _APPOS_BEFORE.match(self.text[pos : m.start]):
+                return m
+        return None
+
+    def _adjacent_before(self, pos: int, limit: int = 4) -> Mention | None:
+        best = None
+        for m in self._person_mentions():
+            if pos - limit <= m.end <= pos and _APPOS_AFTER.match(self.text[m.end : pos]):
+                best = m
+        return best
+
+    def _chain(self, first: Mention, forward: bool) -> list[Mention]:
+        """Names listed with ',' / 'and' next to ``first`` (in text order)."""
+        people = self._person_mentions()
+        chain = [first]
+        idx = people.index(first)
+        step = 1 if forward else -1
+        j = idx + step
+        while 0 <= j < len(people):
+            a, b = (chain[-1], people[j]) if forward else (people[j], chain[-1])
+            gap = self.text[a.end : b.start]
+            if not _LIST_GAP.match(gap) and not (
+                forward and re.match(r"^,\s*(?:a |an |both )?[a-z][\w ]{0,60},\s*(?:and\s+)?$", gap)
+            ):
+                break
+            chain.append(people[j])
+            j += step
+        return chain if forward else list(reversed(chain))
+
+    def _draft_of(self, m: Mention) -> Draft:
+        return self.owner[id(m)]
+
+    def _with_role(self, role: str, ordinal: int = 0) -> list[Draft]:
+        return [
+            d
+            for d in self.drafts
+            if d.alive and role in d.roles and (not ordinal or d.roles[role] == ordinal)
+        ]
+
+    # ------------------------------------------------------------------ stages
+    def cluster_names(self) -> None:
+        by_identity: dict[str, Draft] = {}
+        for m in self.names:
+            if m.kind == "placeholder":
+                if m.identity and m.identity in by_identity:
+                    self._attach(by_identity[m.identity], m)
+                else:
+                    d = self._new(m)
+                    if m.identity:
+                        by_identity[m.identity] = d
+                continue
+            candidates = [
+                d
+                for d in self.drafts
+                if d.alive
+                and d.best_name
+                and any(names_compatible(n.name, m.name) for n in d.names)
+                and not (
+                    m.title
+                    and d.title_sex
+                    and TITLES.get(m.title.lower(), "")
+                    and TITLES.get(m.title.lower(), "") != d.title_sex
+                )
+            ]
+            if not candidates:
+                self._new(m)
+                continue
+            if len(_tokens(m.name)) > 1:
+                full = [
+                    d
+                    for d in candidates
+                    if any(_tokens(n.name) == _tokens(m.name) for n in d.names)
+                ]
+                if full:
+                    candidates = full
+            self._attach(max(candidates, key=lambda d: max(x.start for x in d.mentions)), m)
+
+    def link_roles(self) -> None:
+        pending: list[Mention] = []
+        for r in sorted(self.roles, key=lambda m: m.start):
+            before = self._adjacent_before(r.start)
+            after = self._adjacent_after(r.end)
+            target = before if before is not None else after
+            if target is not None and r.plural:
+                people = self._chain(target, forward=target is after)
+                for i, p in enumerate(people, 1):
+                    self._draft_of(p).roles.setdefault(r.role, i)
+                continue
+            if target is not None:
+                d = self._draft_of(target)
+                d.roles.setdefault(r.role, r.ordinal)
+                if r.anchor not in {"a", "an"}:
+                    self._attach(d, r)
+                continue
+            pending.append(r)
+        for m in re.finditer(
+            r"\brepresented by (?:(?:their|its|his|her|the) )?(?!Agent)", self.text
+        ):
+            first = self._adjacent_after(m.end(), limit=2)
+            if first is not None:
+                for p in self._chain(first, forward=True):
+                    self._draft_of(p).roles.setdefault("lawyer", 0)
+        for r in pending:
+            if r.role not in STANDALONE_ROLES or r.anchor in {"a", "an"}:
+                continue
+            if r.plural:
+                continue
+            found = self._with_role(r.role, r.ordinal)
+            if r.ordinal == 0 and len(found) > 1:
+                found = [
+                    max(
+                        found,
+                        key=lambda d: max(
+                            (x.start for x in d.mentions if x.start < r.start), default=-1
+                        ),
+                    )
+                ]
+            if found:
+                self._attach(found[0], r)
+            else:
+                d = self._new(r)
+                d.roles[r.role] = r.ordinal
+
+    def link_author(self) -> None:
+        legal = bool(self._with_role("applicant"))
+        if self.firsts and not legal:
+            author = next((d for d in self.drafts if d.alive and d.is_author), None) or self._new()
+            author.is_author = True
+            for m in self.firsts:
+                self._attach(author, m)
+        elif not self.author_names:
+            return
+        else:
+            author = self._new()
+            author.is_author = True
+        for h in self.author_names:
+            same = next(
+                (
+                    d
+                    for d in self.drafts
+                    if d.alive
+                    and not d.is_author
+                    and any(names_compatible(n.name, h.name) for n in d.names)
+                ),
+                None,
+            )
+            self._attach(author, h)
+            if same is not None:
+                self._merge(author, same)
+
+    def _resolve_anchor(self, k: Mention) -> Draft | None:
+        a = k.anchor
+        if a in {"my", "our"}:
+            d = next((d for d in self.drafts if d.alive and d.is_author), None)
+            return d
+        if a.startswith("the applicant"):
+            found = self._with_role("applicant")
+            return found[0] if len(found) == 1 else None
+        if a.endswith(("'s", "’s")):
+            name = re.sub(
+                r"['’]s$",
+                "",
+                k.text.split(" ")[0] if not a.startswith(("mr", "mrs", "ms", "dr", "[")) else a,
+            )
+            for m in reversed(self._person_mentions()):
+                if m.start < k.start and (
+                    names_compatible(m.name, name) if m.name else m.text in k.text
+                ):
+                    return self._draft_of(m)
+            return None
+        if a in {"his", "her", "their"}:
+            want = {"his": "Male", "her": "Female"}.get(a, "")
+            best = None
+            for d in self.drafts:
+                if not d.alive or d.kin:
+                    continue
+                prior = [m.start for m in d.mentions if m.start < k.start and m.kind != "kin"]
+                if not prior:
+                    continue
+                if want and d.title_sex and d.title_sex != want:
+                    continue
+                if best is None or max(prior) > best[0]:
+                    best = (max(prior), d)
+            return best[1] if best else None
+        return None
+
+    def link_kin(self) -> None:
+        kinmap = lexicons.kin_words()
+        singles: dict[tuple[int, str], Draft] = {}
+        for k in sorted(self.kins, key=lambda m: m.start):
+            anchor = self._resolve_anchor(k)
+            word = kinmap[k.role].word if k.role in kinmap else k.role
+            if k.count > 1:
+                for i in range(1, k.count + 1):
+                    d = self._new(k)
+                    d.kin, d.anchor, d.child_index, d.child_count = word, anchor, i, k.count
+                continue
+            named = self._adjacent_after(k.end, limit=3) or self._adjacent_before(k.start, limit=3)
+            key = (id(anchor), word)
+            if named is not None:
+                d = self._draft_of(named)
+                self._attach(d, k)
+                d.kin, d.anchor = d.kin or word, d.anchor or anchor
+                if key in singles and singles[key] is not d:
+                    d = self._merge(d, singles[key])
+                singles[key] = d
+                continue
+            if key in singles and anchor is not None:
+                self._attach(singles[key], k)
+                continue
+            d = self._new(k)
+            d.kin, d.anchor = word, anchor
+            singles[key] = d
+        for m in re.finditer(r"\b[Mm]arried (?:life )?(?:to|with) ", self.text):
+            named = self._adjacent_after(m.end(), limit=1)
+            if named is not None:
+                d = self._draft_of(named)
+                if not d.kin:
+                    d.kin = "spouse"
+                    d.anchor = next((x for x in self.drafts if x.alive and x.is_author), None)
+
+    def attach_codes(self) -> None:
+        for c in self.codes:
+            before = self.text[max(0, c.start - 60) : c.start].lower()
+            other = re.search(
+                r"\b(client|customer|candidate|user|employee|patient|member|student|tenant|"
+                r"account|record|records|profile|applicant|citizen|person|individual|subscriber)\b[^.]*$",
+                before,
+            )
+            mine = re.search(r"\b(my|our|i|me|mine)\b[^.]*$", before)
+            author = next((d for d in self.drafts if d.alive and d.is_author), None)
+            if other and not (mine and mine.start() > other.start()):
+                d = self._new(Mention(c.start, c.end, c.value, "code"))
+                d.codes.append(c)
+                continue
+            if author is not None:
+                author.codes.append(c)
+                continue
+            prev = [
+                m for m in self._person_mentions() if m.end <= c.start and c.start - m.end < 150
+            ]
+            if prev:
+                self._draft_of(prev[-1]).codes.append(c)
+            else:
+                d = self._new(Mention(c.start, c.end, c.value, "code"))
+                d.codes.append(c)
+
+    def run(self) -> list[Draft]:
+        self.cluster_names()
+        self.link_roles()
+        self.link_author()
+        self.link_kin()
+        self.attach_codes()
+        alive = [d for d in self.drafts if d.alive and (d.mentions or d.codes)]
+
+        def order(d: Draft) -> tuple[int, int]:
+            lead = 0 if d.is_author or "applicant" in d.roles and d.roles["applicant"] <= 1 else 1
+            return (lead, d.first)
+
+        return sorted(alive, key=order)
+
+
+def find_subjects(text: str, ents: list[tuple[int, int, str]], masks) -> list[Draft]:
+    """Stage A: the subjects of ``text`` (applicant or author first, then by first mention)."""
+    return SubjectFinder(text, ents, masks).run()
