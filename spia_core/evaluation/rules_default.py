@@ -208,6 +208,7 @@ def _name(gt: str, pred: str) -> Decision:
 # --------------------------------------------------------------------------- codes
 
 _NON_ALNUM = re.compile(r"[^A-Z0-9]")
+_DIGITS = re.compile(r"\d+")
 _PHONE_EXT = re.compile(r"(?:\s*(?:x|ext\.?|extension)\s*\d+)+\s*$", re.IGNORECASE)
 
 
@@ -249,7 +250,7 @@ def _phone(gt: str, pred: str) -> Decision:
     rule = _codes_match(a, b)
     if rule is None:
         return Decision(0.0, "identifier-mismatch")
-    g_ext, p_ext = _norm_id(gt[len(g_base) :]), _norm_id(pred[len(p_base) :])
+    g_ext, p_ext = _DIGITS.findall(gt[len(g_base) :]), _DIGITS.findall(pred[len(p_base) :])
     if g_ext and not p_ext:
         return Decision(0.5, "phone-without-extension", "GT extension not inferred")
     if g_ext and p_ext and g_ext != p_ext:
