@@ -51,7 +51,8 @@ class ScriptedServer:
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", 0))
                 body = json.loads(self.rfile.read(length) or b"{}")
-                reply = server._next(Recorded(self.path, dict(self.headers), body))
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                reply = server._next(Recorded(self.path, headers, body))
                 payload = reply.raw if reply.raw is not None else json.dumps(_body(reply, body))
                 data = payload.encode("utf-8")
                 self.send_response(reply.status)
@@ -63,7 +64,9 @@ class ScriptedServer:
                 self.wfile.write(data)
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
 
     @property
     def base_url(self) -> str:
