@@ -143,7 +143,7 @@ def test_adversary_end_to_end_through_the_real_sdk(server: ScriptedServer) -> No
     assert text[name.evidence[0].start : name.evidence[0].end] == "Jan Kowalski"
 
 
-# --------------------------------------------------------------------------- Anthropic (MockTransport)
+# ------------------------------------------------------------------- Anthropic (MockTransport)
 
 
 def anthropic_llm(handler: Any, sleeps: list[float]) -> Any:
