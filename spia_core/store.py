@@ -25,9 +25,29 @@ from pathlib import Path
 from typing import Any
 
 DB_NAME = "results.sqlite3"
-_SECRET_KEY = re.compile(r"key|secret|token|password|passwd|credential|auth", re.IGNORECASE)
-#: Keys allowed despite matching the secret pattern (they carry no secret).
-_NOT_SECRET = frozenset({"max_tokens", "input_tokens", "output_tokens", "run_key", "tokenizer"})
+#: Name parts that mark a configuration key as a credential (api_key, x-api-key, apiKey,
+#: access_token, client_secret, password ...). Parts are split on "_", "-", "." and spaces.
+_SECRET_PARTS = frozenset(
+    {
+        "key",
+        "apikey",
+        "secret",
+        "secrets",
+        "token",
+        "password",
+        "passwd",
+        "credential",
+        "credentials",
+        "auth",
+        "authorization",
+        "bearer",
+    }
+)
+#: Parts that mark a secret wherever they appear (password_hash, apikey_env, ...).
+_ALWAYS_SECRET = frozenset({"apikey", "secret", "password", "passwd", "credential", "credentials"})
+#: Keys that end in a secret part yet carry no secret.
+_NOT_SECRET = frozenset({"run_key", "sort_key", "cache_key"})
+_KEY_PARTS = re.compile(r"[_\-.\s]+")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -66,7 +86,15 @@ def default_data_dir() -> Path:
 
 def is_secret_key(key: str) -> bool:
     """True for a configuration key that may hold a credential (api_key, token, secret...)."""
-    return key not in _NOT_SECRET and bool(_SECRET_KEY.search(key))
+    lowered = key.casefold()
+    if lowered in _NOT_SECRET:
+        return False
+    parts = [p for p in _KEY_PARTS.split(lowered) if p]
+    if not parts:
+        return False
+    # "api_key", "access_token", "client_secret": the last part names the secret;
+    # "token_recall", "gt_keyword", "max_tokens" are not secrets.
+    return parts[-1] in _SECRET_PARTS or any(p in _ALWAYS_SECRET for p in parts)
 
 
 def strip_secrets(value: Any) -> Any:
@@ -76,6 +104,13 @@ def strip_secrets(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [strip_secrets(v) for v in value]
     return value
+
+
+def _strip_config(result: dict[str, Any]) -> dict[str, Any]:
+    """A stored result with its ``config`` (if any) stripped of secrets."""
+    if isinstance(result.get("config"), dict):
+        return {**result, "config": strip_secrets(result["config"])}
+    return result
 
 
 def run_key(kind: str, config: dict[str, Any], dataset_hash: str = "") -> str:
@@ -308,7 +343,7 @@ class ResultStore:
                     data_id,
                     status,
                     error,
-                    _dumps(strip_secrets(result or {})),
+                    _dumps(_strip_config(result or {})),
                     _dumps(summary or {}),
                     _now(),
                 ),

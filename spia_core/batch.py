@@ -1,0 +1,473 @@
+"""Dataset runs: audit every document of a dataset with one configuration, resumably.
+
+Each finished document is committed to the results store at once; rerunning the same
+configuration on the same dataset (same hash) skips documents already done. A document that
+fails is recorded with its error and counted in ``n_failed``, never dropped. Local
+configurations run sequentially or in a small process pool; configurations with an LLM stage
+run documents in threads (``concurrency``), the provider seam doing the waiting.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import hashlib
+import json
+import multiprocessing
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from spia_core.model import AuditReport, Document, Failure, SpanMetrics
+from spia_core.pipeline import AuditConfig, Components, audit, build_components
+
+#: Files written to the output directory.
+RESULTS_FILE = "results.jsonl"
+SUMMARY_FILE = "summary.json"
+PREDICTIONS_FILE = "predictions.jsonl"
+#: Stages whose failure means there is no inference to write to predictions.jsonl.
+_NO_INFERENCE = frozenset({"anonymize", "infer"})
+
+
+@dataclass
+class DatasetRef:
+    """A loaded dataset: its documents, display name and content hash."""
+
+    name: str
+    documents: list[Document]
+    hash: str
+
+
+@dataclass
+class BatchConfig:
+    """What to run: a dataset, an audit configuration and how to run it."""
+
+    dataset: str  # bundled name (TAB-144, PANORAMA-151) or a SPIA JSONL path
+    audit: AuditConfig = field(default_factory=AuditConfig)
+    entities: str | None = None
+    limit: int | None = None
+    out_dir: str | Path | None = None
+    data_dir: str | Path | None = None
+    workers: int = 1  # processes, for local configurations
+    concurrency: int = 4  # threads, for configurations with an LLM stage
+    resume: bool = True
+
+
+@dataclass
+class DocOutcome:
+    """One document's outcome (report is None when audit() itself raised)."""
+
+    data_id: str
+    status: str  # ok | failed
+    error: str = ""
+    report: AuditReport | None = None
+    elapsed_s: float = 0.0
+
+
+@dataclass
+class BatchResult:
+    run_id: int
+    summary: dict[str, Any]
+    outcomes: list[DocOutcome]
+    out_dir: Path | None
+
+
+# --------------------------------------------------------------------------- datasets
+
+
+def load_dataset_ref(dataset: str, entities: str | None = None) -> DatasetRef:
+    """A bundled dataset by name, or SPIA JSONL (+ optional entity JSONL) files."""
+    from spia_core.datasets import BUNDLED, dataset_hash, load_bundled, load_dataset
+
+    if dataset in BUNDLED and entities is None:
+        paths = [p for p in BUNDLED[dataset]]
+        docs = load_bundled(dataset)
+        name = dataset
+    else:
+        path = Path(dataset)
+        if not path.is_file():
+            raise FileNotFoundError(
+                f"dataset {dataset!r} is neither a bundled name ({', '.join(BUNDLED)}) "
+                "nor an existing file"
+            )
+        paths = [path] + ([Path(entities)] if entities else [])
+        docs = load_dataset(path, entities)
+        name = path.name
+    digest = hashlib.sha256("".join(dataset_hash(p) for p in paths).encode()).hexdigest()
+    return DatasetRef(name=name, documents=docs, hash=digest)
+
+
+# --------------------------------------------------------------------------- aggregation
+
+
+def aggregate_span_metrics(spans: Iterable[SpanMetrics | None]) -> dict[str, float | None]:
+    """Micro-averaged token recall, mention recall, ER_di and ER_qi from per-document results."""
+    tot = {"tok": 0, "tok_m": 0.0, "men": 0, "men_m": 0.0, "di": 0, "di_m": 0.0, "qi": 0}
+    tot["qi_m"] = 0.0
+    for s in spans:
+        if s is None:
+            continue
+        for key, n, rate in (
+            ("tok", s.n_tokens, s.token_recall),
+            ("men", s.n_mentions, s.mention_recall),
+            ("di", s.n_direct_entities, s.er_di),
+            ("qi", s.n_quasi_entities, s.er_qi),
+        ):
+            if n and rate is not None:
+                tot[key] += n
+                tot[f"{key}_m"] += round(rate * n)
+
+    def ratio(key: str) -> float | None:
+        return tot[f"{key}_m"] / tot[key] if tot[key] else None
+
+    return {
+        "token_recall": ratio("tok"),
+        "mention_recall": ratio("men"),
+        "er_di": ratio("di"),
+        "er_qi": ratio("qi"),
+    }
+
+
+def _document_scores(outcome: DocOutcome) -> Any:
+    from spia_core.evaluation.metrics import DocumentScores
+
+    report = outcome.report
+    if report is None:
+        return DocumentScores(
+            data_id=outcome.data_id,
+            subject_results=[],
+            failures=[Failure(outcome.data_id, "audit", outcome.error)],
+            failed=True,
+        )
+    return DocumentScores(
+        data_id=report.data_id,
+        subject_results=report.subject_results,
+        n_extra_subjects=len(report.assignment.extra_pred_subject_ids),
+        failures=list(report.failures),
+        failed=outcome.status != "ok",
+    )
+
+
+def summarise(outcomes: list[DocOutcome], elapsed_s: float) -> dict[str, Any]:
+    """The run's headline figures (CPR, IPR, 1-AAC, span metrics, ROUGE-L, Table 9 stats)."""
+    from spia_core.evaluation.metrics import compute_metrics, inference_stats, metrics_summary
+
+    scores = [_document_scores(o) for o in outcomes]
+    metrics = compute_metrics(scores)
+    reports = [o.report for o in outcomes if o.report is not None]
+    rouge = [r.utility.rouge_l for r in reports if r.utility is not None]
+    summary: dict[str, Any] = {
+        "cpr": metrics.cpr,
+        "ipr": metrics.ipr,
+        "one_minus_aac": metrics.one_minus_aac,
+        **aggregate_span_metrics(r.span_metrics for r in reports),
+        "rouge_l": sum(rouge) / len(rouge) if rouge else None,
+    }
+    stats = inference_stats(scores)
+    summary.update(
+        {
+            "subject_match_rate": stats["subject_match_rate"],
+            "inference_accuracy": stats["inference_accuracy"],
+            "end_to_end_accuracy": stats["end_to_end_accuracy"],
+            "n_docs": len(outcomes),
+            "n_failed": sum(o.status != "ok" for o in outcomes),
+            "elapsed_s": round(elapsed_s, 3),
+        }
+    )
+    summary.update({k: v for k, v in metrics_summary(metrics).items() if k not in summary})
+    return summary
+
+
+def document_summary(outcome: DocOutcome) -> dict[str, Any]:
+    """Flat per-document figures for the store and results.jsonl."""
+    from spia_core.evaluation.metrics import metrics_summary
+
+    out: dict[str, Any] = {"elapsed_s": round(outcome.elapsed_s, 3)}
+    report = outcome.report
+    if report is None:
+        return out
+    out.update(metrics_summary(report.metrics))
+    span = report.span_metrics
+    out.update(
+        {
+            "token_recall": span.token_recall if span else None,
+            "er_di": span.er_di if span else None,
+            "er_qi": span.er_qi if span else None,
+            "rouge_l": report.utility.rouge_l if report.utility else None,
+        }
+    )
+    return out
+
+
+# --------------------------------------------------------------------------- running
+
+
+def _run_one(doc: Document, config: AuditConfig, components: Components | None) -> DocOutcome:
+    t0 = time.perf_counter()
+    try:
+        report = audit(doc, config, components=components)
+    except Exception as exc:  # recorded and counted as failed, never dropped
+        return DocOutcome(
+            doc.data_id, "failed", f"{type(exc).__name__}: {exc}", None, time.perf_counter() - t0
+        )
+    scored = report.metrics.coverage.n_docs_scored > 0
+    error = "" if scored else "; ".join(f"{f.stage}: {f.reason}" for f in report.failures)
+    return DocOutcome(
+        doc.data_id, "ok" if scored else "failed", error, report, time.perf_counter() - t0
+    )
+
+
+_worker_state: dict[str, Any] = {}
+
+
+def _worker_init(config_dict: dict[str, Any], provided_text: str | None) -> None:
+    config = AuditConfig.from_dict(config_dict)
+    config.provided_text = provided_text
+    _worker_state["config"] = config
+    _worker_state["components"] = build_components(config)
+
+
+def _worker_run(doc: Document) -> DocOutcome:
+    return _run_one(doc, _worker_state["config"], _worker_state["components"])
+
+
+def is_local_config(config: AuditConfig) -> bool:
+    """True when no stage of the configuration calls an LLM."""
+    from spia_core.anonymizers.registry import anonymizer_info
+
+    return (
+        anonymizer_info(config.anonymizer)["is_local"]
+        and config.adversary == "local"
+        and config.matcher == "local"
+        and config.judge in ("rules", "", None)
+    )
+
+
+def _outcomes(
+    todo: list[Document], cfg: BatchConfig, cancel: threading.Event | None
+) -> Iterable[DocOutcome]:
+    config = cfg.audit
+    local = is_local_config(config)
+    if local and cfg.workers > 1 and len(todo) > 1:
+        ctx = multiprocessing.get_context("fork")
+        with cf.ProcessPoolExecutor(
+            max_workers=cfg.workers,
+            mp_context=ctx,
+            initializer=_worker_init,
+            initargs=(config.to_dict(), config.provided_text),
+        ) as pool:
+            futures = [pool.submit(_worker_run, d) for d in todo]
+            try:
+                for fut in cf.as_completed(futures):
+                    if cancel is not None and cancel.is_set():
+                        break
+                    yield fut.result()
+            finally:
+                for fut in futures:
+                    fut.cancel()
+        return
+    components = build_components(config)
+    if local or cfg.concurrency <= 1:
+        for doc in todo:
+            if cancel is not None and cancel.is_set():
+                return
+            yield _run_one(doc, config, components)
+        return
+    with cf.ThreadPoolExecutor(max_workers=cfg.concurrency) as pool:
+        futures = [pool.submit(_run_one, d, config, components) for d in todo]
+        try:
+            for fut in cf.as_completed(futures):
+                if cancel is not None and cancel.is_set():
+                    break
+                yield fut.result()
+        finally:
+            for fut in futures:
+                fut.cancel()
+
+
+def run_batch(
+    cfg: BatchConfig,
+    *,
+    progress: bool = True,
+    on_document: Callable[[DocOutcome, int, int], None] | None = None,
+    cancel: threading.Event | None = None,
+    dataset: DatasetRef | None = None,
+) -> BatchResult:
+    """Audit every document of the dataset (resuming a previous identical run) and summarise.
+
+    ``on_document(outcome, n_done, n_total)`` is called as each document finishes.
+    """
+    from spia_core.pipeline import report_from_dict
+    from spia_core.store import ResultStore
+
+    t0 = time.perf_counter()
+    ref = dataset or load_dataset_ref(cfg.dataset, cfg.entities)
+    docs = ref.documents[: cfg.limit] if cfg.limit is not None else ref.documents
+    config_dict = cfg.audit.to_dict()
+    if cfg.audit.provided_text:
+        config_dict["provided_text_sha256"] = hashlib.sha256(
+            cfg.audit.provided_text.encode("utf-8")
+        ).hexdigest()
+
+    with ResultStore(cfg.data_dir) as store:
+        run = store.start_run(
+            "evaluate",
+            config_dict,
+            dataset_name=ref.name,
+            dataset_hash=ref.hash,
+            resume=cfg.resume,
+        )
+        wanted = {d.data_id for d in docs}
+        done_rows = {
+            row.data_id: row
+            for row in store.load_documents(run.id)
+            if row.status == "ok" and row.data_id in wanted
+        }
+        outcomes: dict[str, DocOutcome] = {
+            data_id: DocOutcome(
+                data_id,
+                "ok",
+                "",
+                report_from_dict(row.result),
+                float(row.summary.get("elapsed_s", 0.0)),
+            )
+            for data_id, row in done_rows.items()
+        }
+        todo = [d for d in docs if d.data_id not in done_rows]
+        bar = _progress_bar(len(docs), len(done_rows), ref.name, progress)
+        status = "done"
+        try:
+            for outcome in _outcomes(todo, cfg, cancel):
+                outcomes[outcome.data_id] = outcome
+                store.save_document(
+                    run.id,
+                    outcome.data_id,
+                    status=outcome.status,
+                    result=_report_dict(outcome.report),
+                    summary=document_summary(outcome),
+                    error=outcome.error,
+                )
+                if outcome.report is not None and not run.prompt_versions:
+                    prompts = {
+                        k: v for k, v in outcome.report.versions.items() if k.startswith("prompt:")
+                    }
+                    if prompts:
+                        store.set_prompt_versions(run.id, prompts)
+                        run.prompt_versions = prompts
+                if bar is not None:
+                    bar.update(1)
+                    bar.set_postfix(failed=sum(o.status != "ok" for o in outcomes.values()))
+                if on_document is not None:
+                    on_document(outcome, len(outcomes), len(docs))
+            if cancel is not None and cancel.is_set():
+                status = "cancelled"
+        except BaseException:
+            store.finish_run(run.id, status="interrupted")
+            raise
+        finally:
+            if bar is not None:
+                bar.close()
+        ordered = [outcomes[d.data_id] for d in docs if d.data_id in outcomes]
+        summary = summarise(ordered, time.perf_counter() - t0)
+        summary.update(
+            {
+                "run_id": run.id,
+                "dataset": ref.name,
+                "dataset_hash": ref.hash,
+                "n_resumed": len(done_rows),
+                "status": status,
+                "config": config_dict,
+            }
+        )
+        coverage = {k: summary[k] for k in ("n_docs", "n_failed") if k in summary}
+        coverage["n_requested"] = len(docs)
+        store.finish_run(run.id, status=status, summary=summary, coverage=coverage)
+
+    out_dir = Path(cfg.out_dir) if cfg.out_dir is not None else None
+    if out_dir is not None:
+        write_outputs(out_dir, ordered, summary)
+    return BatchResult(run_id=run.id, summary=summary, outcomes=ordered, out_dir=out_dir)
+
+
+def _report_dict(report: AuditReport | None) -> dict[str, Any]:
+    from spia_core.pipeline import report_to_dict
+
+    return {} if report is None else report_to_dict(report)
+
+
+def _progress_bar(total: int, initial: int, name: str, enabled: bool) -> Any:
+    if not enabled:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, initial=initial, desc=name, unit="doc", file=sys.stderr)
+
+
+# --------------------------------------------------------------------------- outputs
+
+
+def result_record(outcome: DocOutcome) -> dict[str, Any]:
+    """One results.jsonl line: status, error, figures, subject results, failures, timings."""
+    from spia_core.model import to_dict
+
+    record: dict[str, Any] = {
+        "data_id": outcome.data_id,
+        "status": outcome.status,
+        "error": outcome.error,
+        "summary": document_summary(outcome),
+    }
+    report = outcome.report
+    if report is not None:
+        record.update(
+            {
+                "gt_source": report.gt_source,
+                "degraded": report.degraded,
+                "subject_results": to_dict(report.subject_results),
+                "assignment": to_dict(report.assignment),
+                "span_metrics": to_dict(report.span_metrics),
+                "failures": to_dict(report.failures),
+                "warnings": report.warnings,
+                "timings": report.timings,
+            }
+        )
+    return record
+
+
+def prediction_document(report: AuditReport) -> Document:
+    """The adversary's inference on the anonymized text as a SPIA record (for ``score``)."""
+    from spia_core.datasets import ANALYSED_KEY, ANONYMIZED_KEY
+
+    return Document(
+        data_id=report.data_id,
+        text=report.original_text,
+        subjects=report.inferred_subjects,
+        metadata={
+            "data_id": report.data_id,
+            ANONYMIZED_KEY: report.anonymized_text,
+            ANALYSED_KEY: ANONYMIZED_KEY,
+            "anonymizer": report.anonymizer,
+            "adversary": report.adversary,
+        },
+    )
+
+
+def write_outputs(out_dir: Path, outcomes: list[DocOutcome], summary: dict[str, Any]) -> None:
+    """results.jsonl, predictions.jsonl and summary.json in ``out_dir``."""
+    from spia_core.datasets import write_spia_jsonl
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with (out_dir / RESULTS_FILE).open("w", encoding="utf-8") as fh:
+        for outcome in outcomes:
+            fh.write(json.dumps(result_record(outcome), ensure_ascii=False, default=str) + "\n")
+    inferred = [
+        o.report
+        for o in outcomes
+        if o.report is not None and not any(f.stage in _NO_INFERENCE for f in o.report.failures)
+    ]
+    write_spia_jsonl([prediction_document(r) for r in inferred], out_dir / PREDICTIONS_FILE)
+    (out_dir / SUMMARY_FILE).write_text(
+        json.dumps(summary, indent=2, ensure_ascii=False, default=str) + "\n", encoding="utf-8"
+    )

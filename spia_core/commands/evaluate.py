@@ -1,0 +1,179 @@
+"""``python -m spia_core evaluate``: run one configuration over a dataset (resumable)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from spia_core.taxonomy import DEFAULT_MIN_CERTAINTY
+
+#: Headline figures printed at the end of a run, in order.
+HEADLINE: tuple[str, ...] = (
+    "cpr",
+    "ipr",
+    "one_minus_aac",
+    "token_recall",
+    "er_di",
+    "er_qi",
+    "rouge_l",
+    "subject_match_rate",
+    "inference_accuracy",
+    "end_to_end_accuracy",
+    "n_docs",
+    "n_failed",
+    "elapsed_s",
+)
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "evaluate",
+        help="anonymize, infer and score every document of a dataset with one configuration",
+        description=(
+            "Audit every document of DATASET with one anonymizer/adversary configuration and "
+            "write results.jsonl, predictions.jsonl (re-scorable with `score`) and "
+            "summary.json to --out. Rerunning the same configuration on the same dataset "
+            "resumes: finished documents are skipped. Failed documents are recorded and "
+            "counted in n_failed, never dropped."
+        ),
+    )
+    p.add_argument(
+        "--dataset",
+        required=True,
+        help="bundled dataset name (TAB-144, PANORAMA-151) or a SPIA JSONL file",
+    )
+    p.add_argument("--entities", help="entity JSONL of the same documents (span metrics GT)")
+    p.add_argument("--anonymizer", default="none", help="anonymizer name (default: none)")
+    p.add_argument(
+        "--anonymizer-option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="anonymizer option, e.g. numbered=true (repeatable)",
+    )
+    p.add_argument("--adversary", default="local", help="adversary name (default: local)")
+    p.add_argument("--backbone", help="LLM backbone of the anonymizer (LLM anonymizers)")
+    p.add_argument("--adversary-backbone", help="LLM backbone of the adversary (llm)")
+    p.add_argument("--base-url", help="OpenAI-compatible endpoint for local LLM servers")
+    p.add_argument("--matcher", default="local", help="subject matcher (default: local)")
+    p.add_argument(
+        "--judge", default="rules", help="judge for pairs rules score 0 (default: rules)"
+    )
+    p.add_argument("--limit", type=int, help="only the first N documents")
+    p.add_argument(
+        "--scoring-mode",
+        choices=("default", "reference"),
+        default="default",
+        help="reference = the published scorer's rules and aggregation",
+    )
+    p.add_argument("--min-certainty", type=int, default=DEFAULT_MIN_CERTAINTY)
+    p.add_argument(
+        "--data-dir",
+        type=Path,
+        help="results store directory (default: $SPIA_DATA_DIR or ./spia_data)",
+    )
+    p.add_argument("--out", required=True, type=Path, help="output directory")
+    p.add_argument(
+        "--workers", type=int, default=1, help="processes for local configurations (default: 1)"
+    )
+    p.add_argument(
+        "--concurrency",
+        type=int,
+        default=4,
+        help="documents in flight for configurations with an LLM stage (default: 4)",
+    )
+    p.add_argument("--no-resume", action="store_true", help="start a new run even if one exists")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=run)
+
+
+def parse_options(pairs: list[str]) -> dict[str, object]:
+    """KEY=VALUE strings -> options (true/false, integers and floats converted)."""
+    options: dict[str, object] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"option {pair!r} is not KEY=VALUE")
+        value: object = raw
+        if raw.lower() in ("true", "false"):
+            value = raw.lower() == "true"
+        else:
+            for cast in (int, float):
+                try:
+                    value = cast(raw)
+                    break
+                except ValueError:
+                    continue
+        options[key.strip()] = value
+    return options
+
+
+def _fmt(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return "n/a" if value is None else str(value)
+
+
+def run(args: argparse.Namespace) -> int:
+    from spia_core.batch import BatchConfig, run_batch
+    from spia_core.datasets import DatasetError
+    from spia_core.pipeline import AuditConfig, build_components
+    from spia_core.registry import UnknownNameError
+
+    if args.limit is not None and args.limit < 1:
+        print("error: --limit must be at least 1", file=sys.stderr)
+        return 2
+    if not 0 <= args.min_certainty <= 5:
+        print("error: --min-certainty must be between 0 and 5", file=sys.stderr)
+        return 2
+    if args.workers < 1 or args.concurrency < 1:
+        print("error: --workers and --concurrency must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        options = parse_options(args.anonymizer_option)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    config = AuditConfig(
+        anonymizer=args.anonymizer,
+        anonymizer_options=options,
+        anonymizer_backbone=args.backbone,
+        adversary=args.adversary,
+        adversary_backbone=args.adversary_backbone,
+        matcher=args.matcher,
+        judge=args.judge,
+        scoring_mode=args.scoring_mode,
+        min_certainty=args.min_certainty,
+        base_url=args.base_url,
+        dataset=args.dataset if not Path(args.dataset).is_file() else "",
+    )
+    try:
+        build_components(config)  # fail fast on an unknown name or a missing dependency
+    except (UnknownNameError, ValueError, RuntimeError, ImportError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    batch = BatchConfig(
+        dataset=args.dataset,
+        audit=config,
+        entities=args.entities,
+        limit=args.limit,
+        out_dir=args.out,
+        data_dir=args.data_dir,
+        workers=args.workers,
+        concurrency=args.concurrency,
+        resume=not args.no_resume,
+    )
+    try:
+        result = run_batch(batch, progress=not args.quiet)
+    except (DatasetError, FileNotFoundError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    summary = result.summary
+    width = max(len(k) for k in HEADLINE)
+    for key in HEADLINE:
+        print(f"{key:<{width}}  {_fmt(summary.get(key))}")
+    if summary.get("n_resumed"):
+        print(f"(resumed run {result.run_id}: {summary['n_resumed']} document(s) already done)")
+    print(f"results written to {args.out}")
+    return 1 if summary.get("n_failed") else 0
