@@ -54,7 +54,8 @@ def profile_schema(tags: tuple[str, ...], title: str) -> dict[str, Any]:
     pii = {
         "type": "object",
         "properties": {
-            "tag": {"type": "string", "enum": list(tags)},
+            # No enum: a stray tag is dropped at merge time instead of failing the stage.
+            "tag": {"type": "string", "description": "one of " + ", ".join(tags)},
             "keyword": {"type": "string"},
             "certainty": {"type": "integer"},
             "evidence": {"type": "string"},
