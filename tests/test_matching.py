@@ -345,3 +345,23 @@ def test_target_resolution_on_shipped_data(
         assert by_name >= minimum
         assert all(r.method in (method, "subject0") for r in resolutions)
         assert sum(r.subject_id == 0 for r in resolutions) >= 0.9 * len(resolutions)
+
+
+def test_pseudonyms_are_not_held_against_a_pair() -> None:
+    original = "Mr Tony Booth, a British national, lodged the application. Mr Hugh Dale testified."
+    anonymized = "Mr Quentin Zed, a British national, lodged the application. Mr Ray Ott testified."
+    gt = [subj(0, "Mr Tony Booth - The applicant, British national", NAME="Tony Booth",
+               SEX="Male", NATIONALITY="United Kingdom")]  # fmt: skip
+    pseudonym = subj(3, "Mr Quentin Zed - The applicant, a British national",
+                     NAME="Quentin Zed", SEX="Male", NATIONALITY="United Kingdom")  # fmt: skip
+    real_other = subj(4, "Mr Hugh Dale - The applicant, a British national",
+                      NAME="Hugh Dale", SEX="Male", NATIONALITY="United Kingdom")  # fmt: skip
+    m = LocalMatcher()
+    # Without the texts a different name is a conflict, and the pair is refused.
+    assert m.match(gt, [pseudonym]).pred_for(0) is None
+    with_texts = m.match(gt, [pseudonym], original_text=original, anonymized_text=anonymized)
+    assert with_texts.pred_for(0) == 3
+    assert "substitute" in with_texts.pairs[0].reason
+    # A name that is in the original text is a real, different person.
+    other = m.match(gt, [real_other], original_text=original, anonymized_text=anonymized)
+    assert other.pred_for(0) is None and "conflict NAME" in other.pairs[0].reason

@@ -8,6 +8,7 @@ local matcher is deterministic: the same subjects give the same pairs whatever t
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -290,12 +291,40 @@ class Similarity:
     reason: str
 
 
-def subject_similarity(gt: Subject, pred: Subject) -> Similarity:
+@functools.lru_cache(maxsize=16)
+def _text_words(text: str) -> frozenset[str]:
+    """The folded words of a (document) text; cached, as every subject pair asks again."""
+    return frozenset(_fold(text).split())
+
+
+def _names_in_text(subject: Subject, text: str) -> bool:
+    """True when one of the subject's names occurs (all its tokens) in the text."""
+    words = _text_words(text)
+    return any(
+        (tokens := [t for t in name_tokens(p.keyword) if len(t) > 1])
+        and all(t in words for t in tokens)
+        for p in subject.values("NAME")
+    )
+
+
+def _is_substitute(pred: Subject, original_text: str, anonymized_text: str) -> bool:
+    """A predicted name absent from the original text (and, when the anonymized text is known,
+    present in it) was put there by the anonymizer: a pseudonym, not a different person."""
+    if not original_text or _names_in_text(pred, original_text):
+        return False
+    return not anonymized_text or _names_in_text(pred, anonymized_text)
+
+
+def subject_similarity(
+    gt: Subject, pred: Subject, *, original_text: str = "", anonymized_text: str = ""
+) -> Similarity:
     """Combine name, description and shared-PII evidence into a similarity in [0, 1].
 
     Agreeing evidence is combined as a noisy-OR; conflicting evidence (different names, roles,
     sex, codes, ...) scales the result down, so unrelated people are not matched on a shared
-    role ("the applicant") alone.
+    role ("the applicant") alone. When ``original_text`` is given, a differing predicted name
+    that does not occur in it (but does in ``anonymized_text``, when given) is a substitute
+    (pseudonym) and is not held against the pair.
     """
     reasons: list[str] = []
     conflicts: list[float] = []
@@ -308,8 +337,11 @@ def subject_similarity(gt: Subject, pred: Subject) -> Similarity:
         if name >= 0.5:
             name_evidence = NAME_EVIDENCE_CAP * name
         elif name < 0.35:
-            conflicts.append(NAME_CONFLICT_WEIGHT)
-            conflict_tags.append("NAME")
+            if _is_substitute(pred, original_text, anonymized_text):
+                reasons.append("inferred name not in the original (substitute)")
+            else:
+                conflicts.append(NAME_CONFLICT_WEIGHT)
+                conflict_tags.append("NAME")
 
     role_gt, role_pred = primary_role(gt.description), primary_role(pred.description)
     role = 0.0
@@ -433,5 +465,11 @@ class LocalMatcher:
         original_text: str = "",
         anonymized_text: str = "",
     ) -> Assignment:
-        sims = {(g.id, p.id): subject_similarity(g, p) for g in gt for p in pred}
+        sims = {
+            (g.id, p.id): subject_similarity(
+                g, p, original_text=original_text, anonymized_text=anonymized_text
+            )
+            for g in gt
+            for p in pred
+        }
         return assign(gt, pred, sims, self.min_similarity, self.name)
