@@ -240,3 +240,9 @@ def test_summary_and_table() -> None:
     assert "Name" in table and "NON-CODE" in table
     assert "1/2 scored (1 failed)" in table and "timeout" in table
     assert "n/a" in format_metrics_table(compute_metrics([]))
+
+
+def test_out_of_range_score_is_a_clear_error() -> None:
+    doc = DocumentScores("d7", [subject(4, [("AGE", 2.0)])])
+    with pytest.raises(ValueError, match=r"d7: subject 4 AGE has score 2\.0"):
+        compute_metrics([doc])

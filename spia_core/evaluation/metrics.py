@@ -79,9 +79,16 @@ def _unscorable(data_id: str, s: PIIScore) -> Failure:
     )
 
 
-def _counted(result: SubjectResult) -> list[tuple[PIIScore, float]]:
-    """The subject's PIIScores that count, with their effective score."""
-    return [(s, v) for s in result.scores if (v := s.effective_score) is not None]
+def _counted(result: SubjectResult, data_id: str = "") -> list[tuple[PIIScore, float]]:
+    """The subject's PIIScores that count, with their effective score (checked in [0, 1])."""
+    counted = [(s, v) for s in result.scores if (v := s.effective_score) is not None]
+    for s, v in counted:
+        if not 0.0 <= v <= 1.0:
+            raise ValueError(
+                f"{data_id}: subject {s.gt_subject_id} {s.tag} has score {v!r}; "
+                "scores must lie in [0, 1]"
+            )
+    return counted
 
 
 def compute_metrics(docs: list[DocumentScores]) -> Metrics:
@@ -109,7 +116,7 @@ def compute_metrics(docs: list[DocumentScores]) -> Metrics:
         coverage.n_docs_scored += 1
         n_extra += doc.n_extra_subjects
         for result in with_pii:
-            counted = _counted(result)
+            counted = _counted(result, doc.data_id)
             coverage.failures.extend(
                 _unscorable(doc.data_id, s) for s in result.scores if s.effective_score is None
             )
@@ -174,7 +181,7 @@ def inference_stats(docs: list[DocumentScores]) -> dict[str, Any]:
         if doc.failed:
             continue
         for result in doc.subject_results:
-            counted = _counted(result)
+            counted = _counted(result, doc.data_id)
             if not counted:
                 continue
             n_subjects += 1
