@@ -1,0 +1,188 @@
+"""``python -m spia_core bench NAME``: speed, memory and quality benchmarks.
+
+Sub-benchmarks live in :data:`BENCHMARKS` (name -> function(args) -> result dict), so new
+ones (e.g. ``adversary``) are added by registering a function and, if needed, arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+#: Targets of the offline benchmark (reported next to the measured figures).
+OFFLINE_TARGETS: dict[str, float] = {
+    "audit_median_s": 1.0,
+    "evaluate_total_s": 90.0,
+    "peak_rss_mb": 1536.0,
+}
+
+
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process and its finished children, in MB (Linux: KB)."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return max(own, children) / 1024.0
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    k = (len(ordered) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def _per_document_timing(docs: list[Any], config: Any) -> dict[str, Any]:
+    """Warm per-document audit time (wall and CPU), after one warm-up document."""
+    from spia_core.pipeline import audit, build_components
+
+    components = build_components(config)
+    t0 = time.perf_counter()
+    audit(docs[0], config, components=components)  # warm-up: model loading, caches
+    warmup = time.perf_counter() - t0
+    walls: list[float] = []
+    cpus: list[float] = []
+    chars: list[int] = []
+    for doc in docs[1:] or docs:
+        w0, c0 = time.perf_counter(), time.process_time()
+        audit(doc, config, components=components)
+        walls.append(time.perf_counter() - w0)
+        cpus.append(time.process_time() - c0)
+        chars.append(len(doc.text))
+    return {
+        "n_timed_docs": len(walls),
+        "warmup_s": round(warmup, 3),
+        "median_chars": statistics.median(chars),
+        "audit_median_s": round(statistics.median(walls), 3),
+        "audit_mean_s": round(statistics.fmean(walls), 3),
+        "audit_p90_s": round(_percentile(walls, 0.9), 3),
+        "audit_cpu_median_s": round(statistics.median(cpus), 3),
+        "audit_s_per_4000_chars": round(4000 * sum(walls) / max(1, sum(chars)), 3),
+    }
+
+
+def _evaluate(ref: Any, config: Any, limit: int | None, data_dir: Path, workers: int) -> dict:
+    from spia_core.batch import BatchConfig, run_batch
+
+    cfg = BatchConfig(
+        dataset=ref.name,
+        audit=config,
+        limit=limit,
+        data_dir=data_dir,
+        workers=workers,
+        resume=False,
+    )
+    c0 = time.process_time()
+    result = run_batch(cfg, progress=False, dataset=ref)
+    summary = dict(result.summary)
+    summary["cpu_s_main_process"] = round(time.process_time() - c0, 3)
+    return summary
+
+
+def bench_offline(args: argparse.Namespace) -> dict[str, Any]:
+    """Offline audit speed, evaluate-path total time, peak memory, and quality figures."""
+    from spia_core.batch import load_dataset_ref
+    from spia_core.pipeline import AuditConfig
+
+    ref = load_dataset_ref(args.dataset)
+    docs = ref.documents[: args.limit] if args.limit else ref.documents
+    timing_docs = docs[: args.timing_docs + 1]
+    masked = AuditConfig(anonymizer="ner-mask", dataset=ref.name)
+    plain = AuditConfig(anonymizer="none", dataset=ref.name)
+    out: dict[str, Any] = {"dataset": ref.name, "n_docs": len(docs)}
+    out.update(_per_document_timing(timing_docs, masked))
+    with tempfile.TemporaryDirectory(prefix="spia-bench-") as tmp:
+        masked_run = _evaluate(ref, masked, args.limit, Path(tmp) / "masked", args.workers)
+        plain_run = _evaluate(ref, plain, args.limit, Path(tmp) / "plain", args.workers)
+    out.update(
+        {
+            "evaluate_total_s": masked_run["elapsed_s"],
+            "evaluate_total_s_anonymizer_none": plain_run["elapsed_s"],
+            "peak_rss_mb": round(peak_rss_mb(), 1),
+            "quality_none": {
+                k: plain_run.get(k)
+                for k in (
+                    "subject_match_rate",
+                    "inference_accuracy",
+                    "end_to_end_accuracy",
+                    "cpr",
+                    "n_failed",
+                )
+            },
+            "quality_ner_mask": {
+                k: masked_run.get(k)
+                for k in (
+                    "token_recall",
+                    "er_di",
+                    "er_qi",
+                    "cpr",
+                    "ipr",
+                    "one_minus_aac",
+                    "rouge_l",
+                    "subject_match_rate",
+                    "n_failed",
+                )
+            },
+            "targets": OFFLINE_TARGETS,
+        }
+    )
+    return out
+
+
+#: Sub-benchmarks: name -> function(args) -> JSON-safe result.
+BENCHMARKS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
+    "offline": bench_offline,
+}
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "bench",
+        help="benchmarks: offline audit speed, memory and quality",
+        description="Run a benchmark and print its figures (JSON with --json).",
+    )
+    p.add_argument("name", choices=sorted(BENCHMARKS), help="which benchmark")
+    p.add_argument("--dataset", default="TAB-144", help="bundled dataset name (default TAB-144)")
+    p.add_argument("--limit", type=int, help="only the first N documents")
+    p.add_argument(
+        "--timing-docs",
+        type=int,
+        default=20,
+        help="documents timed one by one after the warm-up document (default 20)",
+    )
+    p.add_argument("--workers", type=int, default=1, help="processes for the evaluate path")
+    p.add_argument("--json", type=Path, help="also write the figures to this JSON file")
+    p.set_defaults(func=run)
+
+
+def _print(result: dict[str, Any], indent: str = "") -> None:
+    width = max((len(k) for k in result), default=0)
+    for key, value in result.items():
+        if isinstance(value, dict):
+            print(f"{indent}{key}:")
+            _print(value, indent + "  ")
+        elif isinstance(value, float):
+            print(f"{indent}{key:<{width}}  {value:.3f}")
+        else:
+            print(f"{indent}{key:<{width}}  {value}")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.limit is not None and args.limit < 2:
+        print("error: --limit must be at least 2 (one warm-up document)", file=sys.stderr)
+        return 2
+    result = BENCHMARKS[args.name](args)
+    _print(result)
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(result, indent=2, default=str) + "\n", encoding="utf-8")
+    return 0
