@@ -262,3 +262,27 @@ def test_api_key_never_in_errors_logs_or_cache(
     cache.close()
     for path in tmp_path.iterdir():
         assert KEY.encode() not in path.read_bytes()
+
+
+def test_concurrency_limit_per_provider() -> None:
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+    from dataclasses import replace
+
+    active, peak, lock = [0], [0], threading.Lock()
+
+    def slow(messages: list[Message], schema: object) -> str:
+        with lock:
+            active[0] += 1
+            peak[0] = max(peak[0], active[0])
+        time.sleep(0.02)
+        with lock:
+            active[0] -= 1
+        return "ok"
+
+    spec = replace(FAKE_SPEC, max_concurrency=2, base_url="http://limit-test")
+    fake = FakeLLM(responder=slow, spec=spec)
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        list(pool.map(lambda _i: fake.complete(MSG), range(12)))
+    assert peak[0] == 2
