@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages._widgets import sidebar_mode
+from pages._widgets import prewarm, sidebar_mode
 
 st.set_page_config(page_title="SPIA Audit", page_icon=":material/shield_person:", layout="wide")
 
@@ -17,5 +17,6 @@ PAGES = [
 ]
 
 page = st.navigation(PAGES)
+prewarm()
 sidebar_mode()
 page.run()

@@ -492,3 +492,24 @@ def start_run(dataset: str, docs: list[Document], cfg: dict[str, Any]) -> RunSta
 
     threading.Thread(target=work, name=f"spia-run-{run.run_id}", daemon=True).start()
     return run
+
+
+@st.cache_resource(show_spinner=False)
+def prewarm() -> Any:
+    """Start loading spaCy and the default offline stages in the background (once per process),
+    so that the first offline audit does not pay for it."""
+    import threading
+
+    def work() -> None:
+        try:
+            warm_nlp()
+            config = audit_config({"anonymizer": "ner-mask", "adversary": "local"})
+            parts = components_for(config)
+            text = "Mr John Smith, 42, a nurse from Oslo, wrote to jane@example.org."
+            engine("pipeline").audit(Document("warm-up", text), config, components=parts)
+        except Exception:  # the audit itself reports any real problem
+            pass
+
+    thread = threading.Thread(target=work, name="spia-prewarm", daemon=True)
+    thread.start()
+    return thread

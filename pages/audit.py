@@ -223,7 +223,9 @@ def _run(doc: Document, redacted: str | None, cfg: dict, label: str) -> AuditRep
             st.exception(exc)
             return None
         status.update(
-            label=f"Audit done in {time.perf_counter() - t0:.2f}s", state="complete", expanded=False
+            label=f"Audit of {doc.data_id} done in {time.perf_counter() - t0:.2f}s",
+            state="complete",
+            expanded=False,
         )
     return report
 

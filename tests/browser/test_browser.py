@@ -1,0 +1,102 @@
+"""Real-browser end-to-end test: Debian chromium driven by PyPI playwright (never
+`playwright install`). Run: pytest -m browser tests/browser -s"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from .conftest import CHROMIUM_ARGS, ROOT
+
+pytestmark = pytest.mark.browser
+SHOTS = ROOT / "artifacts" / "browser"
+
+
+def test_offline_audit_of_bundled_sample(chromium_path: str, streamlit_server: dict) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1500, "height": 1100})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        dialogs: list[str] = []
+        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+
+        page.goto(str(streamlit_server["url"]))
+        expect(page.get_by_role("heading", name="Audit a document")).to_be_visible(timeout=60_000)
+        t_first = time.perf_counter() - float(streamlit_server["t_launch"])
+
+        page.get_by_text("Bundled sample", exact=True).click()
+        run = page.get_by_role("button", name="Run audit")
+        expect(run).to_be_enabled(timeout=30_000)
+        # let the background pre-warm finish, as a user reading the page would
+        time.sleep(8)
+        t0 = time.perf_counter()
+        run.click()
+        expect(page.get_by_text("Verdict:", exact=False).first).to_be_visible(timeout=120_000)
+        t_run = time.perf_counter() - t0
+
+        # metric tiles and subjects render
+        for label in ("Token recall", "ER_di", "CPR", "IPR", "1-AAC"):
+            expect(
+                page.get_by_test_id("stMetricLabel").filter(has_text=label).first
+            ).to_be_visible()
+        expect(page.get_by_role("heading", name="Subjects")).to_be_visible()
+        assert page.locator("mark.spia-hl").count() > 0
+        expect(page.get_by_text("identifier spans masked", exact=False).first).to_be_visible()
+        page.screenshot(path=str(SHOTS / "audit_sample.png"))
+        page.locator("mark.spia-hl").first.scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / "audit_sample_evidence.png"))
+        assert not dialogs, dialogs  # nothing executed from the document
+
+        # a TAB document (about 9,000 characters) from the bundled dataset, warm
+        page.get_by_text("SPIA dataset document", exact=True).click()
+        expect(page.get_by_text("GT subjects; span annotations", exact=False)).to_be_visible(
+            timeout=60_000
+        )
+        t0 = time.perf_counter()
+        page.get_by_role("button", name="Run audit").click()
+        expect(page.get_by_text(re.compile(r"Audit of TAB-\w+ done in")).first).to_be_visible(
+            timeout=120_000
+        )
+        expect(page.get_by_test_id("stMetricLabel").filter(has_text="CPR").first).to_be_visible()
+        t_tab = time.perf_counter() - t0
+        page.screenshot(path=str(SHOTS / "audit_tab.png"))
+        browser.close()
+    print(
+        f"\nTIMING first page after `streamlit run`: {t_first:.2f}s; Run -> results: sample "
+        f"{t_run:.2f}s, TAB document {t_tab:.2f}s"
+    )
+    assert not [e for e in errors if "spia" in e.lower()], errors
+
+
+def test_script_in_pasted_text_is_inert(chromium_path: str, streamlit_server: dict) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        page = browser.new_page()
+        dialogs: list[str] = []
+        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        page.goto(str(streamlit_server["url"]))
+        area = page.get_by_label("Original text")
+        expect(area).to_be_visible(timeout=60_000)
+        area.fill(
+            "Mr John Smith, a Norwegian engineer, lives in Oslo. <script>alert('xss')</script>"
+            "<img src=x onerror=alert('img')> <b>bold</b>"
+        )
+        area.press("Control+Enter")
+        run = page.get_by_role("button", name="Run audit")
+        expect(run).to_be_enabled(timeout=30_000)
+        run.click()
+        expect(page.get_by_text("Verdict:", exact=False).first).to_be_visible(timeout=120_000)
+        doc = page.locator(".spia-doc").first
+        expect(doc).to_contain_text("<script>alert('xss')</script>")
+        assert page.locator(".spia-doc script, .spia-doc img, .spia-doc b").count() == 0
+        assert not dialogs, dialogs
+        page.screenshot(path=str(SHOTS / "inert_script.png"), full_page=True)
+        browser.close()
