@@ -52,7 +52,14 @@ def _label(d: Draft, index: int) -> str:
     if d.is_author:
         return "The author"
     if d.kin:
-        owner = "the author" if d.anchor is not None and d.anchor.is_author else "another subject"
+        owner = "another subject"
+        if d.anchor is not None:
+            a = d.anchor
+            owner = (
+                "the author"
+                if a.is_author
+                else a.best_name or ("the applicant" if "applicant" in a.roles else owner)
+            )
         num = f" {d.child_index}" if d.child_count > 1 else ""
         return f"{d.kin.capitalize()}{num} of {owner}"
     m = next((m for m in d.mentions if m.kind in {"placeholder", "role"}), None)
@@ -113,7 +120,8 @@ class LocalAdversary:
         t0 = time.perf_counter()
         pipe = self._nlp()
         warnings: list[str] = []
-        doc = pipe.nlp(text)
+        unused = [n for n in pipe.nlp.pipe_names if n in {"lemmatizer", "attribute_ruler", "tagger"}]
+        doc = pipe.nlp(text, disable=unused)
         ents = [(e.start_char, e.end_char, e.label_) for e in doc.ents]
         if doc.has_annotation("SENT_START"):
             sents = [(s.start_char, s.end_char) for s in doc.sents]

@@ -209,8 +209,9 @@ class Role:
     pattern: str
     key: str
     occupation: str
-    position: str
+    position: str  # "*" = the role phrase itself ("President of the Second Section")
     education: str
+    standalone: bool  # a definite mention ("the Agent") makes a subject even with no name
 
 
 @functools.cache
@@ -219,7 +220,7 @@ def roles() -> tuple[Role, ...]:
     out = []
     for row in _read_tsv("roles.tsv"):
         vals = ["" if c == "-" else c for c in row[2:5]]
-        out.append(Role(row[0], row[1], *vals))
+        out.append(Role(row[0], row[1], *vals, standalone=row[5] == "yes"))
     return tuple(out)
 
 

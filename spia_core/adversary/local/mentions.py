@@ -236,7 +236,7 @@ def _role_regex() -> re.Pattern[str]:
         ords = "|".join(ORDINALS)
         _ROLE_RE = re.compile(
             rf"\b(?P<det>the|The|their|Their|his|His|her|Her|its|a|an|An|A)\s+"
-            rf"(?:(?P<ord>{ords})\s+)?(?:(?P<adj>[A-Z][a-z]+|\[\w+\]|public|legal|chief)\s+)?(?P<role>{alts})\b"
+            rf"(?:(?P<ord>{ords})\s+)?(?:(?P<adj>[A-ZÀ-ÞİŞÇĞÖÜ][\w’'\-]+|\[\w+\]|legal)\s+)?(?P<role>{alts})\b"
         )
     return _ROLE_RE
 
@@ -303,8 +303,8 @@ def _kin_regex() -> re.Pattern[str]:
             ]
         )
         anchor = (
-            r"my|My|his|His|her|Her|their|Their|our|Our|the applicant['’]s|the applicants['’]|"
-            r"the deceased['’]s|(?:(?:Mr|Mrs|Ms|Dr)\.? )?[A-Z][\w\-]+['’]s|\[PERSON(?:_\d+)?\]['’]s|a|an|A|An"
+            r"my|My|his|His|her|Her|their|Their|our|Our|[Tt]he applicant['’]s|[Tt]he applicants['’]|"
+            r"[Tt]he (?:first|second|third) applicant['’]s|[Tt]he deceased['’]s|(?:(?:Mr|Mrs|Ms|Dr)\.? )?[A-Z][\w\-]+['’]s|\[PERSON(?:_\d+)?\]['’]s|a|an|A|An"
         )
         _KIN_RE = re.compile(
             rf"(?:\b(?P<anchor>{anchor})\s+)?(?:(?P<num>{nums})\s+)?(?:(?:[a-z]+|\d+-year-old)\s+){{0,2}}?"

@@ -9,17 +9,22 @@ from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.attributes.codes import CodeHit, find_codes
 from spia_core.adversary.local.mentions import (
     Mention,
+    clean_name,
     find_author_mentions,
     find_kin_mentions,
     find_name_mentions,
     find_role_mentions,
 )
-from spia_core.adversary.local.patterns import TITLES
+from spia_core.adversary.local.patterns import ORDINALS, TITLES
 
-#: Roles that make a subject on their own, even with no name ("the applicant").
-STANDALONE_ROLES = frozenset({"applicant", "complainant", "victim", "deceased", "defendant"})
+
+def _standalone(role: str) -> bool:
+    """Roles that make a subject on their own, even with no name ("the applicant")."""
+    return any(r.key == role and r.standalone for r in lexicons.roles())
+
 _APPOS_AFTER = re.compile(r"^\s*(?:\(\s*[“\"‘']?\s*|,\s*(?:who was |who is )?|\s)$")
 _APPOS_BEFORE = re.compile(r"^\s*,?\s*(?:(?:namely|i\.e\.)\s*)?$")
+_ORGISH = r"\b(?:Solicitors|Ltd|Inc|PLC|AB|GmbH|Bank|Court|Sąd|Council|Office|Ministry|Party|Association|Company|University|Hospital|Prison|Street|Road)\b"
 _LIST_GAP = re.compile(r"^\s*(?:,|and|&|, and|,\s*and)\s*$")
 
 
@@ -245,7 +250,7 @@ class SubjectFinder:
                 for p in self._chain(first, forward=True):
                     self._draft_of(p).roles.setdefault("lawyer", 0)
         for r in pending:
-            if r.role not in STANDALONE_ROLES or r.anchor in {"a", "an"}:
+            if not _standalone(r.role) or r.anchor in {"a", "an"}:
                 continue
             if r.plural:
                 continue
@@ -297,19 +302,20 @@ class SubjectFinder:
         if a in {"my", "our"}:
             d = next((d for d in self.drafts if d.alive and d.is_author), None)
             return d
-        if a.startswith("the applicant"):
-            found = self._with_role("applicant")
-            return found[0] if len(found) == 1 else None
+        app = re.match(r"the (?:(?P<ord>first|second|third) )?applicants?['’]s?", a)
+        if app:
+            ordinal = ORDINALS.get(app.group("ord") or "", 0)
+            found = self._with_role("applicant", ordinal)
+            return found[0] if len(found) == 1 or (found and ordinal) else None
         if a.endswith(("'s", "’s")):
-            name = re.sub(
-                r"['’]s$",
-                "",
-                k.text.split(" ")[0] if not a.startswith(("mr", "mrs", "ms", "dr", "[")) else a,
-            )
+            name = clean_name(a)
             for m in reversed(self._person_mentions()):
-                if m.start < k.start and (
-                    names_compatible(m.name, name) if m.name else m.text in k.text
-                ):
+                if m.start >= k.start:
+                    continue
+                if m.kind == "placeholder" and a.startswith("["):
+                    if m.text.lower() in a:
+                        return self._draft_of(m)
+                elif m.name and names_compatible(m.name, name):
                     return self._draft_of(m)
             return None
         if a in {"his", "her", "their"}:
@@ -389,8 +395,28 @@ class SubjectFinder:
                 d = self._new(Mention(c.start, c.end, c.value, "code"))
                 d.codes.append(c)
 
+    def drop_weak_names(self) -> None:
+        """Drop untitled single-mention NER 'names' that look like words, places or organisations."""
+        firsts = lexicons.first_names()
+        for d in self.drafts:
+            if not d.alive or d.roles or d.kin or d.is_author:
+                continue
+            names = [m for m in d.mentions if m.kind == "name"]
+            if not names or len(names) != len(d.mentions) or any(m.title for m in names):
+                continue
+            tokens = [t for m in names for t in _tokens(m.name)]
+            known = any(t in firsts for t in tokens)
+            multi = any(len(_tokens(m.name)) > 1 for m in names)
+            if known or (multi and len(names) > 1):
+                continue
+            if multi and not re.search(_ORGISH, " ".join(m.name for m in names)):
+                if lexicons.gazetteer().lookup(names[0].name) is None and len(names[0].name) < 40:
+                    continue
+            d.alive = False
+
     def run(self) -> list[Draft]:
         self.cluster_names()
+        self.drop_weak_names()
         self.link_roles()
         self.link_author()
         self.link_kin()

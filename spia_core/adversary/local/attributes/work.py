@@ -161,7 +161,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
                 "agent-government",
             )
         )
-    if d.roles.keys() & {"president", "registrar"}:
+    if d.roles.keys() & {"president", "registrar", "rapporteur"} and "Section" in ctx.text:
         out.append(Finding("AFFILIATION", "European Court of Human Rights", 3, 2, [], "echr"))
     if d.title.lower().rstrip(".") in {"dr", "doctor", "professor", "prof"}:
         t = next(m for m in d.mentions if m.title)
