@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spia_core.evaluation.judge import Judge
-from spia_core.model import Document, Failure, Metrics
+from spia_core.model import Document, Failure, Metrics, to_dict
 
 
 @dataclass
@@ -103,6 +103,21 @@ def score_corpus(
     metrics = compute_metrics(scored)
     extra = sorted(i for i in preds if i not in gt_ids)
     summary = metrics_summary(metrics)
+    summary["per_tag"] = {
+        tag: {"protection": g.protection, "inferred": g.sum_score, "n_pii": g.n_pii}
+        for tag, g in metrics.per_tag.items()
+    }
+    cov = metrics.coverage
+    summary["coverage"] = {
+        "n_docs": cov.n_docs,
+        "n_docs_scored": cov.n_docs_scored,
+        "n_docs_failed": cov.n_docs_failed,
+        "n_subjects": cov.n_subjects,
+        "n_subjects_scored": cov.n_subjects_scored,
+        "n_pii": cov.n_pii,
+        "n_pii_scored": cov.n_pii_scored,
+        "failures": [to_dict(f) for f in cov.failures],
+    }
     summary["n_docs_missing_predictions"] = sum(
         1 for d in scored if d.failed and d.failures and d.failures[0].stage == "inference"
     )
