@@ -61,7 +61,8 @@ def _label(d: Draft, index: int) -> str:
                 else a.best_name or ("the applicant" if "applicant" in a.roles else owner)
             )
         num = f" {d.child_index}" if d.child_count > 1 else ""
-        return f"{d.kin.capitalize()}{num} of {owner}"
+        kin = {"kid": "child", "spouse": "spouse"}.get(d.kin, d.kin)
+        return f"{kin.capitalize()}{num} of {owner}"
     m = next((m for m in d.mentions if m.kind in {"placeholder", "role"}), None)
     if m is not None:
         return m.text.strip()

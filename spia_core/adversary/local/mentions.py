@@ -69,6 +69,16 @@ _NOT_NAMES = frozenset(
         "logs",
         "error",
         "steps",
+        "seller",
+        "buyer",
+        "contact",
+        "location",
+        "item",
+        "price",
+        "description",
+        "update",
+        "question",
+        "quick",
     }
 )
 

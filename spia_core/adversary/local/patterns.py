@@ -41,13 +41,13 @@ TITLE_BEFORE = re.compile(rf"\b(?P<title>{_TITLE_ALT})\.?\s*$")
 
 HANDLE = re.compile(r"(?<![\w@.])@(?P<handle>[A-Za-z][\w.]{1,40}[A-Za-z0-9])")
 HEADER_NAME = re.compile(
-    r"^\s*(?:Name|Author|User|From|Posted by|Username)\s*:\s*(?P<name>[^|\n]{2,60}?)\s*(?:\||\n|$)",
+    r"^\s*(?:Name|Author|User|From|Posted by|Username|Seller|Buyer|Landlord|Tenant|Contact name)\s*:\s*(?P<name>[^|\n]{2,60}?)\s*(?:\||\n|$)",
     re.IGNORECASE | re.MULTILINE,
 )
 LEAD_NAME = re.compile(r"^\s*(?P<name>[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+){0,2})\s*:\s", re.MULTILINE)
 HEADER_FIELD = re.compile(
     r"(?:^|\|)\s*(?P<key>Location|City|Country|Age|Occupation|Job|Company|Employer|Gender|Sex)"
-    r"\s*:\s*(?P<value>[^|\n]{1,80}?)\s*(?=\||\n|$)",
+    r"(?: for [A-Za-z]+| of [A-Za-z]+)?\s*:\s*(?P<value>[^|\n]{1,80}?)\s*(?=\||\n|$)",
     re.IGNORECASE | re.MULTILINE,
 )
 

@@ -89,6 +89,16 @@ def names_compatible(a: str, b: str) -> bool:
     return len(short) == 1 and len(short[0]) > 2 and short[0] == long_[0]
 
 
+def _same_person(name: str, handle: str) -> bool:
+    """A handle-derived name denotes this named person (all handle tokens, first name first)."""
+    tn, th = _tokens(name), _tokens(handle)
+    if not tn or not th:
+        return False
+    if len(th) == 1:
+        return th[0] == tn[0] or (len(tn) == 1 and th[0] == tn[0])
+    return tn == th
+
+
 class SubjectFinder:
     """Builds drafts from mentions; one instance per text."""
 
@@ -271,7 +281,9 @@ class SubjectFinder:
                 d.roles[r.role] = r.ordinal
 
     def link_author(self) -> None:
-        legal = bool(self._with_role("applicant"))
+        legal = bool(self._with_role("applicant")) or bool(re.search(r"\b(?:the Court|the Government|the Convention)\b", self.text))
+        if not legal and not self.firsts and not self.author_names:
+            self._new(Mention(0, 0, "", "author")).is_author = True
         if self.firsts and not legal:
             author = next((d for d in self.drafts if d.alive and d.is_author), None) or self._new()
             author.is_author = True
@@ -339,6 +351,8 @@ class SubjectFinder:
         singles: dict[tuple[int, str], Draft] = {}
         for k in sorted(self.kins, key=lambda m: m.start):
             anchor = self._resolve_anchor(k)
+            if anchor is None and not k.anchor:
+                anchor = next((x for x in self.drafts if x.alive and x.is_author), None)
             word = kinmap[k.role].word if k.role in kinmap else k.role
             if k.count > 1:
                 for i in range(1, k.count + 1):
@@ -361,13 +375,25 @@ class SubjectFinder:
             d = self._new(k)
             d.kin, d.anchor = word, anchor
             singles[key] = d
-        for m in re.finditer(r"\b[Mm]arried (?:life )?(?:to|with) ", self.text):
-            named = self._adjacent_after(m.end(), limit=1)
+        author = next((x for x in self.drafts if x.alive and x.is_author), None)
+        for m in re.finditer(r"\b[Mm]arried (?:life )?(?:to|with) (?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)?", self.text):
+            named = self._adjacent_after(m.start("name") if m.group("name") else m.end(), limit=1)
+            if named is None and m.group("name") and lexicons.fold(m.group("name").split()[0]) in lexicons.first_names():
+                mention = Mention(m.start("name"), m.end("name"), m.group("name"), "name", name=m.group("name"))
+                named = mention
+                self._new(mention)
             if named is not None:
                 d = self._draft_of(named)
                 if not d.kin:
                     d.kin = "spouse"
-                    d.anchor = next((x for x in self.drafts if x.alive and x.is_author), None)
+                    d.anchor = author
+                singles[(id(author), "spouse")] = d
+        spouse_words = {"wife", "husband", "spouse", "partner"}
+        has_spouse = any(d.alive and d.kin in spouse_words | {"spouse"} and d.anchor is author for d in self.drafts)
+        married = re.search(r"#MarriedLife|\b[Mm]arried life\b|\bhappily married\b|\bI(?:'m| am) married\b", self.text)
+        if author is not None and married and not has_spouse:
+            d = self._new(Mention(married.start(), married.end(), married.group(0), "kin", role="spouse", anchor="my"))
+            d.kin, d.anchor = "spouse", author
 
     def attach_codes(self) -> None:
         for c in self.codes:
@@ -379,7 +405,8 @@ class SubjectFinder:
             )
             mine = re.search(r"\b(my|our|i|me|mine)\b[^.]*$", before)
             author = next((d for d in self.drafts if d.alive and d.is_author), None)
-            if other and not (mine and mine.start() > other.start()):
+            personal_id = c.tag in {"IDENTIFICATION_NUMBER", "PASSPORT_NUMBER"}
+            if (other or (personal_id and not mine)) and not (mine and (not other or mine.start() > other.start())):
                 d = self._new(Mention(c.start, c.end, c.value, "code"))
                 d.codes.append(c)
                 continue
@@ -421,7 +448,7 @@ class SubjectFinder:
         self.link_author()
         self.link_kin()
         self.attach_codes()
-        alive = [d for d in self.drafts if d.alive and (d.mentions or d.codes)]
+        alive = [d for d in self.drafts if d.alive and (d.mentions or d.codes or d.is_author)]
 
         def order(d: Draft) -> tuple[int, int]:
             lead = 0 if d.is_author or "applicant" in d.roles and d.roles["applicant"] <= 1 else 1

@@ -29,6 +29,7 @@ _PHONE = re.compile(
     r"(?<![\w\-])(?:\+\d{1,3}[\s.\-]?)?(?:\(\d{2,4}\)[\s.\-]?)?\d{2,4}[\s.\-]\d{3,4}[\s.\-]?\d{3,4}"
     r"(?:\s?(?:x|ext\.?)\s?\d{1,6})?(?![\w\-])"
 )
+_PHONE_PLAIN = re.compile(r"(?<![\w\-+])(?:\+\d{10,14}|0\d{9,11})(?![\w\-])")
 _KIND_TAG = {
     "ID": "IDENTIFICATION_NUMBER",
     "SSN": "IDENTIFICATION_NUMBER",
@@ -46,6 +47,18 @@ class CodeHit:
     start: int
     end: int
     country_iso: str = ""  # from a prefix like "IE-ID-..."
+
+
+def _valid_phone(raw: str) -> bool:
+    """phonenumbers' validity check (+ numbers), or a plausible national trunk number."""
+    import phonenumbers
+
+    if not raw.startswith("+"):
+        return 10 <= len(raw) <= 12
+    try:
+        return phonenumbers.is_possible_number(phonenumbers.parse(raw, None))
+    except phonenumbers.NumberParseException:
+        return False
 
 
 def _looks_like_date_or_year(s: str) -> bool:
@@ -82,6 +95,10 @@ def find_codes(text: str) -> list[CodeHit]:
             if not re.search(r"\d{4}", m.group("num")):
                 continue
             add(tag, m.start("num"), m.end("num"))
+    for m in _PHONE_PLAIN.finditer(text):
+        ctx = text[max(0, m.start() - 40) : m.end() + 3].lower()
+        if _valid_phone(m.group(0)) and re.search(r"phone|call|tel|mobile|cell|contact|fax|whatsapp|reach|/", ctx):
+            add("PHONE_NUMBER", m.start(), m.end())
     for m in _PHONE.finditer(text):
         if _looks_like_date_or_year(m.group(0)):
             continue
