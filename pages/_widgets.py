@@ -339,94 +339,47 @@ def own_results() -> Any:
 
 
 def store_run_rows() -> list[dict[str, Any]]:
-    """Finished/partial runs of the results store as table rows (empty when no store)."""
+    """Runs and audits of the results store as table rows (empty when no store)."""
     store = open_store()
-    if store is None or not hasattr(store, "list_runs"):
+    if store is None:
         return []
     out = []
     for run in store.list_runs():
-        get = run.get if isinstance(run, dict) else lambda k, r=run: getattr(r, k, None)
-        metrics = get("metrics") or {}
-        mget = (
-            metrics.get if isinstance(metrics, dict) else lambda k, m=metrics: getattr(m, k, None)
-        )
-        span = get("span_metrics") or {}
-        sget = span.get if isinstance(span, dict) else lambda k, s=span: getattr(s, k, None)
+        summ, cfg = run.summary or {}, run.config or {}
+        if summ.get("cpr") is None:
+            continue
+        ds = run.dataset_name.upper()
         out.append(
             {
-                "dataset": get("dataset"),
-                "method": get("anonymizer"),
-                "backbone": get("backbone"),
-                "token_recall": sget("token_recall"),
-                "er_di": sget("er_di"),
-                "er_qi": sget("er_qi"),
-                "one_minus_aac": mget("one_minus_aac"),
-                "cpr": mget("cpr"),
-                "ipr": mget("ipr"),
-                "utility": get("utility"),
+                "dataset": "TAB"
+                if ds.startswith("TAB")
+                else "PANORAMA"
+                if ds.startswith("PAN")
+                else run.dataset_name,
+                "method": cfg.get("anonymizer"),
+                "backbone": cfg.get("anonymizer_backbone"),
+                **{k: summ.get(k) for k in METRIC_COLUMNS if k != "utility"},
+                "utility": summ.get("rouge_l"),
                 "source": "own",
-                "adversary": get("adversary"),
-                "label": f"run {get('run_id') or get('id')}",
+                "adversary": cfg.get("adversary"),
+                "label": f"{run.kind} #{run.id} {run.dataset_name}",
             }
         )
     return out
 
 
-STORE_PATH = ROOT / "spia_data" / "results.sqlite"
+def store_dir() -> Path:
+    """``$SPIA_DATA_DIR`` when set, else spia_data/ next to app.py."""
+    return Path(os.environ.get("SPIA_DATA_DIR") or ROOT / "spia_data")
 
 
 @st.cache_resource(show_spinner=False)
 def open_store() -> Any:
-    """The SQLite results store (spia_data/results.sqlite), or None when unavailable."""
+    """The SQLite results store in :func:`store_dir`, or None when unavailable."""
     mod = engine("store")
-    if mod is None:
+    if mod is None or not hasattr(mod, "ResultStore"):
         return None
-    cls = getattr(mod, "ResultsStore", None) or getattr(mod, "Store", None)
-    if cls is None:
-        return None
-    STORE_PATH.parent.mkdir(parents=True, exist_ok=True)
-    return cls(STORE_PATH)
-
-
-def test_endpoint(base_url: str, model: str) -> tuple[bool, str]:
-    """GET <base_url>/models on a local OpenAI-compatible server; (ok, message)."""
-    import httpx2 as httpx
-
-    url = base_url.rstrip("/") + "/models"
-    try:
-        resp = httpx.get(url, timeout=5.0)
-    except Exception as exc:
-        return False, f"Could not reach {url}: {exc}"
-    if resp.status_code != 200:
-        return False, f"{url} answered HTTP {resp.status_code}"
-    try:
-        ids = [m.get("id") for m in resp.json().get("data", [])]
-    except ValueError:
-        return False, f"{url} did not return JSON"
-    if model and model not in ids:
-        return False, f"Connected, but model {model!r} is not served; available: {ids}"
-    return True, f"Connected to {url}; models: {', '.join(map(str, ids)) or 'none listed'}"
-
-
-def _cache_obj() -> Any:
-    mod = engine("llm.cache")
-    cls = getattr(mod, "ResponseCache", None) if mod else None
-    path = getattr(mod, "DEFAULT_CACHE_PATH", ROOT / "spia_data" / "llm_cache.sqlite")
-    return cls(path) if cls else None
-
-
-def cache_stats() -> dict[str, Any]:
-    c = _cache_obj()
-    if c is None or not hasattr(c, "stats"):
-        return {}
-    s = c.stats()
-    return s if isinstance(s, dict) else dataclasses.asdict(s)
-
-
-def cache_clear() -> None:
-    c = _cache_obj()
-    if c is not None:
-        c.clear()
+    return mod.ResultStore(store_dir())
 
 
 # --------------------------------------------------------------------------- background runs
@@ -445,6 +398,7 @@ class RunState:
     status: str = "running"  # running | finished | cancelled
     rows: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     errors: list[str] = dataclasses.field(default_factory=list)
+    summary: dict[str, Any] = dataclasses.field(default_factory=dict)
     cancel: Any = dataclasses.field(default_factory=lambda: __import__("threading").Event())
 
     def eta(self) -> float | None:
@@ -461,34 +415,40 @@ def run_registry() -> dict[str, RunState]:
     return {}
 
 
-def start_run(dataset: str, docs: list[Document], cfg: dict[str, Any]) -> RunState:
-    """Audit ``docs`` one by one in a daemon thread, saving each report to the store."""
+def start_run(dataset: str, cfg: dict[str, Any], limit: int | None) -> RunState:
+    """Run ``cfg`` on ``dataset`` (bundled name or SPIA JSONL path) with spia_core.batch in a
+    daemon thread; every document is saved to the results store as it finishes (resumable)."""
     import threading
     import time
 
+    batch = engine("batch")
     reg = run_registry()
-    run = RunState(f"r{len(reg) + 1}", dataset, cfg, len(docs), time.time())
+    ref = batch.load_dataset_ref(dataset)
+    total = min(limit, len(ref.documents)) if limit else len(ref.documents)
+    run = RunState(f"r{len(reg) + 1}", ref.name, cfg, total, time.time())
     reg[run.run_id] = run
-    pipeline = engine("pipeline")
-    config = audit_config(cfg)
-    parts = components_for(config)
-    store = open_store()
+    config = batch.BatchConfig(
+        dataset=dataset, audit=audit_config(cfg), limit=limit, data_dir=store_dir()
+    )
+
+    def on_document(outcome: Any, n_done: int, n_total: int) -> None:
+        run.done, run.total = n_done, n_total
+        if outcome.report is not None:
+            row = _report_row(outcome.report, outcome.data_id)
+            run.rows.append({k: row[k] for k in ("label", *METRIC_COLUMNS)})
+        if outcome.status != "ok":
+            run.errors.append(f"{outcome.data_id}: {outcome.error}")
 
     def work() -> None:
-        for doc in docs:
-            if run.cancel.is_set():
-                run.status = "cancelled"
-                return
-            try:
-                report = pipeline.audit(doc, config, cancel=run.cancel, components=parts)
-                row = _report_row(report, doc.data_id)
-                run.rows.append({k: row[k] for k in ("label", *METRIC_COLUMNS)})
-                if store is not None and hasattr(store, "save_audit"):
-                    store.save_audit(report)
-            except Exception as exc:  # recorded and shown, never counted as protected
-                run.errors.append(f"{doc.data_id}: {type(exc).__name__}: {exc}")
-            run.done += 1
-        run.status = "finished"
+        try:
+            result = batch.run_batch(
+                config, progress=False, on_document=on_document, cancel=run.cancel, dataset=ref
+            )
+            run.summary = result.summary
+            run.status = "cancelled" if run.cancel.is_set() else "finished"
+        except Exception as exc:  # shown on the page, never swallowed
+            run.errors.append(f"run failed: {type(exc).__name__}: {exc}")
+            run.status = "failed"
 
     threading.Thread(target=work, name=f"spia-run-{run.run_id}", daemon=True).start()
     return run

@@ -554,6 +554,12 @@ if go and doc is not None and cfg is not None:
     report = _run(doc, redacted, cfg, "v1")
     if report is not None:
         st.session_state[w.K_VERSIONS] = [{"label": f"v1 ({cfg['anonymizer']})", "report": report}]
+        store = w.open_store()
+        if store is not None:
+            try:
+                store.save_audit(report)
+            except Exception as exc:  # the audit is still shown; saving failure is reported
+                st.warning(f"Could not save the audit to the results store: {exc}")
         st.session_state["audit_cfg"] = cfg
 
 versions = st.session_state[w.K_VERSIONS]

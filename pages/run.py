@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import tempfile
-import time
 from pathlib import Path
 
 import pandas as pd
@@ -18,58 +17,76 @@ st.caption(
 )
 runs = w.run_registry()
 
-if w.engine("pipeline") is None or w.engine("datasets") is None:
-    w.missing("pipeline", "Batch runs")
+if w.engine("batch") is None:
+    w.missing("batch", "Batch runs")
 else:
     with st.form("run_form"):
         c = st.columns(3)
         source = c[0].selectbox("Dataset", [*w.BUNDLED, "Upload SPIA JSONL"], key="r_ds")
         up = c[0].file_uploader("SPIA JSONL", type=["jsonl"], key="r_up")
         anonymizers = [a for a in w.registered("anonymizer") if a != "provided"]
-        anonymizer = c[1].selectbox("Anonymizer", anonymizers or ["(none)"], key="r_anon")
+        anonymizer = c[1].selectbox(
+            "Anonymizer",
+            anonymizers or ["(none)"],
+            key="r_anon",
+            index=anonymizers.index("ner-mask") if "ner-mask" in anonymizers else 0,
+        )
         adversaries = w.registered("adversary")
-        adversary = c[1].selectbox("Adversary", adversaries or ["(none)"], key="r_adv")
+        adversary = c[1].selectbox(
+            "Adversary",
+            adversaries or ["(none)"],
+            key="r_adv",
+            index=adversaries.index("local") if "local" in adversaries else 0,
+        )
         size = c[2].number_input("Subset size (0 = all)", 0, 1000, 5, key="r_n")
         submitted = st.form_submit_button("Start run", type="primary")
     if submitted:
-        docs = None
-        try:
-            if source == "Upload SPIA JSONL":
-                if up is None:
-                    st.error("Choose a SPIA JSONL file to upload.")
-                else:
-                    with tempfile.NamedTemporaryFile(suffix=".jsonl", delete=False) as fh:
-                        fh.write(up.getvalue())
-                    docs = w.engine("datasets").read_spia_jsonl(Path(fh.name))
+        dataset: str | None = source
+        if source == "Upload SPIA JSONL":
+            dataset = None
+            if up is None:
+                st.error("Choose a SPIA JSONL file to upload.")
             else:
-                docs = w.bundled_dataset(source)
-        except Exception as exc:  # DatasetError names file, line and field
-            st.error(f"Cannot read the dataset: {exc}")
-        if docs:
-            docs = docs[: int(size)] if size else docs
-            cfg = {"anonymizer": anonymizer, "adversary": adversary}
-            run = w.start_run(source, docs, cfg)
-            st.success(f"Run {run.run_id} started on {len(docs)} documents.")
+                w.store_dir().mkdir(parents=True, exist_ok=True)
+                with tempfile.NamedTemporaryFile(
+                    suffix=f"_{Path(up.name).name}", dir=w.store_dir(), delete=False
+                ) as fh:
+                    fh.write(up.getvalue())
+                dataset = fh.name
+        if dataset is not None:
+            try:
+                cfg = {"anonymizer": anonymizer, "adversary": adversary}
+                run = w.start_run(dataset, cfg, int(size) or None)
+                st.success(f"Run {run.run_id} started on {run.total} documents.")
+            except Exception as exc:  # DatasetError names file, line and field
+                st.error(f"Cannot start the run: {exc}")
 
-if not runs:
-    st.info("No run in this server session yet.")
-for run in sorted(runs.values(), key=lambda r: r.started, reverse=True):
-    with st.container(border=True):
-        done, total = run.done, run.total
-        eta = run.eta()
-        st.markdown(f"**Run {run.run_id}**: {run.dataset}, {run.config} · {run.status}")
-        st.progress(
-            done / total if total else 1.0,
-            text=f"{done}/{total} documents"
-            + (f", ETA {eta:.0f}s" if eta is not None and run.status == "running" else "")
-            + (f", {len(run.errors)} failed" if run.errors else ""),
-        )
-        if run.status == "running" and st.button("Cancel", key=f"cancel_{run.run_id}"):
-            run.cancel.set()
-        if run.rows:
-            st.dataframe(pd.DataFrame(run.rows), hide_index=True)
-        for err in run.errors:
-            st.error(err)
-if any(r.status == "running" for r in runs.values()):
-    time.sleep(1.0)
-    st.rerun()
+
+@st.fragment(run_every=2.0)
+def _runs_view() -> None:
+    """Progress of every run of this server; refreshes itself every 2 s."""
+    if not runs:
+        st.info("No run in this server session yet.")
+    for run in sorted(runs.values(), key=lambda r: r.started, reverse=True):
+        with st.container(border=True):
+            done, total = run.done, run.total
+            eta = run.eta()
+            st.markdown(f"**Run {run.run_id}**: {run.dataset}, {run.config} · {run.status}")
+            st.progress(
+                done / total if total else 1.0,
+                text=f"{done}/{total} documents"
+                + (f", ETA {eta:.0f}s" if eta is not None and run.status == "running" else "")
+                + (f", {len(run.errors)} failed" if run.errors else ""),
+            )
+            if run.status == "running" and st.button("Cancel", key=f"cancel_{run.run_id}"):
+                run.cancel.set()
+            if run.summary:
+                keys = ("cpr", "ipr", "one_minus_aac", "token_recall", "er_di", "er_qi", "rouge_l")
+                st.dataframe(pd.DataFrame([{k: run.summary.get(k) for k in keys}]), hide_index=True)
+            if run.rows:
+                st.dataframe(pd.DataFrame(run.rows), hide_index=True)
+            for err in run.errors:
+                st.error(err)
+
+
+_runs_view()

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
+import time
 import types
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -13,6 +16,8 @@ from _dashboard_factory import make_report
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest
 
+# the results store of these tests lives in a temporary directory, never in the repo
+os.environ["SPIA_DATA_DIR"] = tempfile.mkdtemp(prefix="spia_apptest_")
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")
 PAGES = [
@@ -168,3 +173,27 @@ def test_real_offline_audit_of_sample() -> None:
     labels = {m.label for m in at.metric}
     assert {"Token recall", "CPR", "IPR", "1-AAC"} <= labels
     _no_script(at)
+
+
+def test_run_page_background_run_survives_reload() -> None:
+    pytest.importorskip("spia_core.batch", reason="engine batch runner not landed yet")
+    at = _app()
+    at.switch_page("pages/run.py").run()
+    at.number_input(key="r_n").set_value(1)
+    assert at.selectbox(key="r_anon").value == "ner-mask"  # offline defaults
+    assert at.selectbox(key="r_adv").value == "local"
+    next(b for b in at.button if b.label == "Start run").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("started on 1 documents" in s.value for s in at.success)
+    # a fresh session (page reload) still shows the run, then its result
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        again = AppTest.from_file(APP, default_timeout=60).run()
+        again.switch_page("pages/run.py").run()
+        texts = " ".join(m.value for m in again.markdown)
+        assert "Run r" in texts
+        if "finished" in texts:
+            break
+        time.sleep(1)
+    assert "finished" in texts, texts
+    assert any(len(df.value) == 1 for df in again.dataframe)
