@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 
 from spia_core.evaluation.masking import (
     METHODS,
-    SYSTEM_MASK_METHODS,
     alignment_spans,
     auto_method,
     masked_offsets,
@@ -159,17 +158,33 @@ def automatic_gt_mentions(text: str, pipeline: Pipeline | None = None) -> list[E
 class _DocEval:
     """A document's text, POS doc, entities and one set of masked offsets."""
 
-    def __init__(self, text: str, doc: Doc, entities: list[Entity], masked: set[int]) -> None:
+    def __init__(self, text: str, entities: list[Entity], masked: set[int]) -> None:
         self.text = text
-        self.doc = doc
+        self.doc: Doc | None = None  # set by the caller when needs_pos()
         self.entities = entities
         self.masked = masked
+
+    def needs_pos(self) -> bool:
+        """True if some must-mask entity has an unmasked, non-ignorable character.
+
+        Otherwise every mention and token is masked whatever the POS tags are, so the
+        (slow) tagger is skipped for this document; the results are unchanged.
+        """
+        return any(
+            i not in self.masked and self.text[i] not in CHARACTERS_TO_IGNORE
+            for ent in self.entities
+            if ent.need_masking
+            for s, e in ent.mentions
+            for i in range(s, e)
+        )
 
     def is_mention_masked(self, start: int, end: int) -> bool:
         """TAB ``is_mention_masked``: every char masked except ignorable tokens/characters."""
         uncovered = {i for i in range(start, end) if i not in self.masked}
         if not uncovered:
             return True
+        if self.doc is None:
+            return all(self.text[i] in CHARACTERS_TO_IGNORE for i in uncovered)
         span = self.doc.char_span(start, end, alignment_mode="expand")
         if span is not None:
             for tok in span:
@@ -278,12 +293,12 @@ def compute_span_metrics(
     if extra:
         warns.append(f"{len(extra)} anonymized document(s) not in the GT: {', '.join(extra)}")
 
-    docs = pos_docs([d.text for d in todo], pipeline)
     counts = _Counts()
     used_methods: Counter[str] = Counter()
     n_auto = 0
     precision_ok = bool(todo)
-    for document, doc in zip(todo, docs, strict=True):
+    evals: list[tuple[_DocEval, list[tuple[int, int]] | None]] = []
+    for document in todo:
         mask = masks[document.data_id]
         mentions = document.entities
         if mentions is None:
@@ -299,18 +314,27 @@ def compute_span_metrics(
             spans=mask.masked_spans,
             mentions=mentions,
         )
-        ev = _DocEval(document.text, doc, group_entities(mentions), offsets)
-        counts.add_recall(ev)
+        ev = _DocEval(document.text, group_entities(mentions), offsets)
+        system: list[tuple[int, int]] | None = None
         if doc_method == "spans":
-            counts.add_precision(ev, validate_spans(mask.masked_spans or [], len(document.text)))
+            system = validate_spans(mask.masked_spans or [], len(document.text))
         elif doc_method == "alignment":
-            counts.add_precision(ev, alignment_spans(document.text, mask.anonymized_text))
+            system = alignment_spans(document.text, mask.anonymized_text)
         else:
             precision_ok = False
-        if doc_method in SYSTEM_MASK_METHODS and not ev.must_mask_mentions():
+        if system is not None and not ev.must_mask_mentions():
             warns.append(
                 f"{document.data_id}: no GT mention to mask; its masks count as false positives"
             )
+        evals.append((ev, system))
+
+    tagged = [ev for ev, _ in evals if ev.needs_pos()]
+    for ev, doc in zip(tagged, pos_docs([ev.text for ev in tagged], pipeline), strict=True):
+        ev.doc = doc
+    for ev, system in evals:
+        counts.add_recall(ev)
+        if system is not None:
+            counts.add_precision(ev, system)
 
     if n_auto:
         warns.append(f"{n_auto} document(s) have no annotations: GT spans from spaCy NER")
