@@ -36,7 +36,10 @@ def _free_port() -> int:
 @pytest.fixture(scope="session")
 def chromium_path() -> str:
     if not (Path(CHROMIUM).exists() and shutil.which(CHROMIUM)):
-        pytest.skip(f"Debian chromium not found at {CHROMIUM} (apt-get install -y chromium)")
+        reason = f"Debian chromium not found at {CHROMIUM} (apt-get install -y chromium)"
+        if os.environ.get("SPIA_REQUIRE_BROWSER") == "1":  # CI: a missing browser is a failure
+            pytest.fail(reason)
+        pytest.skip(reason)
     pytest.importorskip("playwright.sync_api", reason="PyPI playwright is not installed")
     return CHROMIUM
 
