@@ -177,6 +177,14 @@ def infer_country(ctx: DocContext) -> None:
             c = dem.get(lexicons.fold(text[s:e]))
             if c:
                 vote(c, 1.0, s, e)
+    for m in re.finditer(r"\b[A-ZÀ-ÞİŞÇĞ][a-zà-ÿıığşçöüłąężźśńřůőűß’'\-]*[a-zà-ÿıığşçöüłąężźśńřůőűß]\b", text):
+        word = m.group(0)
+        c = dem.get(lexicons.fold(word))
+        if c:
+            vote(c, 0.5, m.start(), m.end())
+        letters = {lexicons.LETTER_CUES[ch] for ch in word if ch in lexicons.LETTER_CUES}
+        if len(letters) == 1:
+            vote(letters.pop(), 0.5, m.start(), m.end())
     for d in ctx.drafts:
         for c in d.codes:
             if c.country_iso:
@@ -184,6 +192,10 @@ def infer_country(ctx: DocContext) -> None:
                 if country:
                     vote(country, 3, c.start, c.end)
     if not votes:
+        legal = re.search(r"\b(?:the Court|the Convention|the Government|the applicant)\b", text)
+        prior = lexicons.genre_priors().get("echr") if legal else None
+        if prior:
+            ctx.country, ctx.country_certainty = prior, 1
         return
     (top, score), *rest = votes.most_common(2) + [("", 0.0)]
     second = rest[0][1] if rest else 0.0

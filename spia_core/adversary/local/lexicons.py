@@ -232,7 +232,7 @@ def first_names() -> dict[str, str]:
 
     import faker.providers.person as person_pkg
 
-    votes: dict[str, set[str]] = {}
+    votes: dict[str, dict[str, int]] = {}
     for mod in pkgutil.iter_modules(person_pkg.__path__):
         try:
             provider = importlib.import_module(f"{person_pkg.__name__}.{mod.name}").Provider
@@ -242,5 +242,39 @@ def first_names() -> dict[str, str]:
             names = getattr(provider, attr, None) or ()
             for name in names:
                 if isinstance(name, str) and name.isalpha() and name[:1].isupper():
-                    votes.setdefault(fold(name), set()).add(sex)
-    return {name: next(iter(s)) for name, s in votes.items() if len(s) == 1}
+                    counts = votes.setdefault(fold(name), {"Male": 0, "Female": 0})
+                    counts[sex] += 1
+    out: dict[str, str] = {}
+    for name, c in votes.items():
+        if c["Male"] >= 2 * c["Female"] and c["Male"]:
+            out[name] = "Male"
+        elif c["Female"] >= 2 * c["Male"] and c["Female"]:
+            out[name] = "Female"
+    return out
+
+
+@functools.cache
+def genre_priors() -> dict[str, str]:
+    """Genre -> the most likely country when a text has no country cue (certainty 1)."""
+    return {row[0]: row[1] for row in _read_tsv("genre_priors.tsv")}
+
+
+#: Letters that mark a language (for place and person names left unmasked), with its country.
+LETTER_CUES: dict[str, str] = {
+    "ı": "Türkiye",
+    "ğ": "Türkiye",
+    "ş": "Türkiye",
+    "İ": "Türkiye",
+    "ł": "Poland",
+    "ą": "Poland",
+    "ę": "Poland",
+    "ż": "Poland",
+    "ź": "Poland",
+    "ś": "Poland",
+    "ń": "Poland",
+    "ř": "Czechia",
+    "ů": "Czechia",
+    "ő": "Hungary",
+    "ű": "Hungary",
+    "ß": "Germany",
+}

@@ -138,7 +138,7 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
         )
         taken.append((m.start(), m.end()))
     for start, end, label, num in masks:
-        if label in PERSON_LABELS:
+        if label in PERSON_LABELS and not text[max(0, start - 1) : start] == "#":
             before = TITLE_BEFORE.search(text[max(0, start - 12) : start])
             title = before.group("title") if before else ""
             s0 = start - (len(before.group(0)) if before else 0)
@@ -317,7 +317,7 @@ def _kin_regex() -> re.Pattern[str]:
             r"[Tt]he (?:first|second|third) applicant['’]s|[Tt]he deceased['’]s|(?:(?:Mr|Mrs|Ms|Dr)\.? )?[A-Z][\w\-]+['’]s|\[PERSON(?:_\d+)?\]['’]s|a|an|A|An"
         )
         _KIN_RE = re.compile(
-            rf"(?:\b(?P<anchor>{anchor})\s+)?(?:(?P<num>{nums})\s+)?(?:(?:[a-z]+|\d+-year-old)\s+){{0,2}}?"
+            rf"(?:\b(?P<anchor>{anchor})\s+)?(?:\b(?P<num>{nums})\s+)?(?:(?:[a-z]+|\d+-year-old)\s+){{0,2}}?"
             rf"(?P<kin>{kin})\b",
         )
     return _KIN_RE
@@ -331,17 +331,21 @@ def find_kin_mentions(text: str) -> list[Mention]:
         word = m.group("kin")
         kin = kinmap[word]
         anchor = (m.group("anchor") or "").lower()
-        num = number_value(m.group("num") or "") if m.group("num") else None
+        if not anchor:
+            poss = [w for w in m.group(0).lower().split()[:-1] if w in {"my", "his", "her", "our", "their"}]
+            anchor = poss[-1] if poss else ""
+        num_word = m.group("num") or next(
+            (w for w in m.group(0).split()[:-1] if number_value(w) and w.lower() != "both"), ""
+        )
+        num = number_value(num_word) if num_word else None
         plural = word != kin.word
         if plural and num is None:
             if kin.word == "parent":
                 num = 2
             else:
                 continue  # uncounted collective: not subjects
-        if not anchor and num is None and kin.word not in {"widow", "widower"}:
-            continue  # bare 'son', 'wife' without possessor: too vague
-        if anchor in {"a", "an"} and num is None and kin.word not in {"widow", "widower"}:
-            continue
+        if (not anchor or anchor in {"a", "an"}) and num is None:
+            continue  # bare 'son', 'a widow': an attribute, not a separate person
         out.append(
             Mention(
                 m.start(),
@@ -355,7 +359,8 @@ def find_kin_mentions(text: str) -> list[Mention]:
             )
         )
     for m in re.finditer(
-        r"\b(?:parent|mother|father|mom|mum|dad) of (?P<num>two|three|four|five|six|\d)\b", text
+        r"\b(?:parent|mother|father|mom|mum|dad) of (?P<num>two|three|four|five|six|\d)\b(?! \w*\s*(?:sons|daughters|children|kids|boys|girls))",
+        text,
     ):
         n = number_value(m.group("num")) or 1
         out.append(

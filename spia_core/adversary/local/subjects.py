@@ -282,18 +282,22 @@ class SubjectFinder:
 
     def link_author(self) -> None:
         legal = bool(self._with_role("applicant")) or bool(re.search(r"\b(?:the Court|the Government|the Convention)\b", self.text))
-        if not legal and not self.firsts and not self.author_names:
+        post_like = re.search(r"\?|\b(?:[Aa]nyone|[Hh]elp|[Tt]hanks|#\w+)\b", self.text) or self.codes
+        if not legal and not self.firsts and not self.author_names and post_like:
             self._new(Mention(0, 0, "", "author")).is_author = True
         if self.firsts and not legal:
             author = next((d for d in self.drafts if d.alive and d.is_author), None) or self._new()
             author.is_author = True
             for m in self.firsts:
                 self._attach(author, m)
-        elif not self.author_names:
+        elif not self.author_names and not self._lead_placeholder():
             return
-        else:
-            author = self._new()
-            author.is_author = True
+        elif not any(d.alive and d.is_author for d in self.drafts):
+            self._new().is_author = True
+        author = next(d for d in self.drafts if d.alive and d.is_author)
+        lead = self._lead_placeholder()
+        if lead is not None:
+            self._merge(author, self._draft_of(lead))
         for h in self.author_names:
             same = next(
                 (
@@ -301,13 +305,21 @@ class SubjectFinder:
                     for d in self.drafts
                     if d.alive
                     and not d.is_author
-                    and any(names_compatible(n.name, h.name) for n in d.names)
+                    and any(_same_person(n.name, h.name) for n in d.names)
                 ),
                 None,
             )
             self._attach(author, h)
             if same is not None:
                 self._merge(author, same)
+
+    def _lead_placeholder(self) -> Mention | None:
+        """A person mention opening the text as a post header ("[PERSON] : ...")."""
+        lead = next(iter(self._person_mentions()), None)
+        if lead is not None and not self.text[: lead.start].strip():
+            if re.match(r"\s*:", self.text[lead.end :]):
+                return lead
+        return None
 
     def _resolve_anchor(self, k: Mention) -> Draft | None:
         a = k.anchor

@@ -125,7 +125,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     ):
         out.append(Finding("AGE", "3-12", 2, 3, [], "child"))
     if d.kin == "baby" or any("little one" in m.text for m in d.mentions):
-        out.append(Finding("AGE", "0-5", 2, 3, [], "baby"))
+        out.append(Finding("AGE", "0-5", 3, 3, [], "baby"))
     for rx, value, cert in _STAGES:
         for m, off in segment_matches(ctx, d, rx):
             out.append(

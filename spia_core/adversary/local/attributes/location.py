@@ -15,7 +15,7 @@ _PLACE = r"(?P<place>(?:[A-ZÀ-ÖØ-ÞİŞÇĞÖÜ][\w’'\-]+)(?:[ \-](?:[A-ZÀ
 _RESIDE = re.compile(
     rf"\b(?P<verb>lives?|living|lived|resides?|residing|resident|based|settled|domiciled|"
     rf"practi[sc]ing|practi[sc]es?|works?|working|worked|moved|born|detained|imprisoned|from|home)\b"
-    rf"(?:\s+(?:now|currently|still|permanently|also|together|with \w+))?\s+(?:in|at|to|near|from)\s+(?:the\s+)?(?:city of\s+|town of\s+|village of\s+|district of\s+)?{_PLACE}"
+    rf"(?:\s+(?:now|currently|still|permanently|also|together|with \w+|as an? \w+(?: \w+)?))?\s+(?:in|at|to|near|from)\s+(?:the\s+)?(?:city of\s+|town of\s+|village of\s+|district of\s+)?{_PLACE}"
 )
 _VERB_CERT = {
     "lives": 5,
