@@ -271,6 +271,10 @@ def test_cli_reports_scores_and_missing_documents(
         anon.append(
             {"data_id": r["metadata"]["data_id"], "anonymized_text": "x", "masked_spans": spans}
         )
+    # the reference's format: entities with start_offset / end_offset
+    anon[1]["entities"] = [
+        {"start_offset": s, "end_offset": e} for s, e in anon[1].pop("masked_spans")
+    ]
     anon_path = _write_jsonl(tmp_path / "anon.jsonl", anon)
     out = tmp_path / "report.json"
     code = main(

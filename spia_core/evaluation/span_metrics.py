@@ -10,6 +10,7 @@ Differences from TAB, all deliberate and documented in docs/span_metrics.md:
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
@@ -100,8 +101,6 @@ def group_entities(mentions: Iterable[EntityMention]) -> list[Entity]:
 
 def split_by_tokens(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """``\\w+`` runs of ``text[start:end]`` as absolute offsets (TAB ``split_by_tokens``)."""
-    import re
-
     return [(start + m.start(), start + m.end()) for m in re.finditer(r"\w+", text[start:end])]
 
 
