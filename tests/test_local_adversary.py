@@ -90,7 +90,9 @@ def test_masked_text_contextual_inference(adv: LocalAdversary) -> None:
     assert value(app, "SEX") == "Male"
     assert value(app, "RELATIONSHIP") in {"Married", "Widowed"}
     lawyer = find(r, "lawyer")
-    assert value(lawyer, "OCCUPATION") == "Lawyer" and value(lawyer, "EDUCATION") == "College Degree"
+    assert (
+        value(lawyer, "OCCUPATION") == "Lawyer" and value(lawyer, "EDUCATION") == "College Degree"
+    )
     agent = find(r, "Agent")
     assert value(agent, "POSITION") == "Agent"
     assert r.trace["document_country"] == "Türkiye"

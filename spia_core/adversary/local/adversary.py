@@ -121,7 +121,9 @@ class LocalAdversary:
         t0 = time.perf_counter()
         pipe = self._nlp()
         warnings: list[str] = []
-        unused = [n for n in pipe.nlp.pipe_names if n in {"lemmatizer", "attribute_ruler", "tagger"}]
+        unused = [
+            n for n in pipe.nlp.pipe_names if n in {"lemmatizer", "attribute_ruler", "tagger"}
+        ]
         doc = pipe.nlp(text, disable=unused)
         ents = [(e.start_char, e.end_char, e.label_) for e in doc.ents]
         if doc.has_annotation("SENT_START"):

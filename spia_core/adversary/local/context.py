@@ -1,4 +1,4 @@
-"""Document context for Stage B: sentences, text segments per subject, pronouns, document country."""
+"""Document context for Stage B: sentences, text segments per subject, pronouns, document country."""  # noqa: E501
 
 from __future__ import annotations
 
@@ -138,7 +138,7 @@ def infer_country(ctx: DocContext) -> None:
         if place is not None and place.is_country:
             vote(place.country, 12, m.start(), m.end())
     for m in re.finditer(
-        r"\b(?P<d>[A-Z][a-z]+) (?P<i>Government|State|authorities|courts?|law|legislation|Parliament|police|army|Constitution|Code|Criminal Code|Civil Code|Ministry|nationals?|citizens?)\b",
+        r"\b(?P<d>[A-Z][a-z]+) (?P<i>Government|State|authorities|courts?|law|legislation|Parliament|police|army|Constitution|Code|Criminal Code|Civil Code|Ministry|nationals?|citizens?)\b",  # noqa: E501
         text,
     ):
         c = dem.get(lexicons.fold(m.group("d")))
@@ -177,7 +177,9 @@ def infer_country(ctx: DocContext) -> None:
             c = dem.get(lexicons.fold(text[s:e]))
             if c:
                 vote(c, 1.0, s, e)
-    for m in re.finditer(r"\b[A-ZÀ-ÞİŞÇĞ][a-zà-ÿıığşçöüłąężźśńřůőűß’'\-]*[a-zà-ÿıığşçöüłąężźśńřůőűß]\b", text):
+    for m in re.finditer(
+        r"\b[A-ZÀ-ÞİŞÇĞ][a-zà-ÿıığşçöüłąężźśńřůőűß’'\-]*[a-zà-ÿıığşçöüłąężźśńřůőűß]\b", text
+    ):
         word = m.group(0)
         c = dem.get(lexicons.fold(word))
         if c:
@@ -197,7 +199,7 @@ def infer_country(ctx: DocContext) -> None:
         if prior:
             ctx.country, ctx.country_certainty = prior, 1
         return
-    (top, score), *rest = votes.most_common(2) + [("", 0.0)]
+    (top, score), *rest = [*votes.most_common(2), ("", 0.0)]
     second = rest[0][1] if rest else 0.0
     ctx.country = top
     ctx.country_evidence = ev.get(top, [])

@@ -15,7 +15,6 @@ from spia_core.adversary.local.patterns import (
     PERSON_LABELS,
     TITLE_BEFORE,
     TITLED_NAME,
-    TITLES,
     number_value,
 )
 
@@ -138,7 +137,7 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
         )
         taken.append((m.start(), m.end()))
     for start, end, label, num in masks:
-        if label in PERSON_LABELS and not text[max(0, start - 1) : start] == "#":
+        if label in PERSON_LABELS and text[max(0, start - 1) : start] != "#":
             before = TITLE_BEFORE.search(text[max(0, start - 12) : start])
             title = before.group("title") if before else ""
             s0 = start - (len(before.group(0)) if before else 0)
@@ -206,7 +205,7 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
                 )
             )
     intro = re.search(
-        r"\b(?:I am|I'm|I’m|my name is|My name is|this is|This is)\s+(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b(?=\s*(?:[–—,.!-]|and|here|from|\b))",
+        r"\b(?:I am|I'm|I’m|my name is|My name is|this is|This is)\s+(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b(?=\s*(?:[–—,.!-]|and|here|from|\b))",  # noqa: E501
         text,
     )
     if intro and lexicons.fold(intro.group("name").split()[0]) in lexicons.first_names():
@@ -220,7 +219,7 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
             )
         )
     sign = re.search(
-        r"(?:^|\n)\s*(?:[-–—]+|Regards,|Best,|Thanks,|Cheers,|Sincerely,)\s*(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s*$",
+        r"(?:^|\n)\s*(?:[-–—]+|Regards,|Best,|Thanks,|Cheers,|Sincerely,)\s*(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s*$",  # noqa: E501
         text.rstrip(),
     )
     if sign:
@@ -313,8 +312,8 @@ def _kin_regex() -> re.Pattern[str]:
             ]
         )
         anchor = (
-            r"my|My|his|His|her|Her|their|Their|our|Our|[Tt]he applicant['’]s|[Tt]he applicants['’]|"
-            r"[Tt]he (?:first|second|third) applicant['’]s|[Tt]he deceased['’]s|(?:(?:Mr|Mrs|Ms|Dr)\.? )?[A-Z][\w\-]+['’]s|\[PERSON(?:_\d+)?\]['’]s|a|an|A|An"
+            r"my|My|his|His|her|Her|their|Their|our|Our|[Tt]he applicant['’]s|[Tt]he applicants['’]|"  # noqa: E501
+            r"[Tt]he (?:first|second|third) applicant['’]s|[Tt]he deceased['’]s|(?:(?:Mr|Mrs|Ms|Dr)\.? )?[A-Z][\w\-]+['’]s|\[PERSON(?:_\d+)?\]['’]s|a|an|A|An"  # noqa: E501
         )
         _KIN_RE = re.compile(
             rf"(?:\b(?P<anchor>{anchor})\s+)?(?:\b(?P<num>{nums})\s+)?(?:(?:[a-z]+|\d+-year-old)\s+){{0,2}}?"
@@ -324,7 +323,7 @@ def _kin_regex() -> re.Pattern[str]:
 
 
 def find_kin_mentions(text: str) -> list[Mention]:
-    """'his wife', 'the applicant's son', 'my four wonderful kids', 'two daughters', 'parent of two'."""
+    """'his wife', 'the applicant's son', 'my four wonderful kids', 'two daughters', 'parent of two'."""  # noqa: E501
     out = []
     kinmap = lexicons.kin_words()
     for m in _kin_regex().finditer(text):
@@ -332,7 +331,11 @@ def find_kin_mentions(text: str) -> list[Mention]:
         kin = kinmap[word]
         anchor = (m.group("anchor") or "").lower()
         if not anchor:
-            poss = [w for w in m.group(0).lower().split()[:-1] if w in {"my", "his", "her", "our", "their"}]
+            poss = [
+                w
+                for w in m.group(0).lower().split()[:-1]
+                if w in {"my", "his", "her", "our", "their"}
+            ]
             anchor = poss[-1] if poss else ""
         num_word = m.group("num") or next(
             (w for w in m.group(0).split()[:-1] if number_value(w) and w.lower() != "both"), ""
@@ -359,7 +362,7 @@ def find_kin_mentions(text: str) -> list[Mention]:
             )
         )
     for m in re.finditer(
-        r"\b(?:parent|mother|father|mom|mum|dad) of (?P<num>two|three|four|five|six|\d)\b(?! \w*\s*(?:sons|daughters|children|kids|boys|girls))",
+        r"\b(?:parent|mother|father|mom|mum|dad) of (?P<num>two|three|four|five|six|\d)\b(?! \w*\s*(?:sons|daughters|children|kids|boys|girls))",  # noqa: E501
         text,
     ):
         n = number_value(m.group("num")) or 1

@@ -6,7 +6,7 @@ import re
 
 #: Masking placeholders: [PERSON], [PERSON_2], [LOC], <PERSON>, [redacted], ***, ████.
 PLACEHOLDER = re.compile(
-    r"\[(?P<label>[A-Z][A-Z_]*?)(?:[_ ]?(?P<num>\d+))?\]|<(?P<label2>[A-Z][A-Z_]*?)(?:_(?P<num2>\d+))?>"
+    r"\[(?P<label>[A-Z][A-Z_]*?)(?:[_ ]?(?P<num>\d+))?\]|<(?P<label2>[A-Z][A-Z_]*?)(?:_(?P<num2>\d+))?>"  # noqa: E501
     r"|\[(?:redacted|REDACTED|Redacted|removed|MASKED|masked)\]|\*{3,}|█+|X{4,}"
 )
 PERSON_LABELS = frozenset({"PERSON", "PER", "NAME", "PERSON_NAME"})
@@ -41,7 +41,7 @@ TITLE_BEFORE = re.compile(rf"\b(?P<title>{_TITLE_ALT})\.?\s*$")
 
 HANDLE = re.compile(r"(?<![\w@.])@(?P<handle>[A-Za-z][\w.]{1,40}[A-Za-z0-9])")
 HEADER_NAME = re.compile(
-    r"^\s*(?:Name|Author|User|From|Posted by|Username|Seller|Buyer|Landlord|Tenant|Contact name)\s*:\s*(?P<name>[^|\n]{2,60}?)\s*(?:\||\n|$)",
+    r"^\s*(?:Name|Author|User|From|Posted by|Username|Seller|Buyer|Landlord|Tenant|Contact name)\s*:\s*(?P<name>[^|\n]{2,60}?)\s*(?:\||\n|$)",  # noqa: E501
     re.IGNORECASE | re.MULTILINE,
 )
 LEAD_NAME = re.compile(r"^\s*(?P<name>[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+){0,2})\s*:\s", re.MULTILINE)

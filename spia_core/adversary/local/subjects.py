@@ -22,9 +22,10 @@ def _standalone(role: str) -> bool:
     """Roles that make a subject on their own, even with no name ("the applicant")."""
     return any(r.key == role and r.standalone for r in lexicons.roles())
 
+
 _APPOS_AFTER = re.compile(r"^\s*(?:\(\s*[“\"‘']?\s*|,\s*(?:who was |who is )?|\s)$")
 _APPOS_BEFORE = re.compile(r"^\s*,?\s*(?:(?:namely|i\.e\.)\s*)?$")
-_ORGISH = r"\b(?:Solicitors|Ltd|Inc|PLC|AB|GmbH|Bank|Court|Sąd|Council|Office|Ministry|Party|Association|Company|University|Hospital|Prison|Street|Road)\b"
+_ORGISH = r"\b(?:Solicitors|Ltd|Inc|PLC|AB|GmbH|Bank|Court|Sąd|Council|Office|Ministry|Party|Association|Company|University|Hospital|Prison|Street|Road)\b"  # noqa: E501
 _LIST_GAP = re.compile(r"^\s*(?:,|and|&|, and|,\s*and)\s*$")
 
 
@@ -73,7 +74,7 @@ def _tokens(name: str) -> list[str]:
 
 
 def names_compatible(a: str, b: str) -> bool:
-    """True when two names can denote the same person ('Raja Arlewin' / 'R. Arlewin' / 'Arlewin')."""
+    """True when two names can denote the same person ('Raja Arlewin' / 'R. Arlewin' / 'Arlewin')."""  # noqa: E501
     ta, tb = _tokens(a), _tokens(b)
     if not ta or not tb:
         return False
@@ -281,8 +282,12 @@ class SubjectFinder:
                 d.roles[r.role] = r.ordinal
 
     def link_author(self) -> None:
-        legal = bool(self._with_role("applicant")) or bool(re.search(r"\b(?:the Court|the Government|the Convention)\b", self.text))
-        post_like = re.search(r"\?|\b(?:[Aa]nyone|[Hh]elp|[Tt]hanks|#\w+)\b", self.text) or self.codes
+        legal = bool(self._with_role("applicant")) or bool(
+            re.search(r"\b(?:the Court|the Government|the Convention)\b", self.text)
+        )
+        post_like = (
+            re.search(r"\?|\b(?:[Aa]nyone|[Hh]elp|[Tt]hanks|#\w+)\b", self.text) or self.codes
+        )
         if not legal and not self.firsts and not self.author_names and post_like:
             self._new(Mention(0, 0, "", "author")).is_author = True
         if self.firsts and not legal:
@@ -316,9 +321,9 @@ class SubjectFinder:
     def _lead_placeholder(self) -> Mention | None:
         """A person mention opening the text as a post header ("[PERSON] : ...")."""
         lead = next(iter(self._person_mentions()), None)
-        if lead is not None and not self.text[: lead.start].strip():
-            if re.match(r"\s*:", self.text[lead.end :]):
-                return lead
+        at_start = lead is not None and not self.text[: lead.start].strip()
+        if at_start and re.match(r"\s*:", self.text[lead.end :]):
+            return lead
         return None
 
     def _resolve_anchor(self, k: Mention) -> Draft | None:
@@ -388,10 +393,18 @@ class SubjectFinder:
             d.kin, d.anchor = word, anchor
             singles[key] = d
         author = next((x for x in self.drafts if x.alive and x.is_author), None)
-        for m in re.finditer(r"\b[Mm]arried (?:life )?(?:to|with) (?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)?", self.text):
+        for m in re.finditer(
+            r"\b[Mm]arried (?:life )?(?:to|with) (?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)?", self.text
+        ):
             named = self._adjacent_after(m.start("name") if m.group("name") else m.end(), limit=1)
-            if named is None and m.group("name") and lexicons.fold(m.group("name").split()[0]) in lexicons.first_names():
-                mention = Mention(m.start("name"), m.end("name"), m.group("name"), "name", name=m.group("name"))
+            if (
+                named is None
+                and m.group("name")
+                and lexicons.fold(m.group("name").split()[0]) in lexicons.first_names()
+            ):
+                mention = Mention(
+                    m.start("name"), m.end("name"), m.group("name"), "name", name=m.group("name")
+                )
                 named = mention
                 self._new(mention)
             if named is not None:
@@ -401,10 +414,25 @@ class SubjectFinder:
                     d.anchor = author
                 singles[(id(author), "spouse")] = d
         spouse_words = {"wife", "husband", "spouse", "partner"}
-        has_spouse = any(d.alive and d.kin in spouse_words | {"spouse"} and d.anchor is author for d in self.drafts)
-        married = re.search(r"#MarriedLife|\b[Mm]arried life\b|\bhappily married\b|\bI(?:'m| am) married\b", self.text)
+        has_spouse = any(
+            d.alive and d.kin in spouse_words | {"spouse"} and d.anchor is author
+            for d in self.drafts
+        )
+        married = re.search(
+            r"#MarriedLife|\b[Mm]arried life\b|\bhappily married\b|\bI(?:'m| am) married\b",
+            self.text,
+        )
         if author is not None and married and not has_spouse:
-            d = self._new(Mention(married.start(), married.end(), married.group(0), "kin", role="spouse", anchor="my"))
+            d = self._new(
+                Mention(
+                    married.start(),
+                    married.end(),
+                    married.group(0),
+                    "kin",
+                    role="spouse",
+                    anchor="my",
+                )
+            )
             d.kin, d.anchor = "spouse", author
 
     def attach_codes(self) -> None:
@@ -418,7 +446,9 @@ class SubjectFinder:
             mine = re.search(r"\b(my|our|i|me|mine)\b[^.]*$", before)
             author = next((d for d in self.drafts if d.alive and d.is_author), None)
             personal_id = c.tag in {"IDENTIFICATION_NUMBER", "PASSPORT_NUMBER"}
-            if (other or (personal_id and not mine)) and not (mine and (not other or mine.start() > other.start())):
+            if (other or (personal_id and not mine)) and not (
+                mine and (not other or mine.start() > other.start())
+            ):
                 d = self._new(Mention(c.start, c.end, c.value, "code"))
                 d.codes.append(c)
                 continue
@@ -435,7 +465,7 @@ class SubjectFinder:
                 d.codes.append(c)
 
     def drop_weak_names(self) -> None:
-        """Drop untitled single-mention NER 'names' that look like words, places or organisations."""
+        """Drop untitled single-mention NER 'names' that look like words, places or organisations."""  # noqa: E501
         firsts = lexicons.first_names()
         for d in self.drafts:
             if not d.alive or d.roles or d.kin or d.is_author:
@@ -448,9 +478,9 @@ class SubjectFinder:
             multi = any(len(_tokens(m.name)) > 1 for m in names)
             if known or (multi and len(names) > 1):
                 continue
-            if multi and not re.search(_ORGISH, " ".join(m.name for m in names)):
-                if lexicons.gazetteer().lookup(names[0].name) is None and len(names[0].name) < 40:
-                    continue
+            plain = multi and not re.search(_ORGISH, " ".join(m.name for m in names))
+            if plain and lexicons.gazetteer().lookup(names[0].name) is None:
+                continue
             d.alive = False
 
     def run(self) -> list[Draft]:
@@ -463,7 +493,7 @@ class SubjectFinder:
         alive = [d for d in self.drafts if d.alive and (d.mentions or d.codes or d.is_author)]
 
         def order(d: Draft) -> tuple[int, int]:
-            lead = 0 if d.is_author or "applicant" in d.roles and d.roles["applicant"] <= 1 else 1
+            lead = 0 if d.is_author or ("applicant" in d.roles and d.roles["applicant"] <= 1) else 1
             return (lead, d.first)
 
         return sorted(alive, key=order)

@@ -97,7 +97,9 @@ def find_codes(text: str) -> list[CodeHit]:
             add(tag, m.start("num"), m.end("num"))
     for m in _PHONE_PLAIN.finditer(text):
         ctx = text[max(0, m.start() - 40) : m.end() + 3].lower()
-        if _valid_phone(m.group(0)) and re.search(r"phone|call|tel|mobile|cell|contact|fax|whatsapp|reach|/", ctx):
+        if _valid_phone(m.group(0)) and re.search(
+            r"phone|call|tel|mobile|cell|contact|fax|whatsapp|reach|/", ctx
+        ):
             add("PHONE_NUMBER", m.start(), m.end())
     for m in _PHONE.finditer(text):
         if _looks_like_date_or_year(m.group(0)):

@@ -15,7 +15,7 @@ _STATUS = (
     (re.compile(r"\b(?:widow|widowed|widower)\b", re.I), "Widowed", 5),
     (
         re.compile(
-            r"\b(?:married|marriage|wedding|#MarriedLife|spouse|my wife|my husband|his wife|her husband)\b",
+            r"\b(?:married|marriage|wedding|#MarriedLife|spouse|my wife|my husband|his wife|her husband)\b",  # noqa: E501
             re.I,
         ),
         "Married",

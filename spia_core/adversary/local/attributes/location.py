@@ -11,11 +11,11 @@ from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.patterns import HEADER_FIELD
 from spia_core.adversary.local.subjects import Draft
 
-_PLACE = r"(?P<place>(?:[A-ZÀ-ÖØ-ÞİŞÇĞÖÜ][\w’'\-]+)(?:[ \-](?:[A-ZÀ-ÖØ-ÞİŞÇĞÖÜ][\w’'\-]+|upon|on|de|am)){0,3}|\[[A-Z]+(?:_\d+)?\])"
+_PLACE = r"(?P<place>(?:[A-ZÀ-ÖØ-ÞİŞÇĞÖÜ][\w’'\-]+)(?:[ \-](?:[A-ZÀ-ÖØ-ÞİŞÇĞÖÜ][\w’'\-]+|upon|on|de|am)){0,3}|\[[A-Z]+(?:_\d+)?\])"  # noqa: E501
 _RESIDE = re.compile(
     rf"\b(?P<verb>lives?|living|lived|resides?|residing|resident|based|settled|domiciled|"
     rf"practi[sc]ing|practi[sc]es?|works?|working|worked|moved|born|detained|imprisoned|from|home)\b"
-    rf"(?:\s+(?:now|currently|still|permanently|also|together|with \w+|as an? \w+(?: \w+)?))?\s+(?:in|at|to|near|from)\s+(?:the\s+)?(?:city of\s+|town of\s+|village of\s+|district of\s+)?{_PLACE}"
+    rf"(?:\s+(?:now|currently|still|permanently|also|together|with \w+|as an? \w+(?: \w+)?))?\s+(?:in|at|to|near|from)\s+(?:the\s+)?(?:city of\s+|town of\s+|village of\s+|district of\s+)?{_PLACE}"  # noqa: E501
 )
 _VERB_CERT = {
     "lives": 5,
@@ -46,7 +46,7 @@ _VERB_CERT = {
     "home": 4,
 }
 _NATIONAL = re.compile(
-    r"\b(?:an?|the|two|three|\d+)\s+(?P<dem>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s+(?:nationals?|citizens?|national)\b"
+    r"\b(?:an?|the|two|three|\d+)\s+(?P<dem>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s+(?:nationals?|citizens?|national)\b"  # noqa: E501
     r"|\b(?:national|citizen|citizens|nationals) of (?:the )?(?P<c>[A-Z][\w\-]+(?: [A-Z][\w\-]+)?)"
     r"|\bof (?P<dem2>[A-Z][a-z]+) (?:nationality|origin|descent)\b"
 )

@@ -23,7 +23,7 @@ _ORG_LEAD = re.compile(
     r"(?:,\s*|\s(?:of|at|with|for|from|in)\s+(?:the\s+)?)(?P<org>(?:Ministry|Department|Office|Foreign|Federal|"
     r"Court|University|Hospital|Council|Bar|Embassy|Prosecutor|Directorate|Agency|Bureau|Institute|Police|"
     r"School|Association|Union|Commission|Chamber|Service|Committee|Government|Legal|National|European|"
-    r"[A-Z][\w’'\-]+(?:,? (?:and )?[A-Z][\w’'\-]+)*(?: (?:PLC|Inc|Ltd|LLC|AB|GmbH|AG|SA|Store|Group|Solicitors|& Co)\.?))"
+    r"[A-Z][\w’'\-]+(?:,? (?:and )?[A-Z][\w’'\-]+)*(?: (?:PLC|Inc|Ltd|LLC|AB|GmbH|AG|SA|Store|Group|Solicitors|& Co)\.?))"  # noqa: E501
     r"(?:\s+(?:of|for|and|the|[A-Z][\w’'\-]*|&)){0,8})"
 )
 _WORK_AT = re.compile(
@@ -34,7 +34,7 @@ _WITH_ORG = re.compile(
     r"\b(?:with|at|for|from)\s+(?P<org>[A-Z][\w’'\-]*(?:,\s+[A-Z][\w’'\-]*)*(?:,?\s+and\s+[A-Z][\w’'\-]*)|[A-Z][\w’'\-]*\s+(?:PLC|Inc|Ltd|LLC|Store|Group)\.?)"
 )
 _OCC_PHRASE = re.compile(
-    r"\b(?:is|was|am|I'm|I’m|as|being|works as|working as|worked as|a|an|the|his|her|my)\s+(?:an?\s+)?(?:\w+\s+){0,2}?(?P<job>JOB)\b"
+    r"\b(?:is|was|am|I'm|I’m|as|being|works as|working as|worked as|a|an|the|his|her|my)\s+(?:an?\s+)?(?:\w+\s+){0,2}?(?P<job>JOB)\b"  # noqa: E501
 )
 
 
