@@ -13,6 +13,7 @@ import concurrent.futures as cf
 import hashlib
 import json
 import multiprocessing
+import os
 import sys
 import threading
 import time
@@ -28,6 +29,8 @@ from spia_core.pipeline import AuditConfig, Components, audit, build_components
 RESULTS_FILE = "results.jsonl"
 SUMMARY_FILE = "summary.json"
 PREDICTIONS_FILE = "predictions.jsonl"
+#: Default process count of the CLI for local configurations (the target machine has 2 cores).
+DEFAULT_WORKERS = min(2, os.cpu_count() or 1)
 #: Stages whose failure means there is no inference to write to predictions.jsonl.
 _NO_INFERENCE = frozenset({"anonymize", "infer"})
 

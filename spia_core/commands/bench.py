@@ -17,6 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from spia_core.batch import DEFAULT_WORKERS
+
 #: Targets of the offline benchmark (reported next to the measured figures).
 OFFLINE_TARGETS: dict[str, float] = {
     "audit_median_s": 1.0,
@@ -159,7 +161,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         default=20,
         help="documents timed one by one after the warm-up document (default 20)",
     )
-    p.add_argument("--workers", type=int, default=1, help="processes for the evaluate path")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=DEFAULT_WORKERS,
+        help=f"processes for the evaluate path (default: {DEFAULT_WORKERS})",
+    )
     p.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     p.set_defaults(func=run)
 

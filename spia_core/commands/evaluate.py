@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from spia_core.batch import DEFAULT_WORKERS
 from spia_core.taxonomy import DEFAULT_MIN_CERTAINTY
 
 #: Headline figures printed at the end of a run, in order.
@@ -75,7 +76,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--out", required=True, type=Path, help="output directory")
     p.add_argument(
-        "--workers", type=int, default=1, help="processes for local configurations (default: 1)"
+        "--workers",
+        type=int,
+        default=DEFAULT_WORKERS,
+        help=f"processes for local configurations (default: {DEFAULT_WORKERS})",
     )
     p.add_argument(
         "--concurrency",
