@@ -110,6 +110,9 @@ def test_presidio_runs_offline_on_the_shared_model(monkeypatch) -> None:
     import spacy.cli
 
     from spia_core.anonymizers import presidio_anonymizer
+    from spia_core.nlp import load_pipeline
+
+    load_pipeline()  # the shared pipeline is loaded once, by spia_core.nlp, before Presidio
 
     def forbidden(*args, **kwargs):
         raise AssertionError("Presidio tried to load or download a spaCy model")
