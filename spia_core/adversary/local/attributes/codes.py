@@ -11,7 +11,7 @@ _PREFIXED = re.compile(
 )
 _SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
 _PASSPORT = re.compile(
-    r"\bpassport(?:\s+(?:number|no\.?|#|num(?:ber)?))?\s*[:#]?\s*(?:is\s+)?(?P<num>[A-Z]{0,3}\d{6,10}[A-Z]?)\b",
+    r"\bpassport(?:\s+(?:number|no\.?|#|num(?:ber)?))?\s*[:#(]?\s*(?:is\s+)?(?P<num>[A-Z]{0,3}\d{6,10}[A-Z]?)\b",
     re.IGNORECASE,
 )
 _LICENCE = re.compile(
@@ -25,11 +25,22 @@ _IDNUM = re.compile(
     r"(?P<num>[A-Z]{0,3}\d[\dA-Z\-\s]{5,16}\d[A-Z]?)\b",
     re.IGNORECASE,
 )
+#: A phone-like run: "+44 20 7946 0958", "(022) 122-3762", "+61.3.1369.1369", "001-970-431-0831x99".
 _PHONE = re.compile(
-    r"(?<![\w\-])(?:\+\d{1,3}[\s.\-]?)?(?:\(\d{2,4}\)[\s.\-]?)?\d{2,4}[\s.\-]\d{3,4}[\s.\-]?\d{3,4}"
-    r"(?:\s?(?:x|ext\.?)\s?\d{1,6})?(?![\w\-])"
+    r"(?<![\w+\-./])(?:\+\d{1,3}|\(\+?\d{1,4}\)|\d{1,5})(?:[ .\-]?(?:\(\d{1,4}\)|\d{1,5})){1,6}"
+    r"(?:\s?(?:x|ext\.?)\s?\d{1,6})*(?![\w\-])"
 )
-_PHONE_PLAIN = re.compile(r"(?<![\w\-+])(?:\+\d{10,14}|0\d{9,11})(?![\w\-])")
+_PHONE_CONTEXT = re.compile(
+    r"phone|call|tel\b|mobile|cell|contact|fax|reach|text|whats ?app|sms|dial|ring|hotline"
+    r"|landline",
+    re.IGNORECASE,
+)
+_NOT_PHONE_BEFORE = re.compile(
+    r"(?:no\.|nos\.|application|case|§|article|\bcode|error|version|record|order|invoice|ref\b|"
+    r"reference|(?-i:\bID\b|\b[A-Z]{3})|(?<!phone )#|[$€£¥₹₺]|\btoken|\bpatch|\bbuild)\s*[:(]?\s*$",
+    re.IGNORECASE,
+)
+_PASSPORT_NEAR = re.compile(r"(?<![\w\-])[A-Z]{0,2}\d{6,9}(?![\w\-])")
 _KIND_TAG = {
     "ID": "IDENTIFICATION_NUMBER",
     "SSN": "IDENTIFICATION_NUMBER",
@@ -49,24 +60,51 @@ class CodeHit:
     country_iso: str = ""  # from a prefix like "IE-ID-..."
 
 
-def _valid_phone(raw: str) -> bool:
-    """phonenumbers' validity check (+ numbers), or a plausible national trunk number."""
+def _phone_digits(raw: str) -> str:
+    """The digits of a phone number without its extension."""
+    main = re.split(r"\s?(?:x|ext\.?)\s?\d", raw, maxsplit=1)[0]
+    return re.sub(r"\D", "", main)
+
+
+def _possible_international(digits: str) -> bool:
+    """phonenumbers' possibility check for a number written with its country code."""
     import phonenumbers
 
-    if not raw.startswith("+"):
-        return 10 <= len(raw) <= 12
     try:
-        return phonenumbers.is_possible_number(phonenumbers.parse(raw, None))
+        return phonenumbers.is_possible_number(phonenumbers.parse("+" + digits, None))
     except phonenumbers.NumberParseException:
         return False
 
 
 def _looks_like_date_or_year(s: str) -> bool:
-    digits = re.sub(r"\D", "", s)
-    return (
-        bool(re.fullmatch(r"(?:19|20)\d{2}[\s.\-/]\d{1,2}[\s.\-/]\d{1,2}", s.strip()))
-        or len(digits) < 7
+    s = s.strip()
+    return bool(
+        re.fullmatch(r"(?:19|20)\d{2}[\s.\-/]\d{1,2}[\s.\-/]\d{1,2}", s)
+        or re.fullmatch(r"\d{1,2}[\s.\-/]\d{1,2}[\s.\-/](?:19|20)\d{2}", s)
+        or re.fullmatch(r"(?:(?:19|20)\d{2}[\s\-]+)+(?:19|20)\d{2}", s)
     )
+
+
+def phone_at(text: str, m: re.Match[str]) -> bool:
+    """Whether a phone-like run is a phone number, from its form and the words before it."""
+    raw = m.group(0)
+    digits = _phone_digits(raw)
+    if not 7 <= len(digits) <= 15 or _looks_like_date_or_year(raw):
+        return False
+    before = text[max(0, m.start() - 40) : m.start()]
+    if _NOT_PHONE_BEFORE.search(before[-25:]):
+        return False
+    if raw.startswith("+"):
+        return _possible_international(digits)
+    if raw.startswith("00") and _possible_international(digits[2:]):
+        return True
+    context = bool(_PHONE_CONTEXT.search(before))
+    formatted = bool(
+        re.fullmatch(r"(?:\(\d{3}\)\s?|\d{3}[.\-])\d{3}[.\-]\d{4}(?:\s?(?:x|ext\.?)\s?\d+)*", raw)
+    )
+    if formatted and len(digits) == 10:
+        return True
+    return context and 9 <= len(digits) <= 13
 
 
 def find_codes(text: str) -> list[CodeHit]:
@@ -95,24 +133,15 @@ def find_codes(text: str) -> list[CodeHit]:
             if not re.search(r"\d{4}", m.group("num")):
                 continue
             add(tag, m.start("num"), m.end("num"))
-    for m in _PHONE_PLAIN.finditer(text):
-        ctx = text[max(0, m.start() - 40) : m.end() + 3].lower()
-        if _valid_phone(m.group(0)) and re.search(
-            r"phone|call|tel|mobile|cell|contact|fax|whatsapp|reach|/", ctx
-        ):
-            add("PHONE_NUMBER", m.start(), m.end())
     for m in _PHONE.finditer(text):
-        if _looks_like_date_or_year(m.group(0)):
-            continue
-        ctx = text[max(0, m.start() - 40) : m.start()].lower()
-        if re.search(r"no\.|application|case|§|article|\bcode\b|error|version", ctx[-25:]):
-            continue
-        if not (
-            re.search(r"phone|call|tel|mobile|cell|contact|fax|reach|number|text|whatsapp", ctx)
-            or m.group(0).startswith("+")
-            or re.search(r"\d{3}[.\-]\d{3}[.\-]\d{4}", m.group(0))
-        ):
-            continue
-        add("PHONE_NUMBER", m.start(), m.end())
+        if phone_at(text, m):
+            add("PHONE_NUMBER", m.start(), m.end())
+    for m in re.finditer(r"\bpassports?\b", text, re.IGNORECASE):
+        window_start = max(0, m.start() - 60)
+        window = text[window_start : m.end() + 60]
+        for n in _PASSPORT_NEAR.finditer(window):
+            if re.search(r"\d{6}", n.group(0)):
+                add("PASSPORT_NUMBER", window_start + n.start(), window_start + n.end())
+                break
     hits.sort(key=lambda h: h.start)
     return hits
