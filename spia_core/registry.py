@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
@@ -18,9 +19,25 @@ class UnknownNameError(KeyError):
 class Registry(Generic[T]):
     """A named collection of factories, e.g. ``ANONYMIZERS.create("ner-mask")``."""
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, builtins: tuple[str, ...] = ()) -> None:
+        """``builtins``: modules that register implementations when imported; they are
+        imported on first use of the registry, so callers never import them by hand."""
         self.kind = kind
         self._factories: dict[str, Callable[..., T]] = {}
+        self._builtins = builtins
+        self._loaded = False
+        #: module -> error message, for built-in modules that failed to import
+        self.load_errors: dict[str, str] = {}
+
+    def _load_builtins(self) -> None:
+        if self._loaded:
+            return
+        self._loaded = True
+        for module in self._builtins:
+            try:
+                importlib.import_module(module)
+            except ImportError as exc:  # an optional dependency is missing: say so, go on
+                self.load_errors[module] = f"{type(exc).__name__}: {exc}"
 
     def register(self, name: str) -> Callable[[Callable[..., T]], Callable[..., T]]:
         """Decorator registering a class or factory under ``name``."""
@@ -34,13 +51,16 @@ class Registry(Generic[T]):
         return decorate
 
     def names(self) -> list[str]:
+        self._load_builtins()
         return sorted(self._factories)
 
     def __contains__(self, name: object) -> bool:
+        self._load_builtins()
         return name in self._factories
 
     def create(self, name: str, /, **kwargs: object) -> T:
         """Instantiate the implementation registered as ``name``."""
+        self._load_builtins()
         try:
             factory = self._factories[name]
         except KeyError:

@@ -95,7 +95,7 @@ def bench_offline(args: argparse.Namespace) -> dict[str, Any]:
     from spia_core.batch import load_dataset_ref
     from spia_core.pipeline import AuditConfig
 
-    ref = load_dataset_ref(args.dataset)
+    ref = load_dataset_ref(args.dataset or "TAB-144")
     docs = ref.documents[: args.limit] if args.limit else ref.documents
     timing_docs = docs[: args.timing_docs + 1]
     masked = AuditConfig(anonymizer="ner-mask", dataset=ref.name)
@@ -140,20 +140,74 @@ def bench_offline(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
+def bench_adversary(args: argparse.Namespace) -> dict[str, Any]:
+    """Local adversary quality on original and ner-mask text, with the paper's figures beside."""
+    from spia_core.evaluation.adversary_quality import adversary_quality
+
+    datasets = [args.dataset] if args.dataset else ["TAB-144", "PANORAMA-151"]
+    out: dict[str, Any] = {}
+    for name in datasets:
+        rep = adversary_quality(name, half=args.half, limit=args.limit, masked=not args.no_masked)
+        out[name] = _adversary_summary(rep, show_tags=args.tags)
+    out["peak_rss_mb"] = round(peak_rss_mb(), 1)
+    return out
+
+
+def _adversary_summary(rep: dict[str, Any], *, show_tags: bool) -> dict[str, Any]:
+    """Flatten an adversary_quality report for printing."""
+    keys = ("subject_match", "accuracy_matched", "inferred_share", "cpr", "ipr", "n_subjects")
+    summary: dict[str, Any] = {"n_docs": rep["n_docs"], "half": rep["half"]}
+    for variant in ("original", "masked"):
+        block = rep.get(variant)
+        if block is None:
+            continue
+        rows: dict[str, Any] = {}
+        for part in ("all", "dev", "test", "null_test"):
+            if part in block:
+                rows[part] = {k: block[part][k] for k in keys}
+        rows["seconds_per_doc"] = block["seconds_per_doc"]
+        if show_tags:
+            rows["per_tag_inferred_share"] = {
+                tag: share for tag, (share, _n) in block["all"]["per_tag_inferred_share"].items()
+            }
+        summary[variant] = rows
+    paper = rep["paper"]
+    summary["paper_table9_original (subject match, accuracy)"] = {
+        model: f"{sm:.3f}, {acc:.3f}" for model, (sm, acc) in paper["table9_original"].items()
+    }
+    if paper["table4_longformer_masked"]:
+        summary["paper_table4_longformer (LLM adversary on masked text)"] = paper[
+            "table4_longformer_masked"
+        ]
+    return summary
+
+
 #: Sub-benchmarks: name -> function(args) -> JSON-safe result.
 BENCHMARKS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "offline": bench_offline,
+    "adversary": bench_adversary,
 }
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "bench",
-        help="benchmarks: offline audit speed, memory and quality",
+        help="benchmarks: offline audit speed, memory and quality; local adversary quality",
         description="Run a benchmark and print its figures (JSON with --json).",
     )
     p.add_argument("name", choices=sorted(BENCHMARKS), help="which benchmark")
-    p.add_argument("--dataset", default="TAB-144", help="bundled dataset name (default TAB-144)")
+    p.add_argument(
+        "--dataset",
+        help="bundled dataset name (offline: default TAB-144; adversary: default both)",
+    )
+    p.add_argument(
+        "--half",
+        choices=("all", "dev", "test"),
+        default="all",
+        help="adversary: documents at even (dev) or odd (test) positions of the sorted ids",
+    )
+    p.add_argument("--no-masked", action="store_true", help="adversary: original text only")
+    p.add_argument("--tags", action="store_true", help="adversary: per-tag inferred shares")
     p.add_argument("--limit", type=int, help="only the first N documents")
     p.add_argument(
         "--timing-docs",

@@ -40,7 +40,9 @@ class Matcher(Protocol):
         ...
 
 
-MATCHERS: Registry[Matcher] = Registry[Matcher]("matcher")
+MATCHERS: Registry[Matcher] = Registry[Matcher](
+    "matcher", builtins=("spia_core.evaluation.llm_matcher",)
+)
 
 # --------------------------------------------------------------------------- names
 
