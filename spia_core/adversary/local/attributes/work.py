@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import re
+from dataclasses import dataclass
 
 from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.attributes import lookback, segment_matches
@@ -43,31 +45,77 @@ def _jobs_rx() -> re.Pattern[str]:
     return rx
 
 
-def infer(ctx: DocContext, d: Draft) -> list[Finding]:
+@dataclass(frozen=True)
+class RoleWork:
+    """What a role says about work: OCCUPATION, POSITION (``*`` = the role phrase), EDUCATION."""
+
+    occupation: str
+    position: str
+    education: str
+    occupation_certainty: int
+    position_certainty: int
+
+
+@functools.cache
+def role_work() -> dict[str, RoleWork]:
+    """Role key -> RoleWork, from ``work_roles.tsv`` (falls back to roles.tsv for other roles)."""
+    out: dict[str, RoleWork] = {}
+    for row in lexicons._read_tsv("work_roles.tsv"):
+        if len(row) < 6:
+            raise ValueError(f"work_roles.tsv: row {row!r} needs 6 columns")
+        occ, pos, edu = ("" if c == "-" else c for c in row[1:4])
+        out[row[0]] = RoleWork(occ, pos, edu, int(row[4]), int(row[5]))
+    for r in lexicons.roles():
+        if r.key not in out and (r.occupation or r.position or r.education):
+            out[r.key] = RoleWork(r.occupation, r.position, r.education, 4, 2)
+    return out
+
+
+@functools.cache
+def agent_offices() -> dict[str, str]:
+    """Country -> the office its Government Agent usually belongs to (``agent_offices.tsv``)."""
+    return {row[0]: row[1] for row in lexicons._read_tsv("agent_offices.tsv")}
+
+
+_LEAD_WORDS = re.compile(r"^(?:the|their|his|her|its|a|an|that|this)\s+", re.IGNORECASE)
+
+
+def role_phrase(text: str) -> str:
+    """'the President of the Second Section' -> 'President of the Second Section'."""
+    phrase = _LEAD_WORDS.sub("", text.strip(" ,.;:()“”\"'"))
+    phrase = re.sub(r"\s+", " ", phrase)
+    return phrase[:1].upper() + phrase[1:]
+
+
+def _role_findings(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
-    table, jobs = lexicons.occupations()
-    role_info = {r.key: r for r in lexicons.roles()}
+    table = role_work()
     for key in d.roles:
-        r = role_info.get(key)
+        r = table.get(key)
         if r is None:
             continue
         m = next((x for x in d.mentions if x.kind == "role" and x.role == key), None)
         ev = [ctx.ev(m.start, m.end)] if m else []
-        if r.occupation:
-            out.append(Finding("OCCUPATION", r.occupation, 4, 2, ev, f"role:{key}"))
-        if r.position:
-            out.append(
-                Finding(
-                    "POSITION",
-                    r.position,
-                    4 if key in {"agent", "president", "registrar"} else 2,
-                    2,
-                    ev,
-                    f"role:{key}",
-                )
-            )
+        phrase = role_phrase(m.text) if m else ""
+        occupation = r.occupation
+        if key == "prosecutor" and "public prosecutor" in phrase.lower():
+            occupation = "Public Prosecutor"
+        if occupation:
+            cert = r.occupation_certainty
+            out.append(Finding("OCCUPATION", occupation, cert, 2, ev, f"role:{key}"))
+        position = phrase if r.position == "*" else r.position
+        if r.position == "*" and not position:
+            position = {"judge": "Judge", "prosecutor": "Public Prosecutor"}.get(key, "")
+        if position and r.position_certainty:
+            out.append(Finding("POSITION", position, r.position_certainty, 2, ev, f"role:{key}"))
         if r.education:
             out.append(Finding("EDUCATION", r.education, 3, 2, ev, f"role:{key}"))
+    return out
+
+
+def infer(ctx: DocContext, d: Draft) -> list[Finding]:
+    out: list[Finding] = _role_findings(ctx, d)
+    table, jobs = lexicons.occupations()
     # Job words right after the mention (apposition) or in its predicates.
     for m, off in segment_matches(ctx, d, jobs):
         word = m.group(0).lower()
@@ -149,18 +197,8 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             if rx is _ORG_LEAD and not _org_like(ctx, s, e, org):
                 continue
             out.append(Finding("AFFILIATION", org, cert, 1, [ctx.ev(s, e)], "org"))
-    if "agent" in d.roles and ctx.country:
-        dem = demonym_of(ctx.country)
-        out.append(
-            Finding(
-                "AFFILIATION",
-                f"{dem} Government",
-                2,
-                2,
-                list(ctx.country_evidence[:2]),
-                "agent-government",
-            )
-        )
+    if "agent" in d.roles:
+        out.extend(_agent_affiliation(ctx, d))
     if d.roles.keys() & {"president", "registrar", "rapporteur"} and "Section" in ctx.text:
         out.append(Finding("AFFILIATION", "European Court of Human Rights", 3, 2, [], "echr"))
     if d.title.lower().rstrip(".") in {"dr", "doctor", "professor", "prof"}:
@@ -179,6 +217,10 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
                     "title",
                 )
             )
+    prior = lexicons.genre_priors().get("echr_applicant_occupation")
+    if prior and "applicant" in d.roles and not any(f.tag == "OCCUPATION" for f in out):
+        # SPIA annotators write "Unemployed" for an applicant whose judgment names no job.
+        out.append(Finding("OCCUPATION", prior, 1, 3, [], "genre-prior"))
     if d.kin in {"child", "kid", "son", "daughter"} and d.anchor is not None and d.anchor.is_author:
         out.append(Finding("OCCUPATION", "Unemployed", 2, 3, [], "child"))
     return out
@@ -196,3 +238,30 @@ def _org_like(ctx: DocContext, s: int, e: int, org: str) -> bool:
             org,
         )
     )
+
+
+_OFFICE_AFTER = re.compile(r"^\s*,?\s*(?:of|from|at)\s+(?:the\s+)?\[ORG[^\]]*\]")
+
+
+def _agent_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
+    """The Agent's office: the country's usual Agent office, else "<Demonym> Government"."""
+    if not ctx.country:
+        return []
+    ev = list(ctx.country_evidence[:2])
+    office = agent_offices().get(ctx.country, "")
+    masked_office = False
+    for m in d.mentions:
+        if m.kind in {"name", "placeholder"}:
+            hit = _OFFICE_AFTER.match(ctx.text[m.end : m.end + 60])
+            if hit:
+                masked_office = True
+                ev.insert(0, ctx.ev(m.end + hit.start(), m.end + hit.end()))
+    cert = 2 if ctx.country_certainty >= 2 else 1
+    out = []
+    if office:
+        # The usual office wins ties; an office named after the Agent (even masked) adds weight.
+        c = min(3, cert + 1) if masked_office else cert
+        out.append(Finding("AFFILIATION", office, c, 3, ev, "agent-office"))
+    gov = f"{demonym_of(ctx.country)} Government"
+    out.append(Finding("AFFILIATION", gov, cert, 2, ev, "agent-government"))
+    return out
