@@ -197,7 +197,9 @@ def kin_words() -> dict[str, Kin]:
     out: dict[str, Kin] = {}
     for row in _read_tsv("kin.tsv"):
         vals = ["" if c == "-" else c for c in row[1:5]]
-        kin = Kin(row[0], *vals)
+        # Optional 6th column: the canonical kin word of a variant ("hubby" -> "husband").
+        canonical = row[5] if len(row) > 5 and row[5] not in {"", "-"} else row[0]
+        kin = Kin(canonical, *vals)
         out[row[0]] = kin
         plural = {"child": "children", "wife": "wives"}.get(row[0], row[0] + "s")
         out.setdefault(plural, kin)
