@@ -197,9 +197,7 @@ def kin_words() -> dict[str, Kin]:
     out: dict[str, Kin] = {}
     for row in _read_tsv("kin.tsv"):
         vals = ["" if c == "-" else c for c in row[1:5]]
-        # Optional 6th column: the canonical kin word of a variant ("hubby" -> "husband").
-        canonical = row[5] if len(row) > 5 and row[5] not in {"", "-"} else row[0]
-        kin = Kin(canonical, *vals)
+        kin = Kin(row[0], *vals)
         out[row[0]] = kin
         plural = {"child": "children", "wife": "wives"}.get(row[0], row[0] + "s")
         out.setdefault(plural, kin)
