@@ -18,6 +18,7 @@ import jellyfish
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from spia_core.evaluation.normalise import fold
 from spia_core.model import Assignment, MatchPair, Subject
 from spia_core.registry import Registry
 from spia_core.taxonomy import CODE_TAGS, TAGS
@@ -63,18 +64,13 @@ _PLACEHOLDERS = _wordset(
 )
 
 
-#: Letters NFKD does not decompose into ASCII.
-_TRANSLITERATE = str.maketrans(
-    {"ı": "i", "ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D", "ß": "ss", "æ": "ae",
-     "Æ": "AE", "œ": "oe", "Œ": "OE", "þ": "th", "Þ": "Th", "ð": "d", "Ð": "D"}
-)  # fmt: skip
+_NON_ALNUM = re.compile(r"[^a-z0-9]+")
 
 
+@functools.lru_cache(maxsize=65536)
 def _fold(text: str) -> str:
-    """Lower-case, transliterate, strip accents, keep letters/digits/spaces only."""
-    text = unicodedata.normalize("NFKD", text.translate(_TRANSLITERATE))
-    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
-    return re.sub(r"[^a-z0-9]+", " ", text).strip()
+    """:func:`normalise.fold` (case, accents, special letters), then letters/digits/spaces only."""
+    return _NON_ALNUM.sub(" ", fold(text)).strip()
 
 
 def name_tokens(name: str) -> list[str]:
