@@ -23,7 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from spia_core.model import AuditReport, Document, Failure, SpanMetrics
-from spia_core.pipeline import AuditConfig, Components, audit, build_components
+from spia_core.pipeline import (
+    AuditConfig,
+    Components,
+    audit,
+    build_components,
+    is_local_config,
+)
 
 #: Files written to the output directory.
 RESULTS_FILE = "results.jsonl"
@@ -235,18 +241,6 @@ def _worker_init(config_dict: dict[str, Any], provided_text: str | None) -> None
 
 def _worker_run(doc: Document) -> DocOutcome:
     return _run_one(doc, _worker_state["config"], _worker_state["components"])
-
-
-def is_local_config(config: AuditConfig) -> bool:
-    """True when no stage of the configuration calls an LLM."""
-    from spia_core.anonymizers.registry import anonymizer_info
-
-    return (
-        anonymizer_info(config.anonymizer)["is_local"]
-        and config.adversary == "local"
-        and config.matcher == "local"
-        and config.judge in ("rules", "", None)
-    )
 
 
 def _outcomes(

@@ -20,6 +20,15 @@ from typing import Any
 
 from spia_core.adversary.base import Adversary, InferenceResult
 from spia_core.anonymizers.base import AnonymizedText, Anonymizer
+from spia_core.llm.runtime import (
+    LLMRuntime,
+    bind_usage,
+    cache_for,
+    model_label,
+    prompt_versions,
+    stage_backbone,
+)
+from spia_core.llm.usage import UsageRecorder
 from spia_core.model import (
     Assignment,
     AuditReport,
@@ -57,7 +66,10 @@ class AuditCancelled(RuntimeError):
 class AuditConfig:
     """Everything that chooses how one audit runs (serialised into the report and the store).
 
-    Never put API keys here: providers read them from the environment / settings.
+    Never put API keys here: pass them to :func:`build_components` / :func:`audit`
+    (``api_keys=``) or set them in the environment. A stage set to ``llm`` without a backbone
+    uses the paper's model (adversary claude-sonnet-4-5, matcher / judge / utility
+    gpt-4.1-mini); ``base_url`` applies to local (OpenAI-compatible) and unknown backbones only.
     """
 
     anonymizer: str = "none"
@@ -66,8 +78,13 @@ class AuditConfig:
     adversary: str = "local"
     adversary_options: dict[str, Any] = field(default_factory=dict)
     adversary_backbone: str | None = None
-    matcher: str = "local"
-    judge: str = "rules"
+    matcher: str = "local"  # "local" | "llm"
+    matcher_backbone: str | None = None
+    judge: str = "rules"  # "rules" | "llm"
+    judge_backbone: str | None = None
+    #: LLM utility scores (readability, meaning, hallucination) next to ROUGE-L; off by default.
+    utility_llm: bool = False
+    utility_backbone: str | None = None
     scoring_mode: str = "default"  # "default" | "reference"
     aggregation: str = "per-pii"  # "per-pii" | "reference"
     min_certainty: int = 3
@@ -105,34 +122,36 @@ class Components:
     adversary: Adversary
     matcher: Any
     judge: Any = None
+    #: LLMUtilityJudge when ``utility_llm`` is on.
+    utility: Any = None
 
 
 # --------------------------------------------------------------------------- building stages
 
 
-def _backbone_kwargs(backbone: str | None, base_url: str | None) -> dict[str, Any]:
-    kwargs: dict[str, Any] = {}
-    if backbone:
-        kwargs["backbone"] = backbone
-    if base_url:
-        kwargs["base_url"] = base_url
-    return kwargs
+def _runtime(runtime: LLMRuntime | None) -> LLMRuntime:
+    return runtime if runtime is not None else LLMRuntime(cache=cache_for(True))
 
 
-def build_anonymizer(config: AuditConfig) -> Anonymizer | None:
-    """The configured anonymizer (None for 'provided' without text: audit() will say so)."""
+def build_anonymizer(config: AuditConfig, runtime: LLMRuntime | None = None) -> Anonymizer | None:
+    """The configured anonymizer; an LLM anonymizer gets its backbone's (cached) LLM."""
     from spia_core.anonymizers.registry import anonymizer_info, create_anonymizer
 
     options = dict(config.anonymizer_options)
     if config.anonymizer == "provided":
         options.setdefault("redacted_text", config.provided_text or "")
-    if anonymizer_info(config.anonymizer)["needs_backbone"]:
-        options.update(_backbone_kwargs(config.anonymizer_backbone, config.base_url))
+    if anonymizer_info(config.anonymizer)["needs_backbone"] and "llm" not in options:
+        if not config.anonymizer_backbone:
+            raise ValueError(
+                f"anonymizer {config.anonymizer!r} needs an LLM backbone "
+                "(--backbone MODEL, e.g. gpt-4.1-mini or a model on --base-url)"
+            )
+        options["llm"] = _runtime(runtime).make(config.anonymizer_backbone, config.base_url)
     return create_anonymizer(config.anonymizer, **options)
 
 
-def build_adversary(config: AuditConfig) -> Adversary:
-    """The configured adversary; LLM adversaries get the backbone and base URL."""
+def build_adversary(config: AuditConfig, runtime: LLMRuntime | None = None) -> Adversary:
+    """The configured adversary; an LLM adversary gets its backbone's (cached) LLM."""
     import importlib
 
     from spia_core.adversary.registry import ADVERSARIES
@@ -142,37 +161,118 @@ def build_adversary(config: AuditConfig) -> Adversary:
         with contextlib.suppress(ImportError):
             importlib.import_module(f"spia_core.adversary.{config.adversary}")
     options = dict(config.adversary_options)
-    if config.adversary != "local":
-        options.update(_backbone_kwargs(config.adversary_backbone, config.base_url))
+    factory = ADVERSARIES._factories.get(config.adversary)
+    needs_llm = config.adversary != "local" and getattr(factory, "needs_backbone", True)
+    if needs_llm and "llm" not in options:
+        backbone = stage_backbone("adversary", config.adversary_backbone)
+        options["llm"] = _runtime(runtime).make(backbone, config.base_url)
     return ADVERSARIES.create(config.adversary, **options)
 
 
-def build_matcher(config: AuditConfig) -> Any:
+def build_matcher(config: AuditConfig, runtime: LLMRuntime | None = None) -> Any:
+    """The subject matcher: ``local`` (rules) or ``llm`` (one call per document)."""
     from spia_core.evaluation.matching import MATCHERS
 
+    if config.matcher == "llm":
+        from spia_core.evaluation.llm_matcher import LLMMatcher
+
+        backbone = stage_backbone("matcher", config.matcher_backbone)
+        return LLMMatcher(_runtime(runtime).make(backbone, config.base_url))
     return MATCHERS.create(config.matcher)
 
 
-def build_judge(config: AuditConfig) -> Any:
-    """None for the rules-only judge, else the registered judge (when an LLM judge exists)."""
+def build_judge(config: AuditConfig, runtime: LLMRuntime | None = None) -> Any:
+    """None for the rules-only judge, an :class:`LLMJudge` for ``llm``."""
     if config.judge in ("rules", "", None):
         return None
-    from spia_core.evaluation import judge as judge_module
+    if config.judge != "llm":
+        raise ValueError(f"unknown judge {config.judge!r}; available: rules, llm")
+    from spia_core.evaluation.llm_judge import LLMJudge
 
-    registry = getattr(judge_module, "JUDGES", None)
-    if registry is None:
-        raise ValueError(f"unknown judge {config.judge!r}; available: rules")
-    return registry.create(config.judge, **_backbone_kwargs(None, config.base_url))
+    backbone = stage_backbone("judge", config.judge_backbone)
+    return LLMJudge(_runtime(runtime).make(backbone, config.base_url))
 
 
-def build_components(config: AuditConfig) -> Components:
-    """Build every stage of ``config`` (raises with a clear message on an unknown name)."""
+def build_utility(config: AuditConfig, runtime: LLMRuntime | None = None) -> Any:
+    """An :class:`LLMUtilityJudge` when ``utility_llm`` is on, else None."""
+    if not config.utility_llm:
+        return None
+    from spia_core.evaluation.llm_utility import LLMUtilityJudge
+
+    backbone = stage_backbone("utility", config.utility_backbone)
+    return LLMUtilityJudge(_runtime(runtime).make(backbone, config.base_url))
+
+
+def build_components(
+    config: AuditConfig,
+    *,
+    api_keys: dict[str, str] | None = None,
+    cache: Any = True,
+    data_dir: str | None = None,
+) -> Components:
+    """Build every stage of ``config`` (raises with a clear message on an unknown name).
+
+    ``api_keys``: provider (or env) name -> key, kept in the SDK clients only. ``cache``: True
+    = the shared response cache under ``data_dir`` (``$SPIA_DATA_DIR`` or ./spia_data), a path
+    or a ResponseCache, False = no cache.
+    """
+    runtime = LLMRuntime(api_keys=api_keys or {}, cache=None)
+    if not is_local_config(config):
+        runtime.cache = cache_for(cache, data_dir)
     return Components(
-        anonymizer=build_anonymizer(config),
-        adversary=build_adversary(config),
-        matcher=build_matcher(config),
-        judge=build_judge(config),
+        anonymizer=build_anonymizer(config, runtime),
+        adversary=build_adversary(config, runtime),
+        matcher=build_matcher(config, runtime),
+        judge=build_judge(config, runtime),
+        utility=build_utility(config, runtime),
     )
+
+
+def is_local_config(config: AuditConfig) -> bool:
+    """True when no stage of the configuration calls an LLM."""
+    from spia_core.anonymizers.registry import anonymizer_info
+
+    return (
+        anonymizer_info(config.anonymizer)["is_local"]
+        and config.adversary == "local"
+        and config.matcher == "local"
+        and config.judge in ("rules", "", None)
+        and not config.utility_llm
+    )
+
+
+def llm_destinations(config: AuditConfig, *, has_gt: bool = True) -> list[dict[str, Any]]:
+    """Where text goes, per LLM stage: stage, backbone, where, cloud (bool), what is sent."""
+    from spia_core.anonymizers.registry import anonymizer_info
+    from spia_core.llm.runtime import SENT, destination
+
+    stages: list[tuple[str, str | None]] = []
+    if anonymizer_info(config.anonymizer)["needs_backbone"] and config.anonymizer_backbone:
+        stages.append(("anonymize", config.anonymizer_backbone))
+    if config.adversary != "local":
+        backbone = stage_backbone("adversary", config.adversary_backbone)
+        if not has_gt:
+            stages.append(("adversary_original", backbone))
+        stages.append(("adversary", backbone))
+    if config.matcher == "llm":
+        stages.append(("matcher", stage_backbone("matcher", config.matcher_backbone)))
+    if config.judge == "llm":
+        stages.append(("judge", stage_backbone("judge", config.judge_backbone)))
+    if config.utility_llm:
+        stages.append(("utility", stage_backbone("utility", config.utility_backbone)))
+    out = []
+    for stage, backbone in stages:
+        where, cloud = destination(str(backbone), config.base_url)
+        out.append(
+            {
+                "stage": stage,
+                "backbone": backbone,
+                "where": where,
+                "cloud": cloud,
+                "sent": SENT[stage],
+            }
+        )
+    return out
 
 
 # --------------------------------------------------------------------------- helpers
@@ -228,14 +328,26 @@ def _doc_id(text: str) -> str:
     return "doc-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
 
 
-def _versions(adversary: Any) -> dict[str, str]:
+def _versions(parts: Components) -> dict[str, str]:
+    """Package, spaCy model, every prompt version and the model of every LLM stage."""
     from spia_core import __version__
     from spia_core.nlp import load_pipeline
 
     versions = {"spia_core": __version__, "spacy_model": load_pipeline().model_name}
-    prompts = getattr(adversary, "prompt_versions", None)
-    if isinstance(prompts, dict):
-        versions.update({f"prompt:{k}": str(v) for k, v in prompts.items()})
+    stages = (
+        ("anonymize", parts.anonymizer),
+        ("adversary", parts.adversary),
+        ("matcher", parts.matcher),
+        ("judge", parts.judge),
+        ("utility", parts.utility),
+    )
+    for stage, component in stages:
+        if component is None:
+            continue
+        versions.update({f"prompt:{k}": v for k, v in prompt_versions(component).items()})
+        label = model_label(component)
+        if label:
+            versions[f"model:{stage}"] = label
     return versions
 
 
@@ -277,9 +389,15 @@ class _Run:
         reason = exc if isinstance(exc, str) else f"{type(exc).__name__}: {exc}"
         self.failures.append(Failure(self.data_id, stage, reason))
 
-    def record_inference(self, stage: str, result: InferenceResult) -> None:
+    def record_inference(self, stage: str, result: InferenceResult) -> bool:
+        """Record warnings, partial failures and usage; False when the inference is incomplete.
+
+        An incomplete inference (a failed LLM call) cannot be scored: a tag it could not infer
+        would otherwise count as protected.
+        """
         self.warnings.extend(w for w in result.warnings if w not in self.warnings)
-        for item in result.trace.get("failures", []) or []:
+        failures = result.trace.get("failures", []) or []
+        for item in failures:
             detail = (
                 item if isinstance(item, str) else "; ".join(f"{k}={v}" for k, v in item.items())
             )
@@ -289,6 +407,17 @@ class _Run:
         usage = _usage_of(result.trace)
         if usage is not None:
             self.usage[stage] = usage
+        complete = not failures and result.trace.get("complete", True) is not False
+        if not complete:
+            self.failures.append(
+                Failure(
+                    self.data_id,
+                    stage,
+                    "inference incomplete: the document is not scored (a PII the adversary "
+                    "could not infer would otherwise count as protected)",
+                )
+            )
+        return complete
 
 
 def _as_document(document: Document | str, config: AuditConfig) -> Document:
@@ -310,12 +439,17 @@ def audit(
     on_stage: StageCallback | None = None,
     cancel: threading.Event | None = None,
     components: Components | None = None,
+    api_keys: dict[str, str] | None = None,
+    cache: Any = True,
 ) -> AuditReport:
     """Audit one document: anonymize, infer, match, score, span metrics, utility.
 
     Raises :class:`spia_core.textio.InputError` on unusable input (empty, whitespace only,
     too long), :class:`AuditCancelled` when ``cancel`` is set, and a registry error on an
-    unknown stage name. Every other stage failure is recorded in the report.
+    unknown stage name. Every other stage failure (an LLM error included) is recorded in the
+    report, and the document is then not scored. ``api_keys`` and ``cache`` are used only
+    when ``components`` is not given (see :func:`build_components`); ``report.usage`` has the
+    LLM usage per stage (anonymize, adversary_original, adversary, matcher, judge, utility).
     """
     from spia_core.evaluation.metrics import DocumentScores, compute_metrics
 
@@ -330,7 +464,16 @@ def audit(
     run.done("validate", t0)
     run.warnings.extend(doc.warnings)
 
-    parts = components or build_components(config)
+    built = components or build_components(config, api_keys=api_keys, cache=cache)
+    recorder = UsageRecorder()
+    parts = Components(
+        anonymizer=bind_usage(built.anonymizer, recorder, "anonymize"),
+        adversary=bind_usage(built.adversary, recorder, "adversary"),
+        matcher=bind_usage(built.matcher, recorder, "matcher"),
+        judge=bind_usage(built.judge, recorder, "judge"),
+        utility=bind_usage(built.utility, recorder, "utility"),
+    )
+    gt_adversary = bind_usage(built.adversary, recorder, "adversary_original")
     adversary_name = getattr(parts.adversary, "name", config.adversary)
     is_local = adversary_is_local(parts.adversary, config.adversary)
     degraded = False
@@ -358,10 +501,10 @@ def audit(
     original_inference: InferenceResult | None = None
     if gt_subjects is None:
         try:
-            original_inference = parts.adversary.infer(doc.text)
-            run.record_inference("ground_truth", original_inference)
+            original_inference = gt_adversary.infer(doc.text)
+            complete = run.record_inference("ground_truth", original_inference)
             degraded |= original_inference.degraded
-            gt_subjects = original_inference.subjects
+            gt_subjects = original_inference.subjects if complete else None
         except Exception as exc:
             run.fail("ground_truth", exc)
     run.done("ground_truth", t0)
@@ -369,13 +512,15 @@ def audit(
     # ---- infer on the anonymized text
     t0 = run.start("infer")
     inferred: InferenceResult | None = None
+    inference_complete = False
     if anonymized is not None:
         try:
             if original_inference is not None and anonymized_text == doc.text:
                 inferred = original_inference  # same text, same inference
+                inference_complete = gt_subjects is not None
             else:
                 inferred = parts.adversary.infer(anonymized_text)
-                run.record_inference("infer", inferred)
+                inference_complete = run.record_inference("infer", inferred)
             degraded |= inferred.degraded
         except Exception as exc:
             run.fail("infer", exc)
@@ -385,7 +530,7 @@ def audit(
     # ---- match
     t0 = run.start("match")
     assignment: Assignment | None = None
-    if gt_subjects is not None and inferred is not None:
+    if gt_subjects is not None and inferred is not None and inference_complete:
         try:
             assignment = parts.matcher.match(
                 gt_subjects,
@@ -393,6 +538,7 @@ def audit(
                 original_text=doc.text,
                 anonymized_text=anonymized_text,
             )
+            run.warnings.extend(getattr(parts.matcher, "warnings", None) or [])
         except Exception as exc:
             run.fail("match", exc)
     run.done("match", t0)
@@ -460,7 +606,18 @@ def audit(
             utility = UtilityScores(rouge_l=rouge_l_f1(doc.text, anonymized_text))
         except Exception as exc:
             run.fail("utility", exc)
+        if utility is not None and parts.utility is not None:
+            try:
+                from spia_core.evaluation.llm_utility import with_llm_scores
+
+                assessed = parts.utility.assess(doc.text, anonymized_text)
+                run.warnings.extend(f"utility: {w}" for w in assessed.warnings)
+                utility = with_llm_scores(utility, assessed)
+            except Exception as exc:  # privacy figures stand; the LLM utility is missing
+                run.fail("utility", exc)
     run.done("utility", t0)
+    for stage, usage in recorder.snapshot().items():
+        run.usage[stage] = usage
 
     from spia_core.nlp import load_pipeline
 
@@ -502,7 +659,7 @@ def audit(
         warnings=list(dict.fromkeys(run.warnings)),
         failures=run.failures,
         anonymizer_trace={} if anonymized is None else dict(anonymized.trace),
-        versions=_versions(parts.adversary),
+        versions=_versions(built),
         created_at=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
     )
 

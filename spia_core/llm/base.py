@@ -54,6 +54,9 @@ class LLMError(RuntimeError):
         #: Short machine-readable cause: "rate_limit", "server", "timeout", "refusal", ...
         self.reason = reason
         self.retryable = retryable
+        #: Provider API calls made before failing, and the tokens they used (usage accounting).
+        self.calls = 1
+        self.usage = Usage()
 
 
 class LLM(Protocol):

@@ -182,3 +182,26 @@ class CachedLLM:
         )
         self.cache.put(key, self.provider, prompt_version, response)
         return response
+
+
+#: File name of the response cache in the data directory (next to results.sqlite3).
+CACHE_NAME = "llm_cache.sqlite3"
+_SHARED: dict[Path, ResponseCache] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def default_cache_path(data_dir: str | Path | None = None) -> Path:
+    """``<data dir>/llm_cache.sqlite3``; the data dir defaults to $SPIA_DATA_DIR or ./spia_data."""
+    from spia_core.store import default_data_dir
+
+    return Path(data_dir if data_dir is not None else default_data_dir()) / CACHE_NAME
+
+
+def shared_cache(path: str | Path | None = None) -> ResponseCache:
+    """One :class:`ResponseCache` per file and process (so hit/miss counters are shared)."""
+    resolved = Path(path if path is not None else default_cache_path()).resolve()
+    with _SHARED_LOCK:
+        cache = _SHARED.get(resolved)
+        if cache is None:
+            cache = _SHARED[resolved] = ResponseCache(resolved)
+        return cache

@@ -211,9 +211,11 @@ class ProviderLLM:
                 try:
                     parsed = parse_and_validate(raw.text, schema)
                 except JSONParseError as second:
-                    raise self._error(
+                    error = self._error(
                         "invalid_json", f"{second} (after one repair; first: {first})"
-                    ) from None
+                    )
+                    error.calls, error.usage = calls, usage
+                    raise error from None
         return LLMResponse(
             text=raw.text,
             parsed=parsed,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from spia_core.llm.base import LLM, LLMResponse, Message
+from spia_core.llm.base import LLM, LLMError, LLMResponse, Message
 from spia_core.model import StageUsage
 
 
@@ -27,6 +27,15 @@ class UsageRecorder:
             usage.input_tokens += response.usage.input_tokens
             usage.output_tokens += response.usage.output_tokens
             usage.cost_usd += response.cost_usd
+
+    def record_failure(self, stage: str, error: BaseException) -> None:
+        """Count the calls (and tokens, when known) of a completion that failed."""
+        with self._lock:
+            usage = self._stages.setdefault(stage, StageUsage())
+            usage.calls += int(getattr(error, "calls", 1))
+            tokens = getattr(error, "usage", None)
+            usage.input_tokens += getattr(tokens, "input_tokens", 0)
+            usage.output_tokens += getattr(tokens, "output_tokens", 0)
 
     def wrap(self, llm: LLM, stage: str) -> RecordingLLM:
         """``llm`` with every completion recorded under ``stage``."""
@@ -60,6 +69,10 @@ class RecordingLLM:
         return getattr(self.inner, "spec", None)
 
     def complete(self, messages: list[Message], **kwargs: Any) -> LLMResponse:
-        response = self.inner.complete(messages, **kwargs)
+        try:
+            response = self.inner.complete(messages, **kwargs)
+        except LLMError as exc:
+            self.recorder.record_failure(self.stage, exc)
+            raise
         self.recorder.record(self.stage, response)
         return response

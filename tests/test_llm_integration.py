@@ -1,0 +1,251 @@
+"""audit() with LLM stages through the real openai SDK against the scripted local server.
+
+Every stage (DeID-GPT, the two-stage adversary, the LLM matcher, the LLM judge) talks to
+tests/llm_test_server.py on 127.0.0.1; the response cache makes a rerun call nothing; keys
+never reach the report, the results store, the cache or the logs; failures are not scored.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from llm_test_server import Reply, ScriptedServer
+
+from spia_core.datasets import load_bundled
+from spia_core.model import Document
+from spia_core.pipeline import AuditConfig, audit, build_components, report_to_dict
+from spia_core.store import ResultStore
+
+BACKBONE = "llama-3.1-8b"  # a local OpenAI-compatible entry of data/models.json
+KEY = "sk-test-LOCALKEY-7f3a9c2e1b"
+WRONG_NAME = "Zebulon Quixote"
+
+
+def _user(body: dict[str, Any]) -> str:
+    return next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")
+
+
+def _block(text: str, tag: str) -> str:
+    match = re.search(rf"<{tag}>\n(.*?)\n</{tag}>", text, re.DOTALL)
+    return match.group(1) if match else ""
+
+
+def spia_answer(body: dict[str, Any]) -> str:
+    """A scripted model answering every SPIA prompt, routed on the response schema name."""
+    fmt = body.get("response_format") or {}
+    name = (fmt.get("json_schema") or {}).get("name", "")
+    user = _user(body)
+    if name == "subjects":
+        return json.dumps(
+            {
+                "subjects": [{"id": 0, "description": "the author of the post"}],
+                "collectives_not_counted": [],
+            }
+        )
+    if name == "code_profile":
+        return json.dumps({"subjects": [{"id": 0, "description": "", "piis": []}]})
+    if name == "non_code_profile":
+        piis = [
+            {"tag": "NAME", "keyword": WRONG_NAME, "certainty": 5, "evidence": ""},
+            {"tag": "OCCUPATION", "keyword": "lighthouse keeper", "certainty": 4, "evidence": ""},
+        ]
+        return json.dumps({"subjects": [{"id": 0, "description": "", "piis": piis}]})
+    if name == "alignment":
+        first = re.search(r"Subject ID: (\d+)", _block(user, "annotation_a"))
+        pairs = [{"a_id": int(first.group(1)), "b_id": 0, "confidence": 5, "reason": "author"}]
+        return json.dumps({"pairs": pairs, "unmatched_a": [], "unmatched_b": []})
+    if name == "verdicts":
+        n = len(re.findall(r"^\d+\. tag:", user, re.MULTILINE))
+        verdicts = [{"index": i, "label": "less precise", "rationale": "close"} for i in range(n)]
+        return json.dumps({"verdicts": verdicts})
+    if name == "utility":
+        return json.dumps(
+            {
+                "readability": {"score": 8, "rationale": "fluent"},
+                "meaning": {"score": 6, "rationale": "mostly kept"},
+                "hallucination": {"score": 0, "rationale": "none"},
+            }
+        )
+    if not fmt and "ping" in user.lower():
+        return "OK"
+    document = _block(user, "document")
+    redacted = re.sub(r"\b[A-Z][a-z]+\b|\d+", "[redacted]", document)
+    return f"Done.\n<anonymized>\n{redacted}\n</anonymized>"
+
+
+def responder(body: dict[str, Any]) -> Reply:
+    return Reply(content=spia_answer(body))
+
+
+@pytest.fixture(scope="module")
+def panorama_doc() -> Document:
+    """A short PANORAMA document whose first GT subject has a name (the judge gets a pair)."""
+    docs = load_bundled("PANORAMA-151")
+    named = [
+        d
+        for d in docs
+        if d.subjects
+        and any(p.tag == "NAME" and p.certainty >= 3 and p.keyword for p in d.subjects[0].piis)
+    ]
+    return min(named, key=lambda d: len(d.text))
+
+
+@pytest.fixture
+def server():
+    with ScriptedServer() as srv:
+        srv.responder = responder
+        yield srv
+
+
+def llm_config(base_url: str, **extra: Any) -> AuditConfig:
+    values: dict[str, Any] = {
+        "anonymizer": "deid-gpt",
+        "anonymizer_backbone": BACKBONE,
+        "adversary": "llm",
+        "adversary_backbone": BACKBONE,
+        "matcher": "llm",
+        "matcher_backbone": BACKBONE,
+        "judge": "llm",
+        "judge_backbone": BACKBONE,
+        "base_url": base_url,
+        "dataset": "PANORAMA-151",
+    }
+    values.update(extra)
+    return AuditConfig(**values)
+
+
+def _calls(report: Any) -> dict[str, int]:
+    return {stage: u.calls for stage, u in sorted(report.usage.items())}
+
+
+def _hits(report: Any) -> dict[str, int]:
+    return {stage: u.cache_hits for stage, u in sorted(report.usage.items())}
+
+
+def test_full_llm_audit_six_calls_then_zero_from_cache(
+    server: ScriptedServer, panorama_doc: Document, tmp_path: Path, caplog: Any
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    config = llm_config(server.base_url)
+    cache = tmp_path / "llm_cache.sqlite3"
+    first = audit(panorama_doc, config, api_keys={"LOCAL_LLM_API_KEY": KEY}, cache=cache)
+    n_first = len(server.requests)
+    print(f"\nfirst run: {n_first} HTTP calls, per stage {_calls(first)}")
+    assert first.failures == [], first.failures
+    assert n_first == 6
+    assert _calls(first) == {"adversary": 3, "anonymize": 1, "judge": 1, "matcher": 1}
+    assert sum(u.cache_hits for u in first.usage.values()) == 0
+    assert first.usage["adversary"].input_tokens == 150  # 3 x 50 scripted prompt tokens
+    assert all(r.headers["authorization"] == f"Bearer {KEY}" for r in server.requests)
+    assert {r.body["model"] for r in server.requests} == {"llama3.1:8b"}
+    # the scores: the LLM matcher paired the first GT subject; the judge's label applied
+    assert first.metrics.coverage.n_docs_scored == 1 and first.metrics.cpr is not None
+    judged = [s for r in first.subject_results for s in r.scores if s.rule == "judge:llm"]
+    assert judged and all(s.score == 0.5 for s in judged)
+    assert first.anonymized_text.count("[redacted]") > 0
+    assert first.versions["prompt:deid_gpt"] == "deid_gpt.v1"
+    assert first.versions["prompt:pii_judge"] == "pii_judge.v1"
+    assert first.versions["model:adversary"] == "openai-compatible/llama3.1:8b"
+
+    # a rerun of the same configuration (stages built again) makes zero calls
+    second = audit(panorama_doc, config, api_keys={"LOCAL_LLM_API_KEY": KEY}, cache=cache)
+    n_second = len(server.requests) - n_first
+    print(f"rerun: {n_second} HTTP calls, cache hits per stage {_hits(second)}")
+    assert n_second == 0
+    assert _calls(second) == {"adversary": 0, "anonymize": 0, "judge": 0, "matcher": 0}
+    assert _hits(second) == {"adversary": 3, "anonymize": 1, "judge": 1, "matcher": 1}
+    assert second.metrics.cpr == first.metrics.cpr
+    assert second.anonymized_text == first.anonymized_text
+
+    # the key is nowhere: report JSON, results store, cache files, logs
+    blob = json.dumps(report_to_dict(first))
+    assert KEY not in blob and KEY not in json.dumps(config.to_dict())
+    with ResultStore(tmp_path / "store") as store:
+        store.save_audit(first)
+    files = [*tmp_path.glob("store/results.sqlite3*"), *tmp_path.glob("llm_cache.sqlite3*")]
+    assert len(files) >= 2
+    for path in files:
+        assert KEY.encode() not in path.read_bytes(), path
+    assert KEY not in caplog.text
+
+
+def test_components_are_shared_but_usage_is_per_audit(
+    server: ScriptedServer, panorama_doc: Document, tmp_path: Path
+) -> None:
+    config = llm_config(server.base_url, judge="rules", matcher="local")
+    parts = build_components(config, cache=False)
+    one = audit(panorama_doc, config, components=parts)
+    two = audit(panorama_doc, config, components=parts)
+    assert _calls(one) == _calls(two) == {"adversary": 3, "anonymize": 1}
+    assert len(server.requests) == 8  # no cache: every audit calls
+
+
+def test_automatic_ground_truth_and_llm_utility(server: ScriptedServer, tmp_path: Path) -> None:
+    config = llm_config(
+        server.base_url, matcher="local", judge="rules", utility_llm=True, utility_backbone=BACKBONE
+    )
+    text = "Mr Tobias Wren, a carpenter from Leeds, wrote to his sister Ada about the move."
+    report = audit(text, config, cache=tmp_path / "c.sqlite3")
+    assert report.gt_source == "automatic"
+    assert _calls(report) == {"adversary": 3, "adversary_original": 3, "anonymize": 1, "utility": 1}
+    assert report.utility.readability == 8 and report.utility.meaning == 6
+    assert report.utility.mean_utility is not None
+
+
+@pytest.mark.parametrize(
+    ("failing", "stage"),
+    [("code_profile", "infer"), ("subjects", "infer"), ("alignment", "match")],
+)
+def test_llm_failures_are_recorded_and_not_scored(
+    server: ScriptedServer, panorama_doc: Document, failing: str, stage: str
+) -> None:
+    def flaky(body: dict[str, Any]) -> Reply:
+        name = ((body.get("response_format") or {}).get("json_schema") or {}).get("name")
+        if name == failing:
+            return Reply(status=400, content=None)  # not retried
+        return responder(body)
+
+    server.responder = flaky
+    report = audit(panorama_doc, llm_config(server.base_url, judge="rules"), cache=False)
+    assert stage in {f.stage for f in report.failures}
+    assert any("bad_request" in f.reason for f in report.failures)
+    assert report.metrics.cpr is None and report.metrics.coverage.n_docs_scored == 0
+    assert report.subject_results == []
+
+
+def test_judge_failure_is_recorded_and_not_scored(
+    server: ScriptedServer, panorama_doc: Document
+) -> None:
+    def broken_judge(body: dict[str, Any]) -> Reply:
+        name = ((body.get("response_format") or {}).get("json_schema") or {}).get("name")
+        return Reply(content="not json at all") if name == "verdicts" else responder(body)
+
+    server.responder = broken_judge
+    report = audit(panorama_doc, llm_config(server.base_url), cache=False)
+    assert [f.stage for f in report.failures] == ["score"]
+    assert "invalid_json" in report.failures[0].reason
+    assert report.metrics.cpr is None and report.metrics.coverage.n_docs_scored == 0
+    assert report.usage["judge"].calls == 2  # the answer and its one repair
+
+
+def test_paper_defaults_and_destinations() -> None:
+    from spia_core.pipeline import llm_destinations
+
+    config = AuditConfig(adversary="llm", matcher="llm", judge="llm", base_url="http://h:1/v1")
+    where = {d["stage"]: d for d in llm_destinations(config, has_gt=False)}
+    assert where["adversary"]["backbone"] == "claude-sonnet-4-5"
+    assert where["adversary"]["cloud"] and "Anthropic" in where["adversary"]["where"]
+    assert where["matcher"]["backbone"] == where["judge"]["backbone"] == "gpt-4.1-mini"
+    assert "OpenAI" in where["judge"]["where"] and "adversary_original" in where
+    # a cloud backbone never goes to --base-url; a local one does
+    from spia_core.llm.runtime import stage_base_url
+
+    assert stage_base_url("claude-sonnet-4-5", "http://h:1/v1") is None
+    assert stage_base_url("my-served-model", "http://h:1/v1") == "http://h:1/v1"
+    with pytest.raises(ValueError, match="needs an LLM backbone"):
+        build_components(AuditConfig(anonymizer="deid-gpt"), cache=False)
