@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 from spia_core.adversary.base import InferenceResult
@@ -45,6 +46,38 @@ def _validate(text: object) -> str:
     return text
 
 
+def _owner(d: Draft) -> str:
+    """Who a relative belongs to, in words ("the applicant", "the author", "Mr X")."""
+    a = d.anchor
+    if a is None:
+        return "another subject"
+    if a.is_author:
+        return "the author"
+    if "applicant" in a.roles:
+        return "the applicant"
+    return a.best_name or next((m.text for m in a.mentions if m.kind == "role"), "another subject")
+
+
+def _kin_phrase(d: Draft) -> str:
+    kin = {"kid": "child", "spouse": "spouse"}.get(d.kin, d.kin)
+    num = f" {d.child_index}" if d.child_count > 1 else ""
+    return f"{kin}{num} of {_owner(d)}"
+
+
+def _role_phrase(d: Draft) -> str:
+    """The most specific role phrase of a subject, without its determiner."""
+    phrases = [m.text for m in d.mentions if m.kind == "role" and m.role != "applicant"]
+    if not phrases:
+        return ""
+    best_phrase = max(phrases, key=len)
+    return re.sub(
+        r"^(?:the|their|his|her|its|a|an|another|one)\s+(?:of the\s+)?",
+        "",
+        best_phrase,
+        flags=re.IGNORECASE,
+    )
+
+
 def _label(d: Draft, index: int) -> str:
     name = d.best_name
     if name:
@@ -52,18 +85,12 @@ def _label(d: Draft, index: int) -> str:
     if d.is_author:
         return "The author"
     if d.kin:
-        owner = "another subject"
-        if d.anchor is not None:
-            a = d.anchor
-            owner = (
-                "the author"
-                if a.is_author
-                else a.best_name or ("the applicant" if "applicant" in a.roles else owner)
-            )
-        num = f" {d.child_index}" if d.child_count > 1 else ""
-        kin = {"kid": "child", "spouse": "spouse"}.get(d.kin, d.kin)
-        return f"{kin.capitalize()}{num} of {owner}"
-    m = next((m for m in d.mentions if m.kind in {"placeholder", "role"}), None)
+        return _kin_phrase(d)[:1].upper() + _kin_phrase(d)[1:]
+    m = next((m for m in d.mentions if m.kind == "role"), None)
+    if m is not None:
+        phrase = _role_phrase(d) or m.text.strip()
+        return phrase[:1].upper() + phrase[1:]
+    m = next((m for m in d.mentions if m.kind == "placeholder"), None)
     if m is not None:
         return m.text.strip()
     if d.codes:
@@ -73,10 +100,18 @@ def _label(d: Draft, index: int) -> str:
 
 def _describe(d: Draft, index: int, piis: list[PII]) -> str:
     facts: list[str] = []
+    label = _label(d, index)
     for key in d.roles:
-        label = _ROLE_LABELS.get(key)
-        if label and label not in facts:
-            facts.append(label)
+        fact = _ROLE_LABELS.get(key)
+        if key == "applicant" and d.roles[key] > 1:
+            fact = f"applicant number {d.roles[key]}"
+        if fact and fact not in facts:
+            facts.append(fact)
+    phrase = _role_phrase(d)
+    if phrase and phrase.lower() not in label.lower() and phrase not in facts:
+        facts.append(phrase)
+    if d.kin and not label.lower().startswith(d.kin):
+        facts.append(_kin_phrase(d))
     if d.is_author:
         facts.append("author of the text")
     values = {p.tag: p.keyword for p in piis if p.certainty >= 3}
@@ -87,9 +122,8 @@ def _describe(d: Draft, index: int, piis: list[PII]) -> str:
     if "LOCATION" in values:
         facts.append(f"lives in {values['LOCATION']}")
     for tag in ("OCCUPATION", "POSITION", "AFFILIATION", "RELATIONSHIP"):
-        if tag in values and values[tag] not in facts:
+        if tag in values and values[tag] not in facts and values[tag] != "*":
             facts.append(values[tag])
-    label = _label(d, index)
     return f"{label} - {', '.join(facts)}" if facts else label
 
 
@@ -164,6 +198,8 @@ def _stage_b(ctx: DocContext, d: Draft) -> list[PII]:
     findings: dict[str, list[Finding]] = {t: [] for t in TAGS}
     for fam in _FAMILIES:
         for f in fam.infer(ctx, d):
+            if f.keyword.strip() == "*":  # roles.tsv: "the role phrase itself"
+                f.keyword = _role_phrase(d)
             if f.keyword.strip():
                 findings[f.tag].append(f)
     piis: list[PII] = []

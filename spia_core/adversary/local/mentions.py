@@ -35,6 +35,7 @@ class Mention:
     identity: str = ""  # placeholder identity ("PERSON_2"); "" when not reusable
     anchor: str = ""  # kin: the possessor phrase ("my", "his", "the applicant's", "Mr X's")
     count: int = 1  # kin: "two sons" -> 2
+    qualifier: str = ""  # role: "modifier|complement" ("principal public|court of cassation")
 
 
 _NOT_NAMES = frozenset(
@@ -97,7 +98,9 @@ def clean_name(raw: str) -> str:
     name = raw.strip().strip(",;:()[]“”\"'")
     name = re.sub(r"['’]s$", "", name)
     name = re.sub(
-        r"^(?:(?:Mr|Mrs|Ms|Miss|Dr|Judge|Professor|Prof|Sir|Lady|Lord|Dame)\.?\s+)+", "", name
+        r"^(?:(?:Mr|Mrs|Ms|Miss|Dr|Judge|Professor|Prof|Sir|Lady|Lord|Dame|Ambassador)\.?\s+)+",
+        "",
+        name,
     )
     return name.strip(" .,") if not re.search(r"\b[A-Z]\.$", name) else name.strip(" ,")
 
@@ -236,6 +239,21 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
 
 
 _ROLE_RE: re.Pattern[str] | None = None
+_PLURAL_ROLES = frozenset(
+    {"applicant", "lawyer", "judge", "witness", "victim", "agent", "defendant", "complainant"}
+    | {"prosecutor", "officer", "doctor", "minister", "expert"}
+)
+#: A capitalised modifier before a role ("the İzmir Public Prosecutor", "[LOC] Governor").
+_ROLE_ADJ = r"(?:[A-ZÀ-ÞİŞÇĞÖÜŁŚŻŹ][\w’'\-]+|\[[A-Z]+(?:_\d+)?\])"
+#: A complement naming the body ("of the Regional Court", "at the Istanbul State Security Court").
+_CAP_WORD = r"[A-ZÀ-ÞİŞÇĞÖÜŁŚŻŹ\[][\w’'\-\]\[]*"
+_ROLE_COMP = (
+    rf"(?P<comp>\s+(?:of|at|in|for) (?:the )?{_CAP_WORD}(?: (?:of |for |and )?{_CAP_WORD}){{0,5}})?"
+)
+_POSS_DET = (
+    r"[Tt]he (?:(?:first|second|third) )?applicants?['’]s?|[Tt]he plaintiff['’]s|"
+    r"[Tt]he deceased['’]s"
+)
 
 
 def _role_regex() -> re.Pattern[str]:
@@ -244,35 +262,43 @@ def _role_regex() -> re.Pattern[str]:
         alts = "|".join(f"(?P<r{i}>{r.pattern})" for i, r in enumerate(lexicons.roles()))
         ords = "|".join(ORDINALS)
         _ROLE_RE = re.compile(
-            rf"\b(?P<det>the|The|their|Their|his|His|her|Her|its|a|an|An|A)\s+"
-            rf"(?:(?P<ord>{ords})\s+)?(?:(?P<adj>[A-ZÀ-ÞİŞÇĞÖÜ][\w’'\-]+|\[\w+\]|legal)\s+)?(?P<role>{alts})\b"
+            rf"(?:\b(?P<det>{_POSS_DET}|the|The|their|Their|his|His|her|Her|its|a|an|An|A|another|"
+            rf"Another|one|One)\s+(?:of (?:the|its|their) )?|(?<![\w\]])(?=\[?[A-ZÀ-ÞİŞÇĞÖÜŁŚŻŹ]))"
+            rf"(?:(?P<ord>{ords})\s+)?(?:(?P<adj>{_ROLE_ADJ}(?: {_ROLE_ADJ})?|legal|acting|new|"
+            rf"former|then|deputy|principal|chief|senior|auxiliary|trial|military|presiding|"
+            rf"investigating|accredited|civilian|district|regional)\s+)?(?P<role>{alts})\b"
+            rf"{_ROLE_COMP}"
         )
     return _ROLE_RE
 
 
+def role_qualifier(m: re.Match[str]) -> tuple[str, str]:
+    """(modifier, complement) of a role match, folded ('principal public', 'court of cassation')."""
+    role = m.group("role")
+    words = role.split()
+    pre = " ".join([m.group("adj") or "", *words[:-1]]).strip()
+    comp = (m.group("comp") or "").strip()
+    comp = re.sub(r"^(?:of|at|in|for) (?:the )?", "", comp)
+    return lexicons.fold(pre), lexicons.fold(comp)
+
+
 def find_role_mentions(text: str) -> list[Mention]:
+    """Role phrases: 'the applicant', 'their Agent', 'a judge of the Regional Court'."""
     out = []
+    roles = lexicons.roles()
     for m in _role_regex().finditer(text):
-        idx = next(i for i, _ in enumerate(lexicons.roles()) if m.group(f"r{i}"))
-        role = lexicons.roles()[idx]
+        det = m.group("det") or ""
+        if not det and not m.group("adj"):
+            continue  # a bare capitalised role word ("Judges", "Agent") is no reference
+        if not det and m.group("adj") and not re.match(r"\[|[A-ZÀ-ÞİŞÇĞÖÜŁŚŻŹ]", m.group("adj")):
+            continue
+        idx = next(i for i, _ in enumerate(roles) if m.group(f"r{i}"))
+        role = roles[idx]
         word = m.group("role")
-        plural = (
-            word.lower().endswith("s")
-            and role.key
-            in {
-                "applicant",
-                "lawyer",
-                "judge",
-                "witness",
-                "victim",
-                "agent",
-                "defendant",
-                "complainant",
-                "prosecutor",
-            }
-            and not word.lower().endswith("ss")
-        )
+        last = word.split()[-1].lower()
+        plural = last.endswith("s") and not last.endswith("ss") and role.key in _PLURAL_ROLES
         ordinal = ORDINALS.get((m.group("ord") or "").lower(), 0)
+        pre, comp = role_qualifier(m)
         out.append(
             Mention(
                 m.start(),
@@ -282,7 +308,8 @@ def find_role_mentions(text: str) -> list[Mention]:
                 role=role.key,
                 ordinal=ordinal,
                 plural=plural,
-                anchor=m.group("det").lower(),
+                anchor=det.lower(),
+                qualifier=f"{pre}|{comp}",
             )
         )
     return out

@@ -28,8 +28,11 @@ TITLES: dict[str, str] = {
     "judge": "",
     "professor": "",
     "prof": "",
+    "ambassador": "",
 }
-_TITLE_ALT = r"Mr|Mrs|Ms|Miss|Mme|Mister|Dr|Doctor|Judge|Professor|Prof|Sir|Lord|Lady|Dame"
+_TITLE_ALT = (
+    r"Mr|Mrs|Ms|Miss|Mme|Mister|Dr|Doctor|Judge|Professor|Prof|Sir|Lord|Lady|Dame|Ambassador"
+)
 #: A name token: capitalised word (Unicode letters), initial ("K."), or particle.
 _NAME_TOKEN = (
     r"(?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’\-]*\.?|[A-Z]\.|(?:van|von|de|der|da|di|du|la|le|bin|al|el)(?=\s))"

@@ -27,6 +27,24 @@ _APPOS_AFTER = re.compile(r"^\s*(?:\(\s*[“\"‘']?\s*|,\s*(?:who was |who is )
 _APPOS_BEFORE = re.compile(r"^\s*,?\s*(?:(?:namely|i\.e\.)\s*)?$")
 _ORGISH = r"\b(?:Solicitors|Ltd|Inc|PLC|AB|GmbH|Bank|Court|Sąd|Council|Office|Ministry|Party|Association|Company|University|Hospital|Prison|Street|Road)\b"  # noqa: E501
 _LIST_GAP = re.compile(r"^\s*(?:,|and|&|, and|,\s*and)\s*$")
+_POSSESSIVE_DETS = frozenset({"his", "her", "their", "its"}) | {
+    f"the {o}applicant{s}"
+    for o in ("", "first ", "second ", "third ")
+    for s in ("'s", "’s", "s'", "s’")
+}
+#: Words before an indefinite role that make it a predicate ("was a judge", "as an expert").
+_PREDICATE_BEFORE = (
+    r"\b(?:is|was|were|be|been|being|are|am|as|became|become|becomes|appointed|named|elected|"
+    r"not|also|worked|works|qualified|trained|employed|acting|act|like|such|whether|if)\s+$"
+)
+_REPRESENTED = re.compile(
+    r"\b(?:represented|assisted)(?: before (?:the )?[\w\[\]’' ]{1,40}?)? by "
+    r"(?:(?:their|its|his|her|the) )?(?!Agent)"
+)
+_OPENING = re.compile(
+    r"\b(?:lodged|brought|introduced)\b[^.]{0,400}?\bby (?:(?:a|an|two|three|four|five) "
+    r"(?:[\w\[\]\-]+ )?(?:nationals?|citizens?)(?: [\w\[\]]+)?,\s*)?(?=\S)"
+)
 
 
 @dataclass
@@ -235,14 +253,63 @@ class SubjectFinder:
                     candidates = full
             self._attach(max(candidates, key=lambda d: max(x.start for x in d.mentions)), m)
 
+    def _role_target(self, r: Mention) -> Mention | None:
+        """The person a role phrase stands in apposition to ("Mr X, the applicant's father")."""
+        if re.match(r"['’]s?\b", self.text[r.end : r.end + 2]):
+            return None  # "Mr X, the applicant's father": the role is the possessor
+        before = self._adjacent_before(r.start)
+        return before if before is not None else self._adjacent_after(r.end)
+
+    def _role_draft(self, r: Mention) -> Draft | None:
+        """An existing subject this (unattached) role phrase refers to, or None for a new one."""
+        found = self._with_role(r.role, r.ordinal)
+        if not found:
+            return None
+        pre, comp = r.qualifier.split("|") if r.qualifier else ("", "")
+
+        def quals(d: Draft) -> list[tuple[str, str]]:
+            return [
+                tuple(m.qualifier.split("|"))  # type: ignore[misc]
+                for m in d.mentions
+                if m.kind == "role" and m.role == r.role and m.qualifier
+            ]
+
+        def compatible(d: Draft) -> bool:
+            qs = quals(d)
+            if not qs or (not pre and not comp):
+                return True
+            return any(
+                (p == pre or not pre or not p) and (c == comp or not comp or not c) for p, c in qs
+            )
+
+        def last(d: Draft) -> int:
+            return max((x.start for x in d.mentions if x.start < r.start), default=-1)
+
+        exact = [d for d in found if any(q == (pre, comp) for q in quals(d))]
+        if exact:
+            return max(exact, key=last)
+        fits = [d for d in found if compatible(d)]
+        if not fits:
+            return None
+        if r.ordinal == 0 or len(fits) > 1:
+            return max(fits, key=last)
+        return fits[0]
+
+    def _indefinite_is_person(self, r: Mention) -> bool:
+        """'A judge of the Regional Court wrote ...' is a person; 'was a judge' is a predicate."""
+        before = self.text[max(0, r.start - 40) : r.start]
+        if re.search(_PREDICATE_BEFORE, before):
+            return False
+        if re.search(r"[,(]\s*$", before):
+            return False  # apposition to something that is not a person mention
+        return bool(r.qualifier.strip("|")) or r.anchor in {"another", "one"}
+
     def link_roles(self) -> None:
         pending: list[Mention] = []
         for r in sorted(self.roles, key=lambda m: m.start):
-            before = self._adjacent_before(r.start)
-            after = self._adjacent_after(r.end)
-            target = before if before is not None else after
+            target = self._role_target(r)
             if target is not None and r.plural:
-                people = self._chain(target, forward=target is after)
+                people = self._chain(target, forward=target.start > r.start)
                 for i, p in enumerate(people, 1):
                     self._draft_of(p).roles.setdefault(r.role, i)
                 continue
@@ -253,33 +320,41 @@ class SubjectFinder:
                     self._attach(d, r)
                 continue
             pending.append(r)
-        for m in re.finditer(
-            r"\brepresented by (?:(?:their|its|his|her|the) )?(?!Agent)", self.text
-        ):
+        for m in _REPRESENTED.finditer(self.text):
             first = self._adjacent_after(m.end(), limit=2)
             if first is not None:
                 for p in self._chain(first, forward=True):
                     self._draft_of(p).roles.setdefault("lawyer", 0)
+        self._link_opening_applicants()
         for r in pending:
-            if not _standalone(r.role) or r.anchor in {"a", "an"}:
+            if not _standalone(r.role) or (r.plural and r.anchor not in {"one"}):
                 continue
-            if r.plural:
+            if r.anchor in {"a", "an", "another", "one"}:
+                if not self._indefinite_is_person(r):
+                    continue
+                d = self._new(r)
+                d.roles[r.role] = r.ordinal
                 continue
-            found = self._with_role(r.role, r.ordinal)
-            if r.ordinal == 0 and len(found) > 1:
-                found = [
-                    max(
-                        found,
-                        key=lambda d: max(
-                            (x.start for x in d.mentions if x.start < r.start), default=-1
-                        ),
-                    )
-                ]
-            if found:
-                self._attach(found[0], r)
+            found = self._role_draft(r)
+            if found is not None:
+                self._attach(found, r)
             else:
                 d = self._new(r)
                 d.roles[r.role] = r.ordinal
+
+    def _link_opening_applicants(self) -> None:
+        """'... lodged ... by a Turkish national, Mr X (and Mrs Y)' names the applicant(s)."""
+        m = _OPENING.search(self.text[:3000])
+        if m is None:
+            return
+        first = self._adjacent_after(m.end(), limit=3)
+        if first is None:
+            return
+        people = self._chain(first, forward=True)
+        if any("applicant" in self._draft_of(p).roles for p in people):
+            return
+        for i, p in enumerate(people, 1):
+            self._draft_of(p).roles.setdefault("applicant", i if len(people) > 1 else 0)
 
     def link_author(self) -> None:
         legal = bool(self._with_role("applicant")) or bool(
