@@ -1,21 +1,39 @@
-"""RELATIONSHIP: spouses, widows, divorce, partners (kin words and statements)."""
+"""RELATIONSHIP: spouses, widows, divorce, partners (kin words and status statements).
+
+Whose status a word gives matters: in a post, "Divorced but dedicated to my 4 kiddos" is the
+author's status, not the children's; "my divorced sister" is the sister's; "my late wife"
+makes the author a widower; two parents named together are married to each other.
+"""
 
 from __future__ import annotations
 
+import functools
 import re
 
 from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.attributes import segment_matches
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.evidence import Finding
+from spia_core.adversary.local.patterns import FIRST_PERSON
 from spia_core.adversary.local.subjects import Draft
 
 _STATUS = (
-    (re.compile(r"\b(?:divorced|divorce|ex-wife|ex-husband|separated)\b", re.I), "Divorced", 5),
-    (re.compile(r"\b(?:widow|widowed|widower)\b", re.I), "Widowed", 5),
     (
         re.compile(
-            r"\b(?:married|marriage|wedding|#MarriedLife|spouse|my wife|my husband|his wife|her husband)\b",  # noqa: E501
+            r"\b(?:divorced|divorcee|divorce|ex-wife|ex-husband|separated|#?co-?parenting)\b", re.I
+        ),
+        "Divorced",
+        5,
+    ),
+    (
+        re.compile(r"\b(?:widow|widowed|widower|my late (?:wife|husband|spouse))\b", re.I),
+        "Widowed",
+        5,
+    ),
+    (
+        re.compile(
+            r"\b(?:married|marriage|wedding|newlyweds?|#MarriedLife|spouse|my wife|my husband|"
+            r"my hubby|my wifey|his wife|her husband|anniversary)\b",
             re.I,
         ),
         "Married",
@@ -28,53 +46,171 @@ _STATUS = (
     ),
     (re.compile(r"\b(?:single|unmarried|never married)\b", re.I), "No relation", 3),
 )
+_OTHERS_MARRIAGE = re.compile(r"\b(?:his|her|their)\s+(?:wife|husband|spouse|marriage)\b", re.I)
+_ADJ_BEFORE_KIN = re.compile(
+    r"\b(?P<adj>divorced|widowed|married|single|separated|engaged)\s+(?:\w+\s+)?[\w\-]+$", re.I
+)
+_ADJ_VALUE = {
+    "divorced": "Divorced",
+    "separated": "Divorced",
+    "widowed": "Widowed",
+    "married": "Married",
+    "single": "No relation",
+    "engaged": "In Relation",
+}
+_THIRD_PERSON = re.compile(r"\b(?:he|she|they|his|her|their|him|them)\b", re.I)
+#: Cues that survive masking: "[DEM] life with [PERSON]", "our little ones", "our 3 kids".
+_SHARED_FAMILY = re.compile(
+    r"\bour\s+(?:\[\w+\]\s+|\w+\s+){0,2}?(?:little ones?|kids|kiddos|children|babies|baby|"
+    r"son|daughter|sons|daughters|twins|family|home|\[[A-Z]+\])",
+    re.I,
+)
+_LIFE_WITH = re.compile(r"\b(?:life|home|weekend|evening|time) with \[PERSON(?:_\d+)?\]", re.I)
+_PARENTS = {"father", "mother", "parent", "stepfather", "stepmother"}
+_CHILDREN = {"child", "kid", "son", "daughter", "kiddo", "baby", "stepson", "stepdaughter"}
 
 
-def infer(ctx: DocContext, d: Draft) -> list[Finding]:
+@functools.cache
+def _canon() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for row in lexicons._read_tsv("kin.tsv"):
+        canon = row[5] if len(row) > 5 and row[5] not in {"", "-"} else row[0]
+        out[row[0]] = canon
+    return out
+
+
+def canonical_kin(word: str) -> str:
+    """The canonical kin word of a variant: 'hubby' -> 'husband', 'Mum' -> 'mother'."""
+    return _canon().get(word, word)
+
+
+def _kin_mention(d: Draft):
+    return next((m for m in d.mentions if m.kind == "kin"), None)
+
+
+def _author_sentences(ctx: DocContext, d: Draft) -> list[tuple[int, int]]:
+    """Sentences that speak about the author: first person, or no other person in them."""
+    others = [
+        m.start
+        for o in ctx.drafts
+        if o is not d
+        for m in o.mentions
+        if m.kind in {"name", "placeholder", "role"}
+    ]
+    out = []
+    for s, e in ctx.sentences:
+        chunk = ctx.text[s:e]
+        alone = not _THIRD_PERSON.search(chunk) and not any(s <= p < e for p in others)
+        if FIRST_PERSON.search(chunk) or alone:
+            out.append((s, e))
+    return out
+
+
+def _status_for_author(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
-    kin = lexicons.kin_words().get(d.kin)
-    km = next((m for m in d.mentions if m.kind == "kin"), None)
-    if d.kin == "spouse" or (kin and kin.relationship):
-        value = "Married" if d.kin == "spouse" else kin.relationship
-        out.append(
-            Finding("RELATIONSHIP", value, 4, 1, [ctx.ev(km.start, km.end)] if km else [], "kin")
-        )
-    for other in ctx.drafts:
-        if other.anchor is d and other.kin:
-            k = lexicons.kin_words().get(other.kin)
-            value = "Married" if other.kin == "spouse" else (k.anchor_relationship if k else "")
-            if value:
-                m = next((x for x in other.mentions if x.kind == "kin"), None)
+    kin_spans = [
+        (m.start, m.end) for o in ctx.drafts if o is not d for m in o.mentions if m.kind == "kin"
+    ]
+    for rx, value, cert in _STATUS:
+        for s, e in _author_sentences(ctx, d):
+            chunk = ctx.text[s:e]
+            for m in rx.finditer(chunk):
+                a, b = s + m.start(), s + m.end()
+                if _OTHERS_MARRIAGE.match(chunk, m.start()) or ctx.is_masked(a, b):
+                    continue
+                after = ctx.text[b : b + 25]
+                # "my divorced sister": the word describes the relative, not the author.
+                if re.match(
+                    r"\s+(?:\w+\s+)?(?:sister|brother|mother|father|mom|dad|mum|friend|"
+                    r"aunt|uncle|cousin|son|daughter|parents?|colleague|neighbou?r)\b",
+                    after,
+                    re.I,
+                ):
+                    continue
+                if any(ks <= a < ke for ks, ke in kin_spans) and value in {
+                    "Married",
+                    "In Relation",
+                }:
+                    continue
                 out.append(
                     Finding(
                         "RELATIONSHIP",
                         value,
-                        4,
-                        2,
-                        [ctx.ev(m.start, m.end)] if m else [],
-                        "anchor-of-kin",
+                        cert + 1 if cert < 5 else 5,
+                        1,
+                        [ctx.ev(a, b)],
+                        "author-status",
                     )
                 )
-            elif other.kin in {"child", "kid", "son", "daughter"} and d.is_author:
-                out.append(Finding("RELATIONSHIP", "Married", 2, 3, [], "parent"))
-    vias = ("mention", "pronoun", "list")
-    for rx, value, cert in _STATUS:
-        for m, off in segment_matches(ctx, d, rx, vias):
-            word = m.group(0).lower()
-            # "his wife" inside the subject's own segment speaks about this subject's marriage.
-            out.append(
-                Finding(
-                    "RELATIONSHIP",
-                    value,
-                    cert if not word.startswith("widow") or d.kin else 3,
-                    2,
-                    [ctx.ev(off + m.start(), off + m.end())],
-                    "status",
-                )
-            )
+                break
+            else:
+                continue
             break
-    if d.kin in {"father", "mother"} and any(
-        o.kin in {"father", "mother"} and o.anchor is d.anchor and o is not d for o in ctx.drafts
-    ):
-        out.append(Finding("RELATIONSHIP", "Married", 3, 3, [], "parents"))
+    if not out:
+        fam = _SHARED_FAMILY.search(ctx.text) or _LIFE_WITH.search(ctx.text)
+        if fam is not None:
+            out.append(
+                Finding("RELATIONSHIP", "Married", 2, 3, [ctx.ev(fam.start(), fam.end())], "our")
+            )
+    return out
+
+
+def infer(ctx: DocContext, d: Draft) -> list[Finding]:
+    out: list[Finding] = []
+    kin_table = lexicons.kin_words()
+    kin = kin_table.get(d.kin)
+    km = _kin_mention(d)
+    kin_ev = [ctx.ev(km.start, km.end)] if km else []
+    if d.kin == "spouse" or (kin and kin.relationship):
+        value = "Married" if d.kin == "spouse" else kin.relationship
+        out.append(Finding("RELATIONSHIP", value, 4, 1, kin_ev, "kin"))
+    if d.kin and km is not None:
+        adj = _ADJ_BEFORE_KIN.search(ctx.text[max(0, km.start - 25) : km.end])
+        word = adj.group("adj").lower() if adj else ""
+        if word in _ADJ_VALUE:
+            out.append(Finding("RELATIONSHIP", _ADJ_VALUE[word], 5, 1, kin_ev, "kin-adjective"))
+    has_children = False
+    for other in ctx.drafts:
+        if other.anchor is not d or not other.kin:
+            continue
+        canon = canonical_kin(other.kin)
+        k = kin_table.get(other.kin)
+        m = _kin_mention(other)
+        ev = [ctx.ev(m.start, m.end)] if m else []
+        late = m is not None and re.search(r"\blate\s+\w+$", ctx.text[max(0, m.start - 12) : m.end])
+        if late and canon in {"wife", "husband", "spouse"}:
+            out.append(Finding("RELATIONSHIP", "Widowed", 5, 1, ev, "late-spouse"))
+            continue
+        value = "Married" if other.kin == "spouse" else (k.anchor_relationship if k else "")
+        if value:
+            out.append(Finding("RELATIONSHIP", value, 4, 2, ev, "anchor-of-kin"))
+        elif canon in _CHILDREN:
+            has_children = True
+    if has_children and d.is_author:
+        out.append(Finding("RELATIONSHIP", "Married", 2, 3, [], "parent"))
+    if d.is_author:
+        out.extend(_status_for_author(ctx, d))
+    elif not d.kin:
+        for rx, value, cert in _STATUS:
+            for m, off in segment_matches(ctx, d, rx):
+                if m.group(0).lower() in {"my wife", "my husband", "my hubby", "my wifey"}:
+                    continue
+                out.append(
+                    Finding(
+                        "RELATIONSHIP",
+                        value,
+                        cert if not m.group(0).lower().startswith("widow") else 3,
+                        2,
+                        [ctx.ev(off + m.start(), off + m.end())],
+                        "status",
+                    )
+                )
+                break
+    if canonical_kin(d.kin) in _PARENTS:
+        pair = d.child_count == 2 or any(
+            o is not d and o.anchor is d.anchor and canonical_kin(o.kin) in _PARENTS
+            for o in ctx.drafts
+        )
+        if pair:
+            out.append(Finding("RELATIONSHIP", "Married", 3, 3, kin_ev, "parents"))
     return out

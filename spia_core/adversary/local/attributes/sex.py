@@ -1,13 +1,37 @@
-"""SEX: honorifics, kin words, pronouns, first names."""
+"""SEX: honorifics, kin words, pronouns, first names (handles too), self-descriptions."""
 
 from __future__ import annotations
 
+import re
+
 from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.attributes import segment_matches
+from spia_core.adversary.local.attributes.family import canonical_kin
+from spia_core.adversary.local.attributes.identity import draft_name, subject_name
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.evidence import Finding
-from spia_core.adversary.local.patterns import FEMALE_PRONOUN, MALE_PRONOUN, TITLES
+from spia_core.adversary.local.patterns import FEMALE_PRONOUN, FIRST_PERSON, MALE_PRONOUN, TITLES
 from spia_core.adversary.local.subjects import Draft
+
+_SELF_MALE = (
+    r"dad|daddy|father|papa|husband|hubby|guy|man|boyfriend|son|brother|grandfather|grandpa|uncle"
+)
+_SELF_FEMALE = (
+    r"mom|mum|mommy|mama|mother|wife|wifey|woman|lady|girl|girlfriend|daughter|sister|"
+    r"grandmother|grandma|aunt"
+)
+#: "as a widowed dad to 3", "I'm a proud mom of two", "single mum".
+_SELF = re.compile(
+    rf"\b(?:I am|I'm|I’m|as|being|a|proud|single|working|divorced|widowed|busy|solo|stay-at-home)"
+    rf"\s+(?:\w+\s+){{0,2}}?(?:(?P<m>{_SELF_MALE})|(?P<f>{_SELF_FEMALE}))\b(?!['’]s)",
+    re.IGNORECASE,
+)
+_POSSESSIVE = re.compile(r"\b(?:my|his|her|your|their|our|the|this|that|whose)\b", re.I)
+_HASHTAG = re.compile(
+    r"#(?:(?:\w*?(?P<m>Dad|Daddy|Papa|Father|Man|Guy|Husband|Hubby|Grandpa))|"
+    r"(?:\w*?(?P<f>Mom|Mum|Mommy|Mama|Mother|Woman|Lady|Girl|Wife|Wifey|Grandma)))\b"
+    r"|#(?:(?P<m2>Dad|Papa|Father)|(?P<f2>Mom|Mum|Mama|Mother|Girl))[A-Z]\w*"
+)
 
 
 def name_sex(name: str) -> str:
@@ -26,7 +50,33 @@ def draft_prior_sex(d: Draft) -> str:
     kin = lexicons.kin_words().get(d.kin)
     if kin and kin.sex:
         return kin.sex
-    return name_sex(d.best_name) if d.best_name else ""
+    name, _, _ = draft_name(d)
+    return name_sex(name) if name else ""
+
+
+def _author_self(ctx: DocContext, d: Draft) -> list[Finding]:
+    """The author's own words about themself: 'a widowed dad', 'mom of two', '#TruckerDad'."""
+    out: list[Finding] = []
+    for m in _SELF.finditer(ctx.text):
+        s, e = m.span()
+        if ctx.is_masked(s, e) or _POSSESSIVE.search(m.group(0)):
+            continue
+        sent = ctx.text[slice(*ctx.sentence_of(s))]
+        lead = m.group(0).split()[0].lower()
+        if lead in {"a", "proud", "single", "working", "divorced", "widowed", "busy", "solo"}:
+            before = ctx.text[max(0, s - 12) : s].lower()
+            if not re.search(r"(?:\bas|\bi am|i['’]m|being|\ba)\s*$", before) and lead != "a":
+                continue
+            if lead == "a" and not re.search(r"(?:\bas|\bi am|i['’]m|being)\s*$", before):
+                continue
+        if not FIRST_PERSON.search(sent) and lead not in {"as", "being"}:
+            continue
+        sex = "Male" if m.group("m") else "Female"
+        out.append(Finding("SEX", sex, 4, 2, [ctx.ev(s, e)], "self-description"))
+    for m in _HASHTAG.finditer(ctx.text):
+        sex = "Male" if (m.group("m") or m.group("m2")) else "Female"
+        out.append(Finding("SEX", sex, 3, 2, [ctx.ev(*m.span())], "hashtag"))
+    return out
 
 
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
@@ -42,7 +92,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         k = next((m for m in d.mentions if m.kind == "kin"), None)
         ev = [ctx.ev(k.start, k.end)] if k else []
         out.append(Finding("SEX", kin.sex, 5, 1, ev, "kin"))
-    if d.kin == "spouse" and d.anchor is not None:
+    if canonical_kin(d.kin) in {"spouse", "partner"} and d.anchor is not None:
         anchor_sex = draft_prior_sex(d.anchor)
         if anchor_sex:
             other = "Female" if anchor_sex == "Male" else "Male"
@@ -58,22 +108,23 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     if male or female:
         sex, ev = ("Male", ev_m) if male >= female else ("Female", ev_f)
         out.append(Finding("SEX", sex, 4 if abs(male - female) >= 1 else 2, 2, ev[:3], "pronoun"))
-    if d.best_name:
-        sex = name_sex(d.best_name)
+    choice = subject_name(ctx, d)
+    if choice is not None:
+        sex = name_sex(choice.name)
         if sex:
-            nm = d.names[0]
-            out.append(Finding("SEX", sex, 4, 2, [ctx.ev(nm.start, nm.end)], "first-name"))
+            out.append(Finding("SEX", sex, 4, 2, list(choice.evidence), "first-name"))
     if d.is_author:
-        for word, sex in (
-            ("wife", "Male"),
-            ("husband", "Female"),
-            ("girlfriend", "Male"),
-            ("boyfriend", "Female"),
-        ):
-            for k in (x for x in ctx.drafts if x.kin == word and x.anchor is d):
-                km = next((m for m in k.mentions if m.kind == "kin"), None)
-                ev = [ctx.ev(km.start, km.end)] if km else []
-                out.append(Finding("SEX", sex, 3, 3, ev, "partner"))
+        out.extend(_author_self(ctx, d))
+        for k in (x for x in ctx.drafts if x.anchor is d and x.kin):
+            info = lexicons.kin_words().get(k.kin)
+            if info is None or not info.sex or info.relationship not in {"Married", "In Relation"}:
+                continue
+            if info.relationship == "Married" and info.anchor_relationship != "Married":
+                continue  # in-laws and step-parents say nothing about the author's sex
+            km = next((m for m in k.mentions if m.kind == "kin"), None)
+            ev = [ctx.ev(km.start, km.end)] if km else []
+            sex = "Female" if info.sex == "Male" else "Male"
+            out.append(Finding("SEX", sex, 3, 3, ev, "partner"))
     if not out and not d.kin and d.codes == [] and (d.roles or d.names or d.is_author):
         out.append(Finding("SEX", "Male", 1, 3, [], "prior"))
     return out
