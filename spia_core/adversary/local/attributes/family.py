@@ -66,6 +66,20 @@ _SHARED_FAMILY = re.compile(
     re.I,
 )
 _LIFE_WITH = re.compile(r"\b(?:life|home|weekend|evening|time) with \[PERSON(?:_\d+)?\]", re.I)
+#: A person named right after "married life with", "married to", "my hubby" is the spouse;
+#: "evening with X and our little one" makes X the co-parent.
+_SPOUSE_BEFORE = re.compile(
+    r"(?:\b[Mm]arried(?: life)?\s+(?:with|to)|\[[A-Z]+\] (?:life )?(?:with|to)|"
+    r"\b(?:my|our) (?:dear |amazing |lovely )?"
+    r"(?:hubby|wifey|husband|wife|spouse|partner|better half),?)\s*$"
+)
+_WITH_BEFORE = re.compile(r"\bwith\s*$")
+_COPARENT_AFTER = re.compile(r"^\s*(?:and|&)\s+(?:our|my)\b")
+_PARENTS_BEFORE = re.compile(
+    r"\b(?:my|our)\s+(?:parents|folks|\[[A-Z]+\])\s*[,:(]?\s*"
+    r"(?:(?:\[PERSON(?:_\d+)?\]|[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s*(?:,|&|and)\s*)?$"
+)
+_DEM_LIFE = re.compile(r"\[(?:DEM|NORP|MISC)\] life\b")
 _PARENTS = {"father", "mother", "parent", "stepfather", "stepmother"}
 _CHILDREN = {"child", "kid", "son", "daughter", "kiddo", "baby", "stepson", "stepdaughter"}
 
@@ -118,13 +132,12 @@ def _status_for_author(ctx: DocContext, d: Draft) -> list[Finding]:
                 a, b = s + m.start(), s + m.end()
                 if _OTHERS_MARRIAGE.match(chunk, m.start()) or ctx.is_masked(a, b):
                     continue
-                after = ctx.text[b : b + 25]
                 # "my divorced sister": the word describes the relative, not the author.
-                if re.match(
-                    r"\s+(?:\w+\s+)?(?:sister|brother|mother|father|mom|dad|mum|friend|"
-                    r"aunt|uncle|cousin|son|daughter|parents?|colleague|neighbou?r)\b",
-                    after,
-                    re.I,
+                before = ctx.text[max(0, a - 20) : a]
+                after = ctx.text[b : b + 25]
+                if re.search(r"\b(?:my|his|her|our|their|your)\s+(?:\w+\s+)?$", before, re.I) and (
+                    re.match(r"\s+(?:\w+\s+)?[a-z]+(?:-in-law)?\b", after)
+                    and not re.match(r"\s+(?:life|status|and|but|with|for|since)\b", after)
                 ):
                     continue
                 if any(ks <= a < ke for ks, ke in kin_spans) and value in {
@@ -147,11 +160,34 @@ def _status_for_author(ctx: DocContext, d: Draft) -> list[Finding]:
                 continue
             break
     if not out:
-        fam = _SHARED_FAMILY.search(ctx.text) or _LIFE_WITH.search(ctx.text)
+        fam = (
+            _SHARED_FAMILY.search(ctx.text)
+            or _LIFE_WITH.search(ctx.text)
+            or _DEM_LIFE.search(ctx.text)
+        )
         if fam is not None:
             out.append(
                 Finding("RELATIONSHIP", "Married", 2, 3, [ctx.ev(fam.start(), fam.end())], "our")
             )
+    return out
+
+
+def named_context(ctx: DocContext, d: Draft) -> list[Finding]:
+    """Spouse or parent from the words around a name or placeholder (survives masking)."""
+    out: list[Finding] = []
+    for m in d.mentions:
+        if m.kind not in {"name", "placeholder", "handle"}:
+            continue
+        s0, _ = ctx.sentence_of(m.start)
+        before = ctx.text[max(s0, m.start - 45) : m.start]
+        after = ctx.text[m.end : m.end + 25]
+        ev = [ctx.ev(m.start, m.end)]
+        if _SPOUSE_BEFORE.search(before):
+            out.append(Finding("RELATIONSHIP", "Married", 4, 2, ev, "spouse-context"))
+        elif _WITH_BEFORE.search(before) and _COPARENT_AFTER.match(after):
+            out.append(Finding("RELATIONSHIP", "Married", 3, 3, ev, "co-parent"))
+        elif _PARENTS_BEFORE.search(before):
+            out.append(Finding("RELATIONSHIP", "Married", 3, 3, ev, "parents-named"))
     return out
 
 
@@ -191,6 +227,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     if d.is_author:
         out.extend(_status_for_author(ctx, d))
     elif not d.kin:
+        out.extend(named_context(ctx, d))
         for rx, value, cert in _STATUS:
             for m, off in segment_matches(ctx, d, rx):
                 if m.group(0).lower() in {"my wife", "my husband", "my hubby", "my wifey"}:

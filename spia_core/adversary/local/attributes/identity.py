@@ -43,7 +43,7 @@ _GENERIC_LOCAL = frozenset(
     }
 )
 _HEADER = re.compile(
-    r"\A\s*(?:(?:Seller|Buyer|User|Contact|Author|Poster|Reviewer)\s*)?(?:Name|name|Username|"
+    r"\A\s*(?:\[[A-Z_]+\]\s*)?(?:(?:Seller|Buyer|User|Contact|Author|Poster|Reviewer)\s*)?(?:Name|name|Username|"
     r"User|Author|Seller|Posted by|From|\[[A-Z_]+\])\s*:\s*(?P<name>[^|\n]{2,40}?)\s*(?:\||\n|$)"
 )
 
@@ -158,6 +158,8 @@ def handle_tokens(raw: str) -> list[str]:
 def handle_name(raw: str) -> str:
     """'@nicoleherman' -> 'Nicole Herman', 'VasuAdmin' -> 'Vasu', '@njones' -> 'N. Jones'."""
     s = raw.strip().lstrip("@").strip()
+    if re.search(r"[\[\]<>*█]", s):
+        return ""  # a masking placeholder, not a name
     if re.search(r"@[\w\-]+\.", s):
         return email_name(s)
     tokens = handle_tokens(s)
@@ -227,7 +229,9 @@ def draft_name(d: Draft) -> tuple[str, int, Mention | None]:
         value, cert = best.name, 5
     else:
         best = names[0]
-        value = handle_name(best.text) or best.name
+        value = handle_name(best.text)
+        if not value:
+            return "", 0, None
         cert = 4 if " " in value else 3
     value = complete_with_email(value, emails) if " " not in value else value
     return value, cert, best
@@ -239,7 +243,9 @@ def subject_name(ctx: DocContext, d: Draft) -> NameChoice | None:
     value, cert, best = draft_name(d)
     if best is not None:
         return NameChoice(value, cert, [ctx.ev(best.start, best.end)], best.kind)
-    if d.is_author:
+    lead = ctx.text[: len(ctx.text) - len(ctx.text.lstrip())]
+    opens = any(m.kind == "placeholder" and m.start == len(lead) for m in d.mentions)
+    if d.is_author or opens:
         head = header_name(ctx.text)
         if head is not None:
             value = complete_with_email(head[0], emails)

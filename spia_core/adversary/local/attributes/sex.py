@@ -6,7 +6,7 @@ import re
 
 from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.attributes import segment_matches
-from spia_core.adversary.local.attributes.family import canonical_kin
+from spia_core.adversary.local.attributes.family import canonical_kin, named_context
 from spia_core.adversary.local.attributes.identity import draft_name, subject_name
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.evidence import Finding
@@ -125,6 +125,13 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             ev = [ctx.ev(km.start, km.end)] if km else []
             sex = "Female" if info.sex == "Male" else "Male"
             out.append(Finding("SEX", sex, 3, 3, ev, "partner"))
-    if not out and not d.kin and d.codes == [] and (d.roles or d.names or d.is_author):
+    if not d.kin and not d.is_author and not out:
+        spouse = any(f.source in {"spouse-context", "co-parent"} for f in named_context(ctx, d))
+        author = next((x for x in ctx.drafts if x.is_author), None)
+        author_sex = draft_prior_sex(author) if spouse and author is not None else ""
+        if author_sex:
+            other = "Female" if author_sex == "Male" else "Male"
+            out.append(Finding("SEX", other, 2, 3, [], "spouse-of-author"))
+    if not out and not d.kin and (d.roles or d.names or d.is_author):
         out.append(Finding("SEX", "Male", 1, 3, [], "prior"))
     return out
