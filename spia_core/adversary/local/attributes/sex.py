@@ -10,7 +10,7 @@ from spia_core.adversary.local.attributes.family import canonical_kin, named_con
 from spia_core.adversary.local.attributes.identity import draft_name, subject_name
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.evidence import Finding
-from spia_core.adversary.local.patterns import FEMALE_PRONOUN, FIRST_PERSON, MALE_PRONOUN, TITLES
+from spia_core.adversary.local.patterns import FEMALE_PRONOUN, MALE_PRONOUN, TITLES
 from spia_core.adversary.local.subjects import Draft
 
 _SELF_MALE = (
@@ -61,18 +61,17 @@ def _author_self(ctx: DocContext, d: Draft) -> list[Finding]:
         s, e = m.span()
         if ctx.is_masked(s, e) or _POSSESSIVE.search(m.group(0)):
             continue
-        sent = ctx.text[slice(*ctx.sentence_of(s))]
-        lead = m.group(0).split()[0].lower()
-        if lead in {"a", "proud", "single", "working", "divorced", "widowed", "busy", "solo"}:
-            before = ctx.text[max(0, s - 12) : s].lower()
-            if not re.search(r"(?:\bas|\bi am|i['’]m|being|\ba)\s*$", before) and lead != "a":
-                continue
-            if lead == "a" and not re.search(r"(?:\bas|\bi am|i['’]m|being)\s*$", before):
-                continue
-        if not FIRST_PERSON.search(sent) and lead not in {"as", "being"}:
+        s0, _ = ctx.sentence_of(s)
+        before = ctx.text[max(s0, s - 25) : s]
+        # "helped a mother", "talked to a dad": someone else; "to be a mom", "as a dad": self.
+        if re.search(
+            r"\b(?:to|with|for|from|met|saw|helped|like|than|of|and|by|is|was)\s+$", before
+        ):
+            continue
+        if re.search(r"\b(?:he|she|they|his|her|their)\b", ctx.text[s0:s], re.I):
             continue
         sex = "Male" if m.group("m") else "Female"
-        out.append(Finding("SEX", sex, 4, 2, [ctx.ev(s, e)], "self-description"))
+        out.append(Finding("SEX", sex, 5, 2, [ctx.ev(s, e)], "self-description"))
     for m in _HASHTAG.finditer(ctx.text):
         sex = "Male" if (m.group("m") or m.group("m2")) else "Female"
         out.append(Finding("SEX", sex, 3, 2, [ctx.ev(*m.span())], "hashtag"))

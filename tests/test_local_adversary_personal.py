@@ -1,0 +1,192 @@
+"""Local adversary, personal attributes: NAME (handles, e-mails), SEX, RELATIONSHIP, CODE tags."""
+
+from __future__ import annotations
+
+import pytest
+
+from spia_core.adversary.base import InferenceResult
+from spia_core.adversary.local import LocalAdversary
+from spia_core.adversary.local.attributes.codes import find_codes
+from spia_core.adversary.local.attributes.family import canonical_kin
+from spia_core.adversary.local.attributes.identity import (
+    complete_with_email,
+    email_name,
+    handle_name,
+    header_name,
+    split_run,
+)
+from spia_core.model import Subject
+
+
+@pytest.fixture(scope="module")
+def adv() -> LocalAdversary:
+    return LocalAdversary()
+
+
+def value(s: Subject, tag: str) -> str:
+    return next((p.keyword for p in s.piis if p.tag == tag and p.keyword), "")
+
+
+def author(result: InferenceResult) -> Subject:
+    hits = [s for s in result.subjects if "author" in s.description.lower()]
+    assert hits, [s.description for s in result.subjects]
+    return hits[0]
+
+
+def check_evidence(text: str, result: InferenceResult) -> None:
+    for s in result.subjects:
+        for p in s.piis:
+            for e in p.evidence:
+                assert text[e.start : e.end] == e.text
+
+
+# ----------------------------------------------------------------------------- names
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("@nicoleherman", "Nicole Herman"),
+        ("@njones", "N. Jones"),
+        ("@barnesj", "Barnes"),
+        ("VasuAdmin", "Vasu"),
+        ("NurseLisa", "Lisa"),
+        ("JohnResearcher62", "John"),
+        ("LiamBava43", "Liam Bava"),
+        ("@rosie_lawrence", "Rosie Lawrence"),
+        ("@jones_63", "Jones"),
+        ("t.zimmerman@jackson.biz", "T. Zimmerman"),
+        ("[ORG]", ""),
+    ],
+)
+def test_handle_name(raw: str, expected: str) -> None:
+    assert handle_name(raw) == expected
+
+
+def test_split_run_keeps_known_names_whole() -> None:
+    assert split_run("martinez") == ["martinez"]
+    assert split_run("jagdishrandhawa") == ["jagdish", "randhawa"]
+
+
+def test_email_name() -> None:
+    assert email_name("steven_torres@rogers.com") == "Steven Torres"
+    assert email_name("edwardspamela@rocketmail.com") == "Pamela Edwards"
+    assert email_name("support@example.com") == ""
+
+
+def test_handle_completed_from_own_email() -> None:
+    assert complete_with_email("Ward", ["b.ward@smithlane.co.nz"]) == "B. Ward"
+    assert complete_with_email("Mitali", ["m.chawla@bhardwaj.info"]) == "Mitali Chawla"
+    assert complete_with_email("Patrick", ["robyn97@yahoo.co.nz"]) == "Patrick"
+
+
+def test_header_name_after_masked_label() -> None:
+    assert header_name("[PERSON] Name: JohnResearcher62 | Location: X")[0] == "John"
+    assert header_name("Seller Name: Mitali  \nGeneral Location: Vellore")[0] == "Mitali"
+    assert header_name("Name: [ORG] | Location: X") is None
+
+
+def test_post_author_name_and_sex_from_handle(adv: LocalAdversary) -> None:
+    text = "@nicoleherman : Busy day balancing equations and family time. #Blessed"
+    res = adv.infer(text)
+    a = author(res)
+    assert value(a, "NAME") == "Nicole Herman"
+    assert value(a, "SEX") == "Female"
+    check_evidence(text, res)
+
+
+def test_email_gives_code_holder_a_name(adv: LocalAdversary) -> None:
+    text = "Error: “Mismatched record for steven_torres@rogers.com” appears. Anyone got ideas?"
+    res = adv.infer(text)
+    holder = next(s for s in res.subjects if value(s, "EMAIL_ADDRESS"))
+    assert value(holder, "EMAIL_ADDRESS") == "steven_torres@rogers.com"
+    assert value(holder, "NAME") == "Steven Torres"
+
+
+# ----------------------------------------------------------------------------- codes
+
+
+@pytest.mark.parametrize(
+    "phone",
+    [
+        "+64 7 9555940",
+        "+61.3.1369.1369",
+        "(022) 122-3762",
+        "001-970-431-0831x9963",
+        "+441154960331",
+        "704.306.4631",
+    ],
+)
+def test_phone_formats(phone: str) -> None:
+    text = f"Contact me via phone {phone} for details."
+    hits = [h for h in find_codes(text) if h.tag == "PHONE_NUMBER"]
+    assert [h.value for h in hits] == [phone]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the court awarded the applicant TRL 615.478.0000 of additional damages",
+        "The error NullReferenceException in record 489225721 appears.",
+        "Between 2019-2020 and 2021 the figures rose.",
+        "Application no. 12345/98 was lodged on 12 May 1998.",
+    ],
+)
+def test_not_phones(text: str) -> None:
+    assert [h for h in find_codes(text) if h.tag == "PHONE_NUMBER"] == []
+
+
+def test_passport_number_near_the_word() -> None:
+    text = "Despite entering the correct passport number (Y96838136), it failed."
+    assert [(h.tag, h.value) for h in find_codes(text)] == [("PASSPORT_NUMBER", "Y96838136")]
+
+
+# ----------------------------------------------------------------------------- relationship
+
+
+def test_kin_variants() -> None:
+    assert canonical_kin("hubby") == "husband"
+    assert canonical_kin("Mum") == "mother"
+    assert canonical_kin("wife") == "wife"
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("@shane.smith : Life as a widowed dad to 3 amazing kids! #FamilyFirst", "Widowed"),
+        (
+            "Name: Siddharth | Location: Pune\nHad dinner out. As a divorced dad of 4, "
+            "moments like these mean a lot.",
+            "Divorced",
+        ),
+        ("Nigel : Family first. Divorced but dedicated to my 4 kiddos. #FamilyMan", "Divorced"),
+        ("@tina996 : Quick shoutout to my hubby Marcus for keeping me motivated!", "Married"),
+    ],
+)
+def test_author_status(adv: LocalAdversary, text: str, status: str) -> None:
+    res = adv.infer(text)
+    a = author(res)
+    assert value(a, "RELATIONSHIP") == status
+    for s in res.subjects:
+        if "child" in s.description.lower():
+            assert value(s, "RELATIONSHIP") != status  # the author's status, not the kids'
+
+
+def test_relative_status_is_not_the_authors(adv: LocalAdversary) -> None:
+    res = adv.infer("I visited my divorced sister yesterday. Any tips for the trip?")
+    assert value(author(res), "RELATIONSHIP") != "Divorced"
+
+
+def test_author_sex_from_self_description_and_partner(adv: LocalAdversary) -> None:
+    assert value(author(adv.infer("@pat_77 : Proud to be a single mom of two!")), "SEX") == "Female"
+    res = adv.infer("@kim_12 : Date night with my wife tonight. #Blessed")
+    assert value(author(res), "SEX") == "Male"
+
+
+def test_masked_spouse_placeholder(adv: LocalAdversary) -> None:
+    text = "[PERSON] : Busy day. [DEM] life with [PERSON] and our [QUANTITY] little ones!"
+    res = adv.infer(text)
+    assert value(author(res), "RELATIONSHIP") == "Married"
+    spouse = [s for s in res.subjects if "author" not in s.description.lower()]
+    assert any(value(s, "RELATIONSHIP") == "Married" for s in spouse)
+    check_evidence(text, res)
