@@ -10,6 +10,7 @@ run documents in threads (``concurrency``), the provider seam doing the waiting.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import dataclasses
 import hashlib
 import json
 import multiprocessing
@@ -63,6 +64,12 @@ class BatchConfig:
     workers: int = 1  # processes, for local configurations
     concurrency: int = 4  # threads, for configurations with an LLM stage
     resume: bool = True
+    #: The user's own anonymized texts (SPIA-style JSONL, one per data_id) for "provided".
+    anonymized: str | Path | None = None
+    #: provider (or env) name -> API key; memory only, never saved or hashed.
+    api_keys: dict[str, str] = field(default_factory=dict, repr=False)
+    #: True = the shared response cache under the data dir; a path; False = no cache.
+    cache: Any = True
 
 
 @dataclass
@@ -214,8 +221,30 @@ def document_summary(outcome: DocOutcome) -> dict[str, Any]:
 # --------------------------------------------------------------------------- running
 
 
-def _run_one(doc: Document, config: AuditConfig, components: Components | None) -> DocOutcome:
+def _run_one(
+    doc: Document,
+    config: AuditConfig,
+    components: Components | None,
+    provided: dict[str, Any] | None = None,
+) -> DocOutcome:
     t0 = time.perf_counter()
+    if provided is not None:
+        record = provided.get(doc.data_id)
+        if record is None:
+            return DocOutcome(
+                doc.data_id,
+                "failed",
+                f"anonymize: no anonymized text for data_id {doc.data_id!r} in the "
+                "--anonymized file",
+            )
+        from spia_core.anonymizers.provided import ProvidedAnonymizer
+
+        config = dataclasses.replace(config, provided_text=record.anonymized_text)
+        if components is not None:
+            components = dataclasses.replace(
+                components,
+                anonymizer=ProvidedAnonymizer(record.anonymized_text, record.masked_spans),
+            )
     try:
         report = audit(doc, config, components=components)
     except Exception as exc:  # recorded and counted as failed, never dropped
@@ -232,19 +261,26 @@ def _run_one(doc: Document, config: AuditConfig, components: Components | None) 
 _worker_state: dict[str, Any] = {}
 
 
-def _worker_init(config_dict: dict[str, Any], provided_text: str | None) -> None:
+def _worker_init(
+    config_dict: dict[str, Any], provided_text: str | None, provided: dict[str, Any] | None
+) -> None:
     config = AuditConfig.from_dict(config_dict)
     config.provided_text = provided_text
     _worker_state["config"] = config
     _worker_state["components"] = build_components(config)
+    _worker_state["provided"] = provided
 
 
 def _worker_run(doc: Document) -> DocOutcome:
-    return _run_one(doc, _worker_state["config"], _worker_state["components"])
+    state = _worker_state
+    return _run_one(doc, state["config"], state["components"], state["provided"])
 
 
 def _outcomes(
-    todo: list[Document], cfg: BatchConfig, cancel: threading.Event | None
+    todo: list[Document],
+    cfg: BatchConfig,
+    cancel: threading.Event | None,
+    provided: dict[str, Any] | None = None,
 ) -> Iterable[DocOutcome]:
     config = cfg.audit
     local = is_local_config(config)
@@ -254,7 +290,7 @@ def _outcomes(
             max_workers=cfg.workers,
             mp_context=ctx,
             initializer=_worker_init,
-            initargs=(config.to_dict(), config.provided_text),
+            initargs=(config.to_dict(), config.provided_text, provided),
         ) as pool:
             futures = [pool.submit(_worker_run, d) for d in todo]
             try:
@@ -266,15 +302,18 @@ def _outcomes(
                 for fut in futures:
                     fut.cancel()
         return
-    components = build_components(config)
-    if local or cfg.concurrency <= 1:
+    components = build_components(
+        config, api_keys=cfg.api_keys, cache=cfg.cache, data_dir=cfg.data_dir
+    )
+    if local or cfg.concurrency <= 1 or len(todo) <= 1:
         for doc in todo:
             if cancel is not None and cancel.is_set():
                 return
-            yield _run_one(doc, config, components)
+            yield _run_one(doc, config, components, provided)
         return
+    # LLM stages: documents in threads; each provider's semaphore caps its concurrent calls.
     with cf.ThreadPoolExecutor(max_workers=cfg.concurrency) as pool:
-        futures = [pool.submit(_run_one, d, config, components) for d in todo]
+        futures = [pool.submit(_run_one, d, config, components, provided) for d in todo]
         try:
             for fut in cf.as_completed(futures):
                 if cancel is not None and cancel.is_set():
@@ -308,6 +347,12 @@ def run_batch(
         config_dict["provided_text_sha256"] = hashlib.sha256(
             cfg.audit.provided_text.encode("utf-8")
         ).hexdigest()
+    provided = None
+    if cfg.anonymized is not None:
+        provided = load_provided(cfg.anonymized, docs)
+        config_dict["anonymized_sha256"] = hashlib.sha256(
+            Path(cfg.anonymized).read_bytes()
+        ).hexdigest()
 
     with ResultStore(cfg.data_dir) as store:
         run = store.start_run(
@@ -337,7 +382,7 @@ def run_batch(
         bar = _progress_bar(len(docs), len(done_rows), ref.name, progress)
         status = "done"
         try:
-            for outcome in _outcomes(todo, cfg, cancel):
+            for outcome in _outcomes(todo, cfg, cancel, provided):
                 outcomes[outcome.data_id] = outcome
                 store.save_document(
                     run.id,
@@ -347,13 +392,13 @@ def run_batch(
                     summary=document_summary(outcome),
                     error=outcome.error,
                 )
-                if outcome.report is not None and not run.prompt_versions:
+                if outcome.report is not None:
                     prompts = {
                         k: v for k, v in outcome.report.versions.items() if k.startswith("prompt:")
                     }
-                    if prompts:
-                        store.set_prompt_versions(run.id, prompts)
-                        run.prompt_versions = prompts
+                    if prompts and not set(prompts.items()) <= set(run.prompt_versions.items()):
+                        run.prompt_versions = {**run.prompt_versions, **prompts}
+                        store.set_prompt_versions(run.id, run.prompt_versions)
                 if bar is not None:
                     bar.update(1)
                     bar.set_postfix(failed=sum(o.status != "ok" for o in outcomes.values()))
@@ -377,6 +422,7 @@ def run_batch(
                 "n_resumed": len(done_rows),
                 "status": status,
                 "config": config_dict,
+                **run_manifest(ordered, set(done_rows)),
             }
         )
         coverage = {k: summary[k] for k in ("n_docs", "n_failed") if k in summary}
@@ -387,6 +433,59 @@ def run_batch(
     if out_dir is not None:
         write_outputs(out_dir, ordered, summary)
     return BatchResult(run_id=run.id, summary=summary, outcomes=ordered, out_dir=out_dir)
+
+
+def load_provided(path: str | Path, docs: list[Document]) -> dict[str, Any]:
+    """The user's anonymized texts by data_id (spans checked against the dataset's texts)."""
+    from spia_core.datasets import read_anonymized_jsonl
+
+    return read_anonymized_jsonl(path, {d.data_id: d.text for d in docs})
+
+
+def _add_usage(total: dict[str, dict[str, float]], stage: str, usage: Any) -> None:
+    row = total.setdefault(stage, {name: 0 for name in _USAGE_FIELDS})
+    for name in _USAGE_FIELDS:
+        row[name] += getattr(usage, name, 0)
+
+
+_USAGE_FIELDS = ("calls", "cache_hits", "input_tokens", "output_tokens", "cost_usd", "latency_s")
+
+
+def usage_totals(reports: Iterable[AuditReport]) -> dict[str, dict[str, float]]:
+    """Per-stage LLM usage summed over ``reports``, plus a ``total`` row."""
+    stages: dict[str, dict[str, float]] = {}
+    for report in reports:
+        for stage, usage in report.usage.items():
+            _add_usage(stages, stage, usage)
+    total: dict[str, float] = {name: 0 for name in _USAGE_FIELDS}
+    for row in stages.values():
+        for name in _USAGE_FIELDS:
+            total[name] += row[name]
+    out = {k: {n: round(v, 6) for n, v in row.items()} for k, row in sorted(stages.items())}
+    if stages:
+        out["total"] = {n: round(v, 6) for n, v in total.items()}
+    return out
+
+
+def run_manifest(outcomes: list[DocOutcome], resumed: set[str]) -> dict[str, Any]:
+    """Prompt versions, models per stage and LLM usage (this invocation and the whole run)."""
+    reports = [o.report for o in outcomes if o.report is not None]
+    prompts: dict[str, str] = {}
+    models: dict[str, str] = {}
+    for report in reports:
+        for key, value in report.versions.items():
+            if key.startswith("prompt:"):
+                prompts[key.removeprefix("prompt:")] = value
+            elif key.startswith("model:"):
+                models[key.removeprefix("model:")] = value
+    return {
+        "prompt_versions": dict(sorted(prompts.items())),
+        "models": dict(sorted(models.items())),
+        "usage": usage_totals(
+            o.report for o in outcomes if o.report is not None and o.data_id not in resumed
+        ),
+        "usage_all_documents": usage_totals(reports),
+    }
 
 
 def _report_dict(report: AuditReport | None) -> dict[str, Any]:

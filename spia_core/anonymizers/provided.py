@@ -24,16 +24,24 @@ class ProvidedAnonymizer:
         "with the original (difflib, word then character level)."
     )
 
-    def __init__(self, redacted_text: str = "") -> None:
+    def __init__(
+        self, redacted_text: str = "", masked_spans: list[tuple[int, int]] | None = None
+    ) -> None:
         self.redacted_text = redacted_text
+        #: Masked [start, end) offsets into the original, when the user's file gives them.
+        self.masked_spans = masked_spans
 
     def anonymize(self, text: str) -> AnonymizedText:
         if not self.redacted_text.strip():
             raise ValueError("the 'provided' anonymizer needs the redacted text (it is empty)")
-        spans = alignment_spans(text, self.redacted_text)
+        if self.masked_spans is not None:
+            spans = [(int(s), int(e)) for s, e in self.masked_spans]
+            source = "given"
+        else:
+            spans, source = alignment_spans(text, self.redacted_text), "difflib"
         return AnonymizedText(
             text=self.redacted_text,
             masked_spans=spans,
             method=self.name,
-            trace={"alignment": "difflib", "n_masked_spans": len(spans)},
+            trace={"alignment": source, "n_masked_spans": len(spans)},
         )

@@ -54,12 +54,41 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="anonymizer option, e.g. numbered=true (repeatable)",
     )
     p.add_argument("--adversary", default="local", help="adversary name (default: local)")
-    p.add_argument("--backbone", help="LLM backbone of the anonymizer (LLM anonymizers)")
-    p.add_argument("--adversary-backbone", help="LLM backbone of the adversary (llm)")
-    p.add_argument("--base-url", help="OpenAI-compatible endpoint for local LLM servers")
-    p.add_argument("--matcher", default="local", help="subject matcher (default: local)")
     p.add_argument(
-        "--judge", default="rules", help="judge for pairs rules score 0 (default: rules)"
+        "--anonymized",
+        type=Path,
+        help="with --anonymizer provided: JSONL of your anonymized texts (data_id, "
+        "anonymized_text, optional masked_spans); a document without one is a failure",
+    )
+    p.add_argument("--backbone", help="LLM backbone of the anonymizer (LLM anonymizers)")
+    p.add_argument(
+        "--adversary-backbone",
+        help="LLM backbone of the adversary (llm; default claude-sonnet-4-5)",
+    )
+    p.add_argument(
+        "--base-url",
+        help="OpenAI-compatible endpoint of a local LLM server (used by local backbones and "
+        "model ids not in data/models.json, never by cloud models)",
+    )
+    p.add_argument("--matcher", default="local", choices=("local", "llm"), help="subject matcher")
+    p.add_argument("--matcher-backbone", help="LLM matcher backbone (default gpt-4.1-mini)")
+    p.add_argument(
+        "--judge",
+        default="rules",
+        choices=("rules", "llm"),
+        help="judge for pairs the rules score 0 (default: rules)",
+    )
+    p.add_argument("--judge-backbone", help="LLM judge backbone (default gpt-4.1-mini)")
+    p.add_argument(
+        "--utility-llm",
+        action="store_true",
+        help="also score readability / meaning / hallucination with an LLM",
+    )
+    p.add_argument("--utility-backbone", help="LLM utility backbone (default gpt-4.1-mini)")
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="do not use the LLM response cache (DATA_DIR/llm_cache.sqlite3)",
     )
     p.add_argument("--limit", type=int, help="only the first N documents")
     p.add_argument(
@@ -122,7 +151,7 @@ def _fmt(value: object) -> str:
 def run(args: argparse.Namespace) -> int:
     from spia_core.batch import BatchConfig, run_batch
     from spia_core.datasets import DatasetError
-    from spia_core.pipeline import AuditConfig, build_components
+    from spia_core.pipeline import AuditConfig, build_components, llm_destinations
     from spia_core.registry import UnknownNameError
 
     if args.limit is not None and args.limit < 1:
@@ -139,6 +168,12 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if (args.anonymized is not None) != (args.anonymizer == "provided"):
+        print(
+            "error: --anonymized FILE goes with --anonymizer provided (and vice versa)",
+            file=sys.stderr,
+        )
+        return 2
     config = AuditConfig(
         anonymizer=args.anonymizer,
         anonymizer_options=options,
@@ -146,17 +181,26 @@ def run(args: argparse.Namespace) -> int:
         adversary=args.adversary,
         adversary_backbone=args.adversary_backbone,
         matcher=args.matcher,
+        matcher_backbone=args.matcher_backbone,
         judge=args.judge,
+        judge_backbone=args.judge_backbone,
+        utility_llm=args.utility_llm,
+        utility_backbone=args.utility_backbone,
         scoring_mode=args.scoring_mode,
         min_certainty=args.min_certainty,
         base_url=args.base_url,
         dataset=args.dataset if not Path(args.dataset).is_file() else "",
     )
+    cache = not args.no_cache
     try:
-        build_components(config)  # fail fast on an unknown name or a missing dependency
+        # fail fast on an unknown name, a missing dependency, backbone or key
+        build_components(config, cache=cache, data_dir=args.data_dir)
+        destinations = llm_destinations(config, has_gt=True)
     except (UnknownNameError, ValueError, RuntimeError, ImportError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    for d in destinations:
+        print(f"LLM stage {d['stage']}: {d['sent']} -> {d['where']}", file=sys.stderr)
     batch = BatchConfig(
         dataset=args.dataset,
         audit=config,
@@ -167,16 +211,24 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers,
         concurrency=args.concurrency,
         resume=not args.no_resume,
+        anonymized=args.anonymized,
+        cache=cache,
     )
     try:
         result = run_batch(batch, progress=not args.quiet)
-    except (DatasetError, FileNotFoundError) as exc:
+    except (DatasetError, FileNotFoundError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     summary = result.summary
     width = max(len(k) for k in HEADLINE)
     for key in HEADLINE:
         print(f"{key:<{width}}  {_fmt(summary.get(key))}")
+    for stage, u in summary.get("usage", {}).items():
+        print(
+            f"usage {stage}: {u['calls']:.0f} calls, {u['cache_hits']:.0f} cache hits, "
+            f"{u['input_tokens']:.0f} in / {u['output_tokens']:.0f} out tokens, "
+            f"${u['cost_usd']:.4f}, {u['latency_s']:.2f}s"
+        )
     if summary.get("n_resumed"):
         print(f"(resumed run {result.run_id}: {summary['n_resumed']} document(s) already done)")
     print(f"results written to {args.out}")
