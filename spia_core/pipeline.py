@@ -162,6 +162,8 @@ def build_adversary(config: AuditConfig, runtime: LLMRuntime | None = None) -> A
             importlib.import_module(f"spia_core.adversary.{config.adversary}")
     options = dict(config.adversary_options)
     factory = ADVERSARIES._factories.get(config.adversary)
+    if factory is None:
+        return ADVERSARIES.create(config.adversary, **options)  # unknown: the registry says so
     needs_llm = config.adversary != "local" and getattr(factory, "needs_backbone", True)
     if needs_llm and "llm" not in options:
         backbone = stage_backbone("adversary", config.adversary_backbone)
