@@ -6,6 +6,7 @@ import re
 import time
 
 from spia_core.adversary.base import InferenceResult
+from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.attributes import age, family, identity, location, sex, work
 from spia_core.adversary.local.context import DocContext, build_segments, infer_country
 from spia_core.adversary.local.evidence import Finding, best
@@ -59,7 +60,9 @@ def _owner(d: Draft) -> str:
 
 
 def _kin_phrase(d: Draft) -> str:
-    kin = {"kid": "child", "spouse": "spouse"}.get(d.kin, d.kin)
+    info = lexicons.kin_words().get(d.kin)
+    young = info is not None and info.age_hint in {"child", "baby"} and not info.sex
+    kin = "child" if young or d.kin == "kid" else d.kin
     num = f" {d.child_index}" if d.child_count > 1 else ""
     return f"{kin}{num} of {_owner(d)}"
 

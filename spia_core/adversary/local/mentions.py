@@ -127,11 +127,75 @@ def handle_to_name(handle: str) -> str:
     return " ".join(p[:1].upper() + p[1:] for p in parts)
 
 
+#: First names that are also common English words: not taken as names from context cues alone.
+_WORDLIKE = (
+    "will may june april august grace hope joy faith mark bill rose sunny summer art page case "
+    "rich star angel amber ivy dawn eve chase hunter max ray guy drew lane dean jean honey baby "
+    "love holly lily daisy violet crystal penny sky river storm autumn winter christian frank "
+    "earnest patience harmony melody destiny miles don pat sue buddy king major tiffany "
+    "precious happy lucky glory ginger pepper cookie candy dolly bunny dusty rusty sandy "
+    "brandy misty stormy windy"
+)
+_WORDLIKE_FIRSTS = frozenset(_WORDLIKE.split())
+_PAIR = re.compile(
+    r"\b(?P<a>[A-Z][a-z]+) (?:&|and) (?P<b>[A-Z][a-z]+) (?P<last>[A-Z][a-z]+(?:-[A-Z][a-z]+)?)\b"
+)
+#: Words after which a capitalised first name is a person in informal text ("tea with Kimberly").
+_NAME_CUE = re.compile(
+    r"(?:\b(?:with|and|to|for|from|by|thanks|Thanks|hubby|wifey|bestie|friend|buddy|mate|"
+    r"met|meet|love|miss|son|daughter|husband|wife|partner|boyfriend|girlfriend)|&)\s+"
+    r"(?P<name>[A-Z][a-z]{2,}(?: [A-Z][a-z]{2,})?)\b"
+)
+
+
+def _is_first(word: str) -> bool:
+    f = lexicons.fold(word)
+    return f in lexicons.first_names() and f not in _WORDLIKE_FIRSTS
+
+
+def find_paired_names(text: str) -> list[Mention]:
+    """'Roy & Margaret Barnes' -> 'Roy Barnes' and 'Margaret Barnes' (a shared surname)."""
+    out = []
+    for m in _PAIR.finditer(text):
+        if not (_is_first(m.group("a")) and _is_first(m.group("b"))):
+            continue
+        last = m.group("last")
+        out.append(
+            Mention(m.start("a"), m.end("a"), m.group("a"), "name", name=f"{m.group('a')} {last}")
+        )
+        out.append(
+            Mention(
+                m.start("b"),
+                m.end("last"),
+                text[m.start("b") : m.end("last")],
+                "name",
+                name=f"{m.group('b')} {last}",
+            )
+        )
+    return out
+
+
+def find_cue_names(text: str) -> list[Mention]:
+    """Known first names after a social cue in informal text ("with Leigh", "hubby Marcus")."""
+    out = []
+    for m in _NAME_CUE.finditer(text):
+        name = m.group("name")
+        first = name.split()[0]
+        if not _is_first(first):
+            continue
+        if " " in name and lexicons.fold(name.split()[1]) in _NOT_NAMES:
+            name = first
+        out.append(Mention(m.start("name"), m.start("name") + len(name), name, "name", name=name))
+    return out
+
+
 def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> list[Mention]:
-    """Titled names, NER PERSON entities, person placeholders."""
-    out: list[Mention] = []
-    taken: list[tuple[int, int]] = []
+    """Titled names, NER PERSON entities, person placeholders, paired first names."""
+    out: list[Mention] = find_paired_names(text)
+    taken: list[tuple[int, int]] = [(m.start, m.end) for m in out]
     for m in TITLED_NAME.finditer(text):
+        if any(s < m.end() and m.start() < e for s, e in taken):
+            continue
         name = clean_name(m.group("name"))
         if not name or lexicons.fold(name.split()[0]) in _NOT_NAMES:
             continue
@@ -368,7 +432,10 @@ def find_kin_mentions(text: str) -> list[Mention]:
             (w for w in m.group(0).split()[:-1] if number_value(w) and w.lower() != "both"), ""
         )
         num = number_value(num_word) if num_word else None
-        plural = word != kin.word
+        low = word.lower()
+        plural = low in {"children", "wives", "folks"} or (
+            low.endswith("s") and not low.endswith("ss") and low[:-1] in kinmap
+        )
         if plural and num is None:
             if kin.word == "parent":
                 num = 2
@@ -389,8 +456,11 @@ def find_kin_mentions(text: str) -> list[Mention]:
             )
         )
     for m in re.finditer(
-        r"\b(?:parent|mother|father|mom|mum|dad) of (?P<num>two|three|four|five|six|\d)\b(?! \w*\s*(?:sons|daughters|children|kids|boys|girls))",  # noqa: E501
+        r"\b(?:parent|mother|father|mom|mum|dad|mama|papa) ?of ?"
+        r"(?P<num>two|three|four|five|six|\d)\b"
+        r"(?! \w*\s*(?:sons|daughters|children|kids|boys|girls))",
         text,
+        re.IGNORECASE,
     ):
         n = number_value(m.group("num")) or 1
         out.append(

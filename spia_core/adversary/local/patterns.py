@@ -35,7 +35,8 @@ _TITLE_ALT = (
 )
 #: A name token: capitalised word (Unicode letters), initial ("K."), or particle.
 _NAME_TOKEN = (
-    r"(?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’\-]*\.?|[A-Z]\.|(?:van|von|de|der|da|di|du|la|le|bin|al|el)(?=\s))"
+    r"(?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’\-]{0,2}\.|[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’\-]*|"
+    r"(?:van|von|de|der|da|di|du|la|le|bin|al|el)(?=\s))"
 )
 TITLED_NAME = re.compile(
     rf"\b(?P<title>{_TITLE_ALT})\.?\s+(?P<name>{_NAME_TOKEN}(?:[ \-]{_NAME_TOKEN}){{0,4}})"

@@ -11,6 +11,7 @@ from spia_core.adversary.local.mentions import (
     Mention,
     clean_name,
     find_author_mentions,
+    find_cue_names,
     find_kin_mentions,
     find_name_mentions,
     find_role_mentions,
@@ -118,13 +119,41 @@ def _same_person(name: str, handle: str) -> bool:
     return tn == th
 
 
+_QUOTE_OPEN = re.compile(r"[“\"][^”\"\n]{0,60}$")
+_OTHER_CUE = re.compile(
+    r"\b(?:the|similar|some|e\.g\.|like|such as|includes?|including|referencing|mentions?|"
+    r"mentioned|flagged|showing|shows?|seen|inputting|input|entering|resubmitting|a)\b"
+    r"(?:(?!\b(?:my|our|i|me)\b)[^.;:])*$"
+)
+
+
+def _third_party_code(text: str, start: int, before: str) -> bool:
+    """A code quoted from a log or error message, or introduced as 'the/similar/e.g. ... number',
+    belongs to someone other than the writer."""
+    quoted = _QUOTE_OPEN.search(text[max(0, start - 60) : start])
+    if quoted and not re.search(r"\b(?:my|our)\b", quoted.group(0), re.IGNORECASE):
+        return True
+    tail = before[-45:]
+    if re.search(r"\bcorrect\b|\bcredentials?\b", tail):
+        return False
+    return _OTHER_CUE.search(tail) is not None
+
+
 class SubjectFinder:
     """Builds drafts from mentions; one instance per text."""
 
     def __init__(self, text: str, ents: list[tuple[int, int, str]], masks) -> None:
         self.text = text
         self.drafts: list[Draft] = []
-        self.names = sorted(find_name_mentions(text, ents, masks), key=lambda m: m.start)
+        names = find_name_mentions(text, ents, masks)
+        self.legal = bool(re.search(r"\b(?:the applicants?|the Court|the Government)\b", text))
+        if not self.legal:
+            names += [
+                c
+                for c in find_cue_names(text)
+                if not any(n.start < c.end and c.start < n.end for n in names)
+            ]
+        self.names = sorted(names, key=lambda m: m.start)
         self.roles = find_role_mentions(text)
         self.kins = find_kin_mentions(text)
         self.firsts, self.author_names = find_author_mentions(text)
@@ -447,8 +476,15 @@ class SubjectFinder:
                 anchor = next((x for x in self.drafts if x.alive and x.is_author), None)
             word = kinmap[k.role].word if k.role in kinmap else k.role
             if k.count > 1:
+                first = self._adjacent_after(k.end, limit=3)
+                named = self._chain(first, forward=True) if first is not None else []
+                named = [p for p in named if not self._draft_of(p).kin][: k.count]
                 for i in range(1, k.count + 1):
-                    d = self._new(k)
+                    if i <= len(named):
+                        d = self._draft_of(named[i - 1])
+                        self._attach(d, k)
+                    else:
+                        d = self._new(k)
                     d.kin, d.anchor, d.child_index, d.child_count = word, anchor, i, k.count
                 continue
             named = self._adjacent_after(k.end, limit=3) or self._adjacent_before(k.start, limit=3)
@@ -469,7 +505,9 @@ class SubjectFinder:
             singles[key] = d
         author = next((x for x in self.drafts if x.alive and x.is_author), None)
         for m in re.finditer(
-            r"\b[Mm]arried (?:life )?(?:to|with) (?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)?", self.text
+            r"\b[Mm]arried (?:life )?(?:to|with) (?:(?:the|my) )?(?:[a-z]+ )?"
+            r"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)?",
+            self.text,
         ):
             named = self._adjacent_after(m.start("name") if m.group("name") else m.end(), limit=1)
             if (
@@ -519,10 +557,14 @@ class SubjectFinder:
                 before,
             )
             mine = re.search(r"\b(my|our|i|me|mine)\b[^.]*$", before)
+            third = c.tag not in {"PHONE_NUMBER", "EMAIL_ADDRESS"} and _third_party_code(
+                self.text, c.start, before
+            )
             author = next((d for d in self.drafts if d.alive and d.is_author), None)
             personal_id = c.tag in {"IDENTIFICATION_NUMBER", "PASSPORT_NUMBER"}
-            if (other or (personal_id and not mine)) and not (
-                mine and (not other or mine.start() > other.start())
+            if third or (
+                (other or (personal_id and not mine))
+                and not (mine and (not other or mine.start() > other.start()))
             ):
                 d = self._new(Mention(c.start, c.end, c.value, "code"))
                 d.codes.append(c)
@@ -554,9 +596,23 @@ class SubjectFinder:
             if known or (multi and len(names) > 1):
                 continue
             plain = multi and not re.search(_ORGISH, " ".join(m.name for m in names))
+            if plain and any(self._placeish(m) for m in names):
+                plain = False
             if plain and lexicons.gazetteer().lookup(names[0].name) is None:
                 continue
             d.alive = False
+
+    def _placeish(self, m: Mention) -> bool:
+        """A NER 'name' that reads as a place, a body or a foreign phrase by its context."""
+        before = self.text[max(0, m.start - 25) : m.start]
+        after = self.text[m.end : m.end + 2]
+        if re.search(
+            r"(?:\b(?:in|at|from|near|of|Location|pickup|Pickup)\s*:?\s*|[(“\"])$", before
+        ):
+            return True
+        if after[:1] in {")", "”"} or after.startswith('"'):
+            return True
+        return any(t[:1].islower() for t in m.name.split())
 
     def run(self) -> list[Draft]:
         self.cluster_names()
