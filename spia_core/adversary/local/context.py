@@ -118,6 +118,47 @@ def build_segments(ctx: DocContext) -> None:
     ctx.segments = out
 
 
+#: A cue counts at most this many times per text (a word repeated 40 times is one fact).
+_CUE_MAX_HITS = 3
+_CAPWORD = re.compile(
+    r"(?<![\w\[])([A-ZÀ-ÖØ-ÞİŞÇĞ][a-zà-öø-ÿıığşçłąężźśń]{2,}"
+    r"(?:[ \-][A-Z][a-zà-ÿıığşçłąężźśń]{2,})?)"
+)
+#: Below this total, cues do not beat the genre prior.
+_PRIOR_WEIGHT = 1.2
+#: Smallest city counted when a place name escaped the NER mask.
+_CITY_MIN_POP = 50_000
+
+
+def _unmasked_cities(ctx: DocContext) -> list[tuple[int, int, str]]:
+    """Names of known cities that escaped NER (mid-sentence, capitalised, never written in
+    lower case elsewhere in the text, not a person's name), with their country."""
+    gaz = lexicons.gazetteer()
+    text = ctx.text
+    lower_words = set(re.findall(r"\b[a-z]+\b", text))
+    first_names = lexicons.first_names()
+    ent_spans = [(s, e) for s, e, lab in ctx.ents if lab in {"PERSON", "ORG"}]
+    out: list[tuple[int, int, str]] = []
+    seen: dict[str, int] = {}
+    for m in _CAPWORD.finditer(text):
+        word = m.group(1)
+        s, e = m.start(1), m.end(1)
+        prev = text[max(0, s - 2) : s]
+        if not prev.strip() or prev.rstrip()[-1:] in '.!?:“"(' or prev.endswith("\n"):
+            continue  # sentence start: capitalised anyway
+        key = lexicons.fold(word)
+        if key in lower_words or key in first_names or seen.get(key, 0) >= 2:
+            continue
+        if any(a < e and s < b for a, b in ent_spans):
+            continue
+        place = gaz.lookup(word)
+        if place is None or place.is_country or place.population < _CITY_MIN_POP:
+            continue
+        seen[key] = seen.get(key, 0) + 1
+        out.append((s, e, place.country))
+    return out
+
+
 def infer_country(ctx: DocContext) -> None:
     """The country the document is set in (respondent State, institutions, places, currencies)."""
     text = ctx.text
@@ -166,8 +207,15 @@ def infer_country(ctx: DocContext) -> None:
         if place is not None and place.is_country:
             vote(place.country, 1.5, m.start("c"), m.end("c"))
     for cue in lexicons.country_cues():
+        hits = 0
         for m in cue.pattern.finditer(text):
-            vote(cue.country, cue.weight * 0.7, m.start(), m.end())
+            if hits >= (_CUE_MAX_HITS if cue.weight > 1 else 1):
+                break
+            if not ctx.is_masked(m.start(), m.end()):
+                hits += 1
+                vote(cue.country, cue.weight * 0.7, m.start(), m.end())
+    for s, e, country in _unmasked_cities(ctx):
+        vote(country, 1.0, s, e)
     for s, e, label in ctx.ents:
         if label in {"GPE", "LOC"}:
             place = gaz.lookup(text[s:e])
@@ -193,11 +241,15 @@ def infer_country(ctx: DocContext) -> None:
                 country = gaz.countries_by_iso.get(c.country_iso)
                 if country:
                     vote(country, 3, c.start, c.end)
+    legal = re.search(r"\b(?:the Court|the Convention|the Government|the applicant)\b", text)
+    prior = lexicons.genre_priors().get("echr") if legal else None
     if not votes:
-        legal = re.search(r"\b(?:the Court|the Convention|the Government|the applicant)\b", text)
-        prior = lexicons.genre_priors().get("echr") if legal else None
         if prior:
             ctx.country, ctx.country_certainty = prior, 1
+        return
+    if prior and max(votes.values()) < _PRIOR_WEIGHT:
+        # Weak cues only (one generic term): the genre prior still wins, at certainty 1.
+        ctx.country, ctx.country_certainty = prior, 1
         return
     (top, score), *rest = [*votes.most_common(2), ("", 0.0)]
     second = rest[0][1] if rest else 0.0
