@@ -18,5 +18,5 @@ PAGES = [
 
 page = st.navigation(PAGES)
 prewarm()
-sidebar_mode()
 page.run()
+sidebar_mode()  # after the page, so "where text goes" reflects this run's choices

@@ -22,6 +22,9 @@ SAMPLES_DIR = ROOT / "data" / "samples"
 BUNDLED = ("TAB-144", "PANORAMA-151")
 OFFLINE = "(offline: none)"
 LOCAL_ENDPOINT = "local OpenAI-compatible endpoint"
+PROVIDER_NAMES = {"anthropic": "Anthropic", "openai": "OpenAI"}
+#: Key names read by :func:`get_secret` (the local server's key is optional).
+KEY_NAMES = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "LOCAL_LLM_API_KEY")
 
 #: Session keys (one place, so pages agree).
 K_KEYS = "api_keys"  # provider -> key, for this browser session only
@@ -112,12 +115,26 @@ def catalog() -> dict[str, Any]:
 
 
 def backbone_options() -> list[str]:
-    """Offline first, then the local endpoint (when set), then the catalog's cloud models."""
+    """Offline first, then the Settings endpoint (when set), then every catalog model
+    (cloud models and local-server entries of data/models.json)."""
     opts = [OFFLINE]
     if st.session_state.get(K_ENDPOINT, {}).get("base_url"):
         opts.append(LOCAL_ENDPOINT)
-    opts += [m for m, spec in catalog().items() if not spec.is_local]
-    return opts
+    return opts + list(catalog())
+
+
+def backbone_label(backbone: str) -> str:
+    """``id (where)`` for a backbone selector."""
+    spec = catalog().get(backbone)
+    if spec is None:
+        return backbone
+    where = "local server" if spec.is_local else f"{spec.provider} cloud"
+    return f"{spec.display_name or spec.id} ({where})"
+
+
+def endpoint_url() -> str | None:
+    """The local endpoint's base URL from Settings (None when unset)."""
+    return st.session_state.get(K_ENDPOINT, {}).get("base_url") or None
 
 
 def destination(backbone: str) -> str | None:
@@ -125,15 +142,17 @@ def destination(backbone: str) -> str | None:
     if backbone == OFFLINE:
         return None
     if backbone == LOCAL_ENDPOINT:
-        ep = st.session_state.get(K_ENDPOINT, {})
-        return f"your local server at {ep.get('base_url', '?')} (stays on your network)"
+        return f"your local server at {endpoint_url() or '?'} (stays on your network)"
     spec = catalog().get(backbone)
-    provider = spec.provider if spec else "an unknown provider"
-    return f"{provider.capitalize()} (cloud API, model {backbone})"
+    if spec is not None and spec.is_local:
+        return f"your local server at {endpoint_url() or spec.base_url} (model {spec.model})"
+    provider = PROVIDER_NAMES.get(spec.provider, spec.provider) if spec else "an unknown provider"
+    return f"{provider} (cloud API, model {backbone})"
 
 
 def is_cloud(backbone: str) -> bool:
-    return backbone not in (OFFLINE, LOCAL_ENDPOINT)
+    spec = catalog().get(backbone)
+    return backbone not in (OFFLINE, LOCAL_ENDPOINT) and not (spec is not None and spec.is_local)
 
 
 # --------------------------------------------------------------------------- keys
@@ -160,6 +179,59 @@ def key_for_backbone(backbone: str) -> str | None:
     return get_secret(env[spec.provider]) if spec and spec.provider in env else None
 
 
+def api_keys() -> dict[str, str]:
+    """Every available key (session, st.secrets, env) by env name: goes to make_llm only."""
+    return {name: key for name in KEY_NAMES if (key := get_secret(name))}
+
+
+def test_endpoint(base_url: str, model: str) -> tuple[bool, str]:
+    """One tiny completion against a local OpenAI-compatible endpoint: (ok, message)."""
+    import time
+
+    catalog_mod = engine("llm.catalog")
+    base = engine("llm.base")
+    if catalog_mod is None or base is None:
+        return False, "the LLM layer (spia_core.llm) is unavailable"
+    t0 = time.perf_counter()
+    try:
+        llm = catalog_mod.make_llm(
+            model or "local-model",
+            base_url=base_url,
+            api_key=get_secret("LOCAL_LLM_API_KEY"),
+            max_retries=0,
+            timeout=15.0,
+        )
+        reply = llm.complete([base.Message("user", "Reply with the word OK. (ping)")], max_tokens=8)
+    except Exception as exc:  # LLMError (key redacted) or a bad URL
+        return False, f"Connection to {base_url} failed: {exc}"
+    return True, (
+        f"Connected to {base_url}: model {model or '(default)'} answered "
+        f"{reply.text.strip()[:40]!r} in {time.perf_counter() - t0:.2f}s."
+    )
+
+
+def response_cache() -> Any:
+    """The shared LLM response cache of this app (under the data directory)."""
+    cache = engine("llm.cache")
+    return cache.shared_cache(cache.default_cache_path(store_dir()))
+
+
+def cache_stats() -> dict[str, Any]:
+    """Entries, hits and misses (this server process), size on disk of the response cache."""
+    stats = response_cache().stats()
+    return {
+        "file": str(response_cache().path),
+        "entries": stats.entries,
+        "hits": stats.hits,
+        "misses": stats.misses,
+        "size_kb": round(stats.size_bytes / 1024, 1),
+    }
+
+
+def cache_clear() -> None:
+    response_cache().clear()
+
+
 # --------------------------------------------------------------------------- audit
 
 
@@ -174,29 +246,40 @@ def make_config(**values: Any) -> Any:
 
 
 def audit_config(cfg: dict[str, Any], provided_text: str | None = None) -> Any:
-    """The pipeline's AuditConfig for the page's choices (+ session keys, never persisted)."""
+    """The pipeline's AuditConfig for the page's choices (keys are NOT part of it).
+
+    The Settings endpoint becomes ``base_url`` (used by local backbones only); choosing it
+    as a backbone means its model name.
+    """
     values = dict(cfg)
     if provided_text is not None:
         values.update(anonymizer="provided", provided_text=provided_text)
-    for role in ("anonymizer", "adversary"):
+    ep = st.session_state.get(K_ENDPOINT, {})
+    for role in ("anonymizer", "adversary", "matcher", "judge", "utility"):
         backbone = values.get(f"{role}_backbone")
-        if backbone == LOCAL_ENDPOINT:
-            ep = st.session_state.get(K_ENDPOINT, {})
-            values[f"{role}_backbone"] = ep.get("model") or "local"
-            values["base_url"] = ep.get("base_url")
-        elif backbone and (key := key_for_backbone(backbone)):
-            values[f"{role}_options"] = {**values.get(f"{role}_options", {}), "api_key": key}
+        if backbone in (OFFLINE, ""):
+            values[f"{role}_backbone"] = None
+        elif backbone == LOCAL_ENDPOINT:
+            values[f"{role}_backbone"] = ep.get("model") or "local-model"
+    if ep.get("base_url"):
+        values["base_url"] = ep["base_url"]
     return make_config(**values)
 
 
 @st.cache_resource(show_spinner="Building the audit engines...", max_entries=8)
-def _components(_config: Any, key: str) -> Any:
-    """Adversary, matcher and judge of a configuration, built once per server process."""
-    return engine("pipeline").build_components(_config)
+def _components(_config: Any, _keys: dict[str, str], key: str) -> Any:
+    """The stages of a configuration, built once per server process and key set."""
+    return engine("pipeline").build_components(
+        _config, api_keys=_keys, cache=engine("llm.cache").default_cache_path(store_dir())
+    )
 
 
 def components_for(config: Any) -> Any:
-    """Cached stages; the anonymizer is rebuilt when it carries the user's redacted text."""
+    """Cached stages; the anonymizer is rebuilt when it carries the user's redacted text.
+
+    The cache key holds a hash of the keys, never a key.
+    """
+    import hashlib
     import json
 
     pipeline = engine("pipeline")
@@ -204,8 +287,10 @@ def components_for(config: Any) -> Any:
         return None
     cfg = dataclasses.asdict(config)
     cfg.pop("provided_text", None)
-    key = json.dumps(cfg, sort_keys=True, default=str)
-    parts = _components(config, key)
+    keys = api_keys()
+    digest = hashlib.sha256(json.dumps(keys, sort_keys=True).encode()).hexdigest()
+    key = json.dumps(cfg, sort_keys=True, default=str) + digest
+    parts = _components(config, keys, key)
     if config.anonymizer == "provided":
         parts = dataclasses.replace(parts, anonymizer=pipeline.build_anonymizer(config))
     return parts
@@ -250,7 +335,10 @@ def sidebar_mode() -> None:
             st.write(f"Cloud backbones with a key: {names}")
         sel = st.session_state.get("audit_destinations") or []
         st.markdown("**Where text goes**")
-        st.write("; ".join(sel) if sel else "Nowhere: text stays on this machine.")
+        if not sel:
+            st.write("Nowhere: text stays on this machine.")
+        for line in sel:
+            st.write(f"- {line}")
 
 
 def recompute_metrics(report: AuditReport) -> Any:
@@ -428,7 +516,11 @@ def start_run(dataset: str, cfg: dict[str, Any], limit: int | None) -> RunState:
     run = RunState(f"r{len(reg) + 1}", ref.name, cfg, total, time.time())
     reg[run.run_id] = run
     config = batch.BatchConfig(
-        dataset=dataset, audit=audit_config(cfg), limit=limit, data_dir=store_dir()
+        dataset=dataset,
+        audit=audit_config(cfg),
+        limit=limit,
+        data_dir=store_dir(),
+        api_keys=api_keys(),
     )
 
     def on_document(outcome: Any, n_done: int, n_total: int) -> None:

@@ -119,7 +119,46 @@ def _dataset_document() -> Document | None:
 # --------------------------------------------------------------------------- configuration
 
 
-def _configuration(has_redacted: bool) -> dict | None:
+def _backbone(label: str, key: str, index: int = 0) -> str:
+    """A backbone selector over the catalog (cloud and local-server models)."""
+    options = w.backbone_options()[1:] or ["(none)"]
+    return st.selectbox(
+        label, options, index=min(index, len(options) - 1), key=key, format_func=w.backbone_label
+    )
+
+
+def _default_index(model_id: str) -> int:
+    options = w.backbone_options()[1:]
+    return options.index(model_id) if model_id in options else 0
+
+
+def _llm_scoring() -> dict:
+    """Optional LLM matcher, judge and utility scoring (off by default)."""
+    out: dict = {}
+    with st.expander("LLM matcher, judge and utility (optional)", expanded=False):
+        c = st.columns(3)
+        out["matcher"] = c[0].selectbox("Subject matcher", ["local", "llm"], key="matcher")
+        if out["matcher"] == "llm":
+            with c[0]:
+                out["matcher_backbone"] = _backbone(
+                    "Matcher backbone", "mbb", _default_index("gpt-4.1-mini")
+                )
+        out["judge"] = c[1].selectbox("Judge of rule-0 pairs", ["rules", "llm"], key="judge")
+        if out["judge"] == "llm":
+            with c[1]:
+                out["judge_backbone"] = _backbone(
+                    "Judge backbone", "jbb", _default_index("gpt-4.1-mini")
+                )
+        out["utility_llm"] = c[2].checkbox("LLM utility scores", key="utility_llm")
+        if out["utility_llm"]:
+            with c[2]:
+                out["utility_backbone"] = _backbone(
+                    "Utility backbone", "ubb", _default_index("gpt-4.1-mini")
+                )
+    return out
+
+
+def _configuration(has_redacted: bool, has_gt: bool = True) -> dict | None:
     cols = st.columns(2)
     anonymizers = [a for a in w.registered("anonymizer") if a != "provided"]
     with cols[0]:
@@ -128,17 +167,19 @@ def _configuration(has_redacted: bool) -> dict | None:
             st.text_input("Anonymizer", "provided (your redacted text)", disabled=True)
         elif anonymizers:
             default = anonymizers.index("ner-mask") if "ner-mask" in anonymizers else 0
-            anonymizer = st.selectbox("Anonymizer", anonymizers, index=default, key="anon")
+            anonymizer = st.selectbox(
+                "Anonymizer",
+                anonymizers,
+                index=default,
+                key="anon",
+                format_func=lambda n: f"{n}: {w.component_info('anonymizer', n)['display_name']}",
+            )
         else:
             st.warning("No anonymizer is registered yet: paste or upload a redacted version.")
             return None
         info = w.component_info("anonymizer", anonymizer)
         st.caption(info.get("description", ""))
-        anon_bb = (
-            st.selectbox("Anonymizer backbone", w.backbone_options()[1:] or ["(none)"], key="abb")
-            if info.get("needs_backbone")
-            else w.OFFLINE
-        )
+        anon_bb = _backbone("Anonymizer backbone", "abb") if info.get("needs_backbone") else None
     with cols[1]:
         adversaries = w.registered("adversary")
         if not adversaries:
@@ -149,9 +190,9 @@ def _configuration(has_redacted: bool) -> dict | None:
         ainfo = w.component_info("adversary", adversary)
         st.caption(ainfo.get("description", ""))
         adv_bb = (
-            st.selectbox("Adversary backbone", w.backbone_options()[1:] or ["(none)"], key="vbb")
+            _backbone("Adversary backbone", "vbb", _default_index("claude-sonnet-4-5"))
             if ainfo.get("needs_backbone")
-            else w.OFFLINE
+            else None
         )
     c = st.columns(4)
     scoring = c[0].selectbox(
@@ -165,29 +206,58 @@ def _configuration(has_redacted: bool) -> dict | None:
     min_cpr = c[2].number_input("Target CPR", 0.0, 1.0, 0.90, 0.05, key="t_cpr")
     min_sub = c[3].number_input("Target per subject", 0.0, 1.0, 0.80, 0.05, key="t_sub")
     st.session_state["target"] = Target(min_cpr, min_sub)
-
-    dests = [d for d in (w.destination(anon_bb), w.destination(adv_bb)) if d]
-    st.session_state["audit_destinations"] = dests
-    cloud = [
-        d
-        for bb, d in ((anon_bb, w.destination(anon_bb)), (adv_bb, w.destination(adv_bb)))
-        if d and w.is_cloud(bb)
-    ]
-    if cloud:
-        st.warning(
-            "**Your text will be sent to " + " and ".join(dict.fromkeys(cloud)) + ".** "
-            "Use the offline mode or a local LLM server to keep it on your machine."
-        )
-        if not st.checkbox("I accept sending this document to that provider", key="consent"):
-            return None
-    return {
+    cfg = {
         "anonymizer": anonymizer,
-        "anonymizer_backbone": None if anon_bb == w.OFFLINE else anon_bb,
+        "anonymizer_backbone": anon_bb,
         "adversary": adversary,
-        "adversary_backbone": None if adv_bb == w.OFFLINE else adv_bb,
+        "adversary_backbone": adv_bb,
         "scoring_mode": scoring,
         "min_certainty": min_cert,
+        **_llm_scoring(),
     }
+    if not _destinations_ok(cfg, has_gt):
+        return None
+    return cfg
+
+
+def _destinations_ok(cfg: dict, has_gt: bool) -> bool:
+    """Record where text goes (sidebar); warn, naming the provider and what is sent, and ask
+    for consent before any text goes to a cloud provider."""
+    roles = {
+        "anonymizer": ("anonymize", "anonymizer_backbone"),
+        "adversary": ("adversary", "adversary_backbone"),
+        "matcher": ("matcher", "matcher_backbone"),
+        "judge": ("judge", "judge_backbone"),
+        "utility": ("utility", "utility_backbone"),
+    }
+    sent = {
+        "anonymize": "the original text",
+        "adversary": "the anonymized text"
+        + ("" if has_gt else " and the original text (no ground truth)"),
+        "matcher": "the original and anonymized texts and both subject lists",
+        "judge": "pairs of ground-truth and inferred PII values",
+        "utility": "the original and the anonymized text",
+    }
+    lines, cloud = [], []
+    for _role, (stage, field) in roles.items():
+        backbone = cfg.get(field)
+        if not backbone:
+            continue
+        where = w.destination(backbone)
+        if where is None:
+            continue
+        lines.append(f"{stage}: {sent[stage]} → {where}")
+        if w.is_cloud(backbone):
+            cloud.append(f"**{where}** receives {sent[stage]} ({stage})")
+    st.session_state["audit_destinations"] = lines
+    if not cloud:
+        return True
+    st.warning(
+        "**Text leaves this machine.** "
+        + "; ".join(dict.fromkeys(cloud))
+        + ". Use the offline mode or a local LLM server to keep it on your machine."
+    )
+    return bool(st.checkbox("I accept sending this document to that provider", key="consent"))
 
 
 # --------------------------------------------------------------------------- running
@@ -489,6 +559,8 @@ def _results(report: AuditReport, cfg: dict | None) -> None:
         st.caption(f"Warning: {warning}")
     for f in [*report.failures, *report.metrics.coverage.failures]:
         st.error(f"Failure in {f.stage}: {f.reason}")
+    _llm_usage(report)
+    _anonymizer_rounds(report)
 
     labels = render.subject_keys(report)
     colours = render.subject_colours(labels)
@@ -521,6 +593,82 @@ def _results(report: AuditReport, cfg: dict | None) -> None:
     _exports(report)
 
 
+def _llm_usage(report: AuditReport) -> None:
+    """Calls, cache hits, tokens, cost and latency of each LLM stage."""
+    if not report.usage:
+        return
+    rows = [
+        {
+            "stage": stage,
+            "calls": u.calls,
+            "cache hits": u.cache_hits,
+            "input tokens": u.input_tokens,
+            "output tokens": u.output_tokens,
+            "cost (USD)": round(u.cost_usd, 5),
+            "latency (s)": round(u.latency_s, 2),
+        }
+        for stage, u in report.usage.items()
+    ]
+    with st.expander(f"LLM usage: {sum(r['calls'] for r in rows)} call(s)", expanded=False):
+        st.dataframe(pd.DataFrame(rows), hide_index=True)
+        models = {k: v for k, v in report.versions.items() if k.startswith(("model:", "prompt:"))}
+        if models:
+            st.caption(", ".join(f"{k} = {v}" for k, v in models.items()))
+
+
+def _anonymizer_rounds(report: AuditReport) -> None:
+    """The per-round trace of an iterative LLM anonymizer (subject-aware, adversarial)."""
+    rounds = report.anonymizer_trace.get("rounds") or []
+    if not rounds:
+        return
+    st.subheader("Anonymization rounds")
+    stopped = report.anonymizer_trace.get("stopped")
+    if stopped:
+        st.caption(f"Stopped: {str(stopped).replace('_', ' ')}.")
+    for entry in rounds:
+        n = entry.get("round", "?")
+        with st.expander(f"Round {n}", expanded=False):
+            inferences = entry.get("inferences") or []
+            st.markdown(f"**Inferences the adversary made ({len(inferences)})**")
+            rows = []
+            for item in inferences:
+                if "piis" in item:  # subject-aware: SPIA subjects
+                    for pii in item.get("piis", []):
+                        rows.append(
+                            {
+                                "subject": f"{item.get('id')}: {item.get('description', '')}",
+                                "tag": pii.get("tag"),
+                                "inferred": pii.get("keyword"),
+                                "certainty": pii.get("certainty"),
+                            }
+                        )
+                else:  # adversarial: attribute guesses
+                    rows.append(
+                        {
+                            "subject": "target",
+                            "tag": item.get("type"),
+                            "inferred": "; ".join(map(str, item.get("guesses", []))),
+                            "certainty": item.get("certainty"),
+                        }
+                    )
+            if rows:
+                st.dataframe(pd.DataFrame(rows), hide_index=True)
+            for failure in entry.get("adversary_failures") or []:
+                st.error(f"Adversary failure: {failure}")
+            diff = entry.get("diff") or []
+            if diff:
+                st.markdown(f"**Rewrite: {len(diff)} change(s)**")
+                st.dataframe(pd.DataFrame(diff), hide_index=True)
+            if entry.get("text"):
+                st.text_area(
+                    "Rewritten text",
+                    entry["text"],
+                    height=120,
+                    disabled=True,
+                    key=f"rt_{n}_{_vkey()}",
+                )
+
+
 def _adjudicate_first(report: AuditReport) -> AuditReport:
     """Adjudication sits in an expander but must run before the metrics are shown."""
     with st.expander("Adjudicate scores (override a PII score)", expanded=False):
@@ -537,7 +685,7 @@ def _vkey() -> str:
 st.session_state.setdefault(w.K_VERSIONS, [])
 with st.container(border=True):
     doc, redacted = _input_document()
-    cfg = _configuration(redacted is not None)
+    cfg = _configuration(redacted is not None, has_gt=bool(doc is not None and doc.subjects))
     if doc is not None:
         st.session_state["audit_doc"] = doc
     run_cols = st.columns([1, 1, 4])

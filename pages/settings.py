@@ -30,7 +30,21 @@ base = st.text_input(
     "Base URL", ep.get("base_url", ""), placeholder="http://127.0.0.1:8000/v1", key="ep_url"
 )
 model = st.text_input("Model name", ep.get("model", ""), key="ep_model")
+local_key = st.text_input(
+    "Server API key (optional: vLLM --api-key, a proxy...)",
+    value=keys.get("LOCAL_LLM_API_KEY", ""),
+    type="password",
+    key="k_LOCAL_LLM_API_KEY",
+)
+if local_key:
+    keys["LOCAL_LLM_API_KEY"] = local_key
+else:
+    keys.pop("LOCAL_LLM_API_KEY", None)
 ep.update(base_url=base.strip(), model=model.strip())
+st.caption(
+    'Choose it as a backbone on the Audit page ("local OpenAI-compatible endpoint"); the '
+    "catalog's local models (Llama, Gemma) also use this URL when it is set."
+)
 if st.button("Test connection", disabled=not base.strip(), key="ep_test"):
     ok, msg = w.test_endpoint(base.strip(), model.strip())
     (st.success if ok else st.error)(msg)
@@ -40,12 +54,21 @@ cache = w.engine("llm.cache")
 if cache is None:
     w.missing("llm.cache", "The response cache")
 else:
+    st.caption(
+        "LLM answers are cached on disk (responses and token counts only, never a key): "
+        "rerunning the same configuration makes no call."
+    )
     try:
-        stats = w.cache_stats()
-        st.json(stats)
         if st.button("Clear cache", key="cache_clear"):
             w.cache_clear()
             st.success("Cache cleared.")
+        stats = w.cache_stats()
+        c = st.columns(4)
+        c[0].metric("Cached responses", stats["entries"])
+        c[1].metric("Hits (this server)", stats["hits"])
+        c[2].metric("Misses (this server)", stats["misses"])
+        c[3].metric("Size on disk", f"{stats['size_kb']} KB")
+        st.caption(f"File: {stats['file']}")
     except Exception as exc:
         st.error(f"Cache unavailable: {exc}")
 
