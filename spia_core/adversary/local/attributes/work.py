@@ -40,6 +40,10 @@ _OCC_PHRASE = re.compile(
 )
 
 
+_LEGAL = re.compile(r"\b(?:the Court|the Convention|the Government|the applicant)\b")
+_MINISTER = re.compile(
+    r"\bMinister (?P<of>(?:of|for) (?:the )?[A-Z][\w’'\-]*(?: (?:and )?[A-Z][\w’'\-]*)*)"
+)
 _TRAILING = re.compile(r"(?:\s+(?:of|for|and|the|at|in|&))+$")
 _GENERIC_ORG = re.compile(
     r"(?:the\s+)?(?:Court|Chamber|Section|Council|Government|Commission|Convention|State|"
@@ -94,7 +98,10 @@ _LEAD_WORDS = re.compile(r"^(?:the|their|his|her|its|a|an|that|this)\s+", re.IGN
 
 
 def role_phrase(text: str) -> str:
-    """'the President of the Second Section' -> 'President of the Second Section'."""
+    """'the President of the Second Section' -> 'President of the Second Section'; a masked
+    part is dropped ('President of [LOC]' -> 'President', '[LOC] Governor' -> 'Governor')."""
+    text = re.sub(r"^\s*(?:the\s+)?\[[A-Z_0-9]+\]\s+", "", text)
+    text = re.sub(r"\s+(?:of|for|at|in)\s+(?:the\s+)?\[[A-Z_0-9]+\].*$", "", text)
     phrase = _LEAD_WORDS.sub("", text.strip(" ,.;:()“”\"'"))
     phrase = re.sub(r"\s+", " ", phrase)
     return phrase[:1].upper() + phrase[1:]
@@ -221,8 +228,17 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         out.extend(_agent_affiliation(ctx, d))
     for org, s, e in role_courts(ctx, d):
         out.append(Finding("AFFILIATION", org, 4, 2, [ctx.ev(s, e)], "role-court"))
-    if d.roles.keys() & {"president", "registrar", "rapporteur"} and "Section" in ctx.text:
-        out.append(Finding("AFFILIATION", "European Court of Human Rights", 3, 2, [], "echr"))
+    if d.roles.keys() & {"president", "registrar", "rapporteur"}:
+        phrases = " ".join(m.text for m in d.mentions if m.kind == "role")
+        if re.search(r"Section|Chamber|Grand", phrases) or "Section" in ctx.text:
+            out.append(Finding("AFFILIATION", "European Court of Human Rights", 3, 2, [], "echr"))
+        elif "[" in phrases and _LEGAL.search(ctx.text):
+            out.append(Finding("AFFILIATION", "European Court of Human Rights", 2, 3, [], "echr"))
+    for m, off in segment_matches(ctx, d, _MINISTER):
+        s, e = off + m.start(), off + m.end()
+        if s - off < 80 and not ctx.is_masked(s, e):
+            ev = [ctx.ev(s, e)]
+            out.append(Finding("AFFILIATION", f"Ministry {m.group('of')}", 3, 2, ev, "minister"))
     if d.title.lower().rstrip(".") in {"dr", "doctor", "professor", "prof"}:
         t = next(m for m in d.mentions if m.title)
         out.append(
