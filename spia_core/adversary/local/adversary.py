@@ -98,6 +98,9 @@ def _label(d: Draft, index: int) -> str:
         return m.text.strip()
     if d.codes:
         return f"Holder of {d.codes[0].value}"
+    held = next((m for m in d.mentions if m.kind == "code" and m.role), None)
+    if held is not None:
+        return f"{held.role.capitalize()} whose ID is {held.text}"
     return f"Person {index}"
 
 

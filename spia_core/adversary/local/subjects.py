@@ -139,6 +139,12 @@ def _third_party_code(text: str, start: int, before: str) -> bool:
     return _OTHER_CUE.search(tail) is not None
 
 
+_HOLDER_WORDS = (
+    r"\b(?P<w>client|customer|candidate|user|employee|patient|member|student|tenant|guest|"
+    r"applicant|citizen|subscriber|passenger)s?\b"
+)
+
+
 class SubjectFinder:
     """Builds drafts from mentions; one instance per text."""
 
@@ -526,6 +532,8 @@ class SubjectFinder:
                     d.kin = "spouse"
                     d.anchor = author
                 singles[(id(author), "spouse")] = d
+        self._life_with(author, singles)
+        self._masked_counts(author)
         spouse_words = {"wife", "husband", "spouse", "partner"}
         has_spouse = any(
             d.alive and d.kin in spouse_words | {"spouse"} and d.anchor is author
@@ -547,6 +555,58 @@ class SubjectFinder:
                 )
             )
             d.kin, d.anchor = "spouse", author
+
+    def _life_with(self, author: Draft | None, singles: dict[tuple[int, str], Draft]) -> None:
+        """'(married) life with X' in a post: X is the author's partner (also when 'married'
+        itself was masked: '[DEM] life with [PERSON]')."""
+        if author is None or self.legal:
+            return
+        m = re.search(r"\b[Ll]ife with (?=\S)", self.text)
+        named = self._adjacent_after(m.end(), limit=1) if m else None
+        if named is None:
+            return
+        d = self._draft_of(named)
+        if d.kin or d.is_author:
+            return
+        spouse = singles.get((id(author), "spouse"))
+        if spouse is not None and spouse is not d and not spouse.names:
+            d = self._merge(d, spouse)
+        d.kin, d.anchor = "spouse", author
+        singles[(id(author), "spouse")] = d
+
+    def _masked_counts(self, author: Draft | None) -> None:
+        """'our [QUANTITY] little ones' / 'my [CARDINAL] kids': a masked count of children is
+        taken as two (the smallest count the plural allows)."""
+        if author is None or self.legal:
+            return
+        rx = re.compile(
+            r"\b(?:[Mm]y|[Oo]ur)\s+\[[A-Z_]+\]\s+(?:[a-z]+\s+)?"
+            r"(?:little ones|kids|children|kiddos|sons|daughters|boys|girls)\b"
+        )
+        for m in rx.finditer(self.text):
+            if any(k.start <= m.start() < k.end for d in self.drafts for k in d.mentions):
+                continue
+            word = m.group(0).split()[-1]
+            kin = {"sons": "son", "daughters": "daughter"}.get(word, "child")
+            for i in (1, 2):
+                d = self._new(Mention(m.start(), m.end(), m.group(0), "kin", role=kin))
+                d.kin, d.anchor, d.child_index, d.child_count = kin, author, i, 2
+
+    def _masked_code_holders(self) -> None:
+        """A masked code introduced as someone else's ('client ID [CODE]', 'employee records
+        (ID: [CODE])') still shows that this third person exists."""
+        if self.legal:
+            return
+        for m in re.finditer(r"\[(?:CODE|ID|ID_NUMBER)(?:_\d+)?\]", self.text):
+            before = self.text[max(0, m.start() - 40) : m.start()].lower()
+            who = re.search(_HOLDER_WORDS + r"[^.]*$", before)
+            if who is None:
+                continue
+            if re.search(r"\b(?:my|our|i)\s+(?:\w+\s+){0,2}$", before):
+                continue
+            word = who.group("w")
+            d = self._new(Mention(m.start(), m.end(), m.group(0), "code", role=word))
+            d.roles.setdefault("holder", 0)
 
     def attach_codes(self) -> None:
         for c in self.codes:
@@ -621,6 +681,7 @@ class SubjectFinder:
         self.link_author()
         self.link_kin()
         self.attach_codes()
+        self._masked_code_holders()
         alive = [d for d in self.drafts if d.alive and (d.mentions or d.codes or d.is_author)]
 
         def order(d: Draft) -> tuple[int, int]:
