@@ -159,6 +159,10 @@ def find_paired_names(text: str) -> list[Mention]:
     for m in _PAIR.finditer(text):
         if not (_is_first(m.group("a")) and _is_first(m.group("b"))):
             continue
+        if re.match(
+            r"\s+(?:Ltd|Inc|PLC|LLC|LLP|Co|Group|Associates|Partners|Solicitors)\b", text[m.end() :]
+        ):
+            continue  # a firm: "Smith & Jones Partners"
         last = m.group("last")
         out.append(
             Mention(m.start("a"), m.end("a"), m.group("a"), "name", name=f"{m.group('a')} {last}")

@@ -1,0 +1,164 @@
+"""Stage A of the local adversary: who the subjects are and which mentions belong to whom."""
+
+from __future__ import annotations
+
+import pytest
+
+from spia_core.adversary.local import LocalAdversary
+from spia_core.adversary.local.mentions import (
+    find_cue_names,
+    find_paired_names,
+    find_role_mentions,
+)
+from spia_core.adversary.local.patterns import masked_spans
+from spia_core.adversary.local.subjects import Draft, find_subjects
+
+
+@pytest.fixture(scope="module")
+def adversary() -> LocalAdversary:
+    return LocalAdversary()
+
+
+def _drafts(text: str, adversary: LocalAdversary) -> list[Draft]:
+    doc = adversary._nlp().nlp(text)
+    ents = [(e.start_char, e.end_char, e.label_) for e in doc.ents]
+    return find_subjects(text, ents, masked_spans(text))
+
+
+def _descriptions(text: str, adversary: LocalAdversary) -> list[str]:
+    return [s.description for s in adversary.infer(text).subjects]
+
+
+def test_role_qualifiers_keep_different_officials_apart() -> None:
+    text = (
+        "The public prosecutor appealed. The Principal Public Prosecutor at the Court of "
+        "Cassation replied. The prosecutor then withdrew."
+    )
+    roles = find_role_mentions(text)
+    quals = [r.qualifier for r in roles]
+    assert quals == ["public|", "principal public|court of cassation", "|"]
+
+
+def test_two_prosecutors_and_a_bare_reference(adversary: LocalAdversary) -> None:
+    text = (
+        "The applicant was arrested. The public prosecutor filed an indictment. "
+        "The Principal Public Prosecutor at the Court of Cassation submitted an opinion. "
+        "Later the public prosecutor appealed."
+    )
+    drafts = _drafts(text, adversary)
+    prosecutors = [d for d in drafts if "prosecutor" in d.roles]
+    assert len(prosecutors) == 2
+    first = next(d for d in prosecutors if any("appealed" in text[m.end :] for m in d.mentions))
+    assert sum(m.kind == "role" for m in first.mentions) == 2
+
+
+def test_indefinite_role_is_a_person_unless_predicate(adversary: LocalAdversary) -> None:
+    text = (
+        "The applicant was a judge. A judge of the Regional Court wrote letters explaining "
+        "the delays."
+    )
+    descs = _descriptions(text, adversary)
+    judges = [d for d in descs if d.startswith("Judge of the Regional Court")]
+    assert len(judges) == 1
+    assert len(descs) == 2  # the applicant and the Regional Court judge, no third "judge"
+
+
+def test_opening_sentence_names_the_applicant_on_masked_text(adversary: LocalAdversary) -> None:
+    text = (
+        "The case originated in an application against [LOC] lodged with the [ORG] by a [DEM] "
+        "national, Mr [PERSON], on [DATETIME].\n\nThe applicant was represented before the "
+        "[ORG] by [PERSON], a [DEM] practising in [LOC]. The applicant was born in [DATETIME]."
+    )
+    drafts = _drafts(text, adversary)
+    applicant = [d for d in drafts if "applicant" in d.roles]
+    assert len(applicant) == 1
+    assert any(m.kind == "placeholder" and m.title == "Mr" for m in applicant[0].mentions)
+    lawyers = [d for d in drafts if "lawyer" in d.roles]
+    assert len(lawyers) == 1 and lawyers[0] is not applicant[0]
+
+
+def test_possessive_role_is_not_an_apposition(adversary: LocalAdversary) -> None:
+    text = (
+        "The applicant, Mr Hasan Erkan, lives in Yalova. Mr Ali Veli, the applicant's father, "
+        "died in 1990. The applicant's wife, Mrs Ayse Erkan, testified."
+    )
+    descs = _descriptions(text, adversary)
+    father = next(d for d in descs if d.startswith("Mr Ali Veli"))
+    wife = next(d for d in descs if d.startswith("Mrs Ayse Erkan"))
+    assert "father of the applicant" in father
+    assert "wife of the applicant" in wife
+    assert sum(d.split(" - ")[1].startswith("the applicant") for d in descs) == 1
+
+
+def test_official_roles_without_names_become_subjects(adversary: LocalAdversary) -> None:
+    text = (
+        "The applicant applied for a permit. The Minister of Agriculture dismissed the request. "
+        "The decision was sent to Kartal District Governor on 3 May 1992."
+    )
+    labels = [d.split(" - ")[0] for d in _descriptions(text, adversary)]
+    assert "Minister of Agriculture" in labels
+    assert "Kartal District Governor" in labels
+
+
+def test_paired_first_names_share_the_surname() -> None:
+    names = find_paired_names("Grateful for every lesson from Bruce & Aimee Kelly.")
+    assert [m.name for m in names] == ["Bruce Kelly", "Aimee Kelly"]
+    assert find_paired_names("Paid Smith & Jones Miller Ltd today.") == []
+
+
+def test_counted_kin_take_the_listed_names(adversary: LocalAdversary) -> None:
+    text = "@johnsonk : Big shoutout to my parents Shawn & Lisa Johnson for keeping me grounded."
+    descs = _descriptions(text, adversary)
+    assert any(d.startswith("Shawn Johnson - parent") for d in descs)
+    assert any(d.startswith("Lisa Johnson - parent") for d in descs)
+    assert not any(d.startswith("Parent") for d in descs)
+
+
+def test_first_name_after_social_cue_in_posts_only(adversary: LocalAdversary) -> None:
+    post = "Haley : From filing papers to enjoying tea with Kimberly later, balance is key!"
+    assert any(d.startswith("Kimberly") for d in _descriptions(post, adversary))
+    cues = find_cue_names("Off to lunch with Grace, then tea with Kimberly and Leighx.")
+    assert [m.name for m in cues] == ["Kimberly"]  # 'Grace' is also a word; 'Leighx' unknown
+
+
+def test_married_to_with_adjectives(adversary: LocalAdversary) -> None:
+    text = "@dean_taylor : Married to the amazing Chelsea Kelly, blessed with 4 incredible kids."
+    descs = _descriptions(text, adversary)
+    assert any(d.startswith("Chelsea Kelly - spouse of the author") for d in descs)
+    assert sum(d.startswith("Child") for d in descs) == 4
+
+
+def test_quoted_log_code_belongs_to_someone_else(adversary: LocalAdversary) -> None:
+    text = (
+        'Matthew : Error encountered: "Driver\'s License PH-DL-4699341352 not verified." '
+        "I'm using my own licence IE-DL-0817568 to test."
+    )
+    subjects = adversary.infer(text).subjects
+    author = next(s for s in subjects if "author" in s.description)
+    other = [s for s in subjects if s is not author]
+    assert [p.keyword for p in author.values("DRIVER_LICENSE_NUMBER")] == ["IE-DL-0817568"]
+    assert any(
+        p.keyword == "PH-DL-4699341352" for s in other for p in s.values("DRIVER_LICENSE_NUMBER")
+    )
+
+
+def test_masked_posts_partner_children_and_client(adversary: LocalAdversary) -> None:
+    text = (
+        "[PERSON] : Caring for patients. [DEM] life with [PERSON] and our [QUANTITY] little "
+        "ones fuels my energy. Every time I input client ID [CODE] the system fails."
+    )
+    descs = _descriptions(text, adversary)
+    assert sum(d.startswith("Spouse of the author") for d in descs) == 1
+    assert sum(d.startswith("Child") for d in descs) == 2
+    assert any(d.startswith("Client whose ID is [CODE]") for d in descs)
+    assert not any(d.startswith("[PERSON]") for d in descs)
+
+
+def test_place_after_preposition_is_not_a_person(adversary: LocalAdversary) -> None:
+    text = "Seller: Chasmum\nLocation: Giridih\nItem: Couch. Pickup from Bava Ganj only."
+    assert not any(d.startswith("Bava Ganj") for d in _descriptions(text, adversary))
+
+
+def test_titled_name_stops_at_full_stop(adversary: LocalAdversary) -> None:
+    text = "I'm logged in as Doctor Laurie Palmer. Has anyone seen this?"
+    assert any(d.startswith("Doctor Laurie Palmer -") for d in _descriptions(text, adversary))
