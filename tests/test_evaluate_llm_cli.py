@@ -221,4 +221,4 @@ def test_evaluate_provided_anonymized_jsonl(tmp_path: Path, capsys: Any) -> None
 
 
 def test_responder_is_shared() -> None:
-    assert responder({"messages": [{"role": "user", "content": "ping"}]}).content == "OK"
+    assert responder({"messages": [{"role": "user", "content": "Say OK. (ping)"}]}).content == "OK"
