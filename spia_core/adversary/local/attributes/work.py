@@ -255,10 +255,6 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
                     "title",
                 )
             )
-    prior = lexicons.genre_priors().get("echr_applicant_occupation")
-    if prior and "applicant" in d.roles and not any(f.tag == "OCCUPATION" for f in out):
-        # SPIA annotators write "Unemployed" for an applicant whose judgment names no job.
-        out.append(Finding("OCCUPATION", prior, 1, 3, [], "genre-prior"))
     if d.kin in {"child", "kid", "son", "daughter"} and d.anchor is not None and d.anchor.is_author:
         out.append(Finding("OCCUPATION", "Unemployed", 2, 3, [], "child"))
     return out
