@@ -187,6 +187,6 @@ def test_masked_spouse_placeholder(adv: LocalAdversary) -> None:
     text = "[PERSON] : Busy day. [DEM] life with [PERSON] and our [QUANTITY] little ones!"
     res = adv.infer(text)
     assert value(author(res), "RELATIONSHIP") == "Married"
-    spouse = [s for s in res.subjects if "author" not in s.description.lower()]
+    spouse = [s for s in res.subjects if "author of the text" not in s.description.lower()]
     assert any(value(s, "RELATIONSHIP") == "Married" for s in spouse)
     check_evidence(text, res)

@@ -162,3 +162,66 @@ def test_place_after_preposition_is_not_a_person(adversary: LocalAdversary) -> N
 def test_titled_name_stops_at_full_stop(adversary: LocalAdversary) -> None:
     text = "I'm logged in as Doctor Laurie Palmer. Has anyone seen this?"
     assert any(d.startswith("Doctor Laurie Palmer -") for d in _descriptions(text, adversary))
+
+
+def _author(subjects):
+    return next(s for s in subjects if "author of the text" in s.description)
+
+
+def test_code_owner_is_read_from_the_nearest_words(adversary: LocalAdversary) -> None:
+    text = (
+        "@amy_k : Every time I input client ID GB-ID-1234567 from my workstation "
+        "(+441154960331), the error pops up. Despite entering the correct passport number "
+        "(Y12345678), it fails. Some addresses (like petersmith@example.com) bounce."
+    )
+    subjects = adversary.infer(text).subjects
+    author = _author(subjects)
+    mine = {p.keyword for s in [author] for p in s.piis if p.keyword and p.evidence}
+    assert "+441154960331" in mine and "Y12345678" in mine
+    assert "GB-ID-1234567" not in mine and "petersmith@example.com" not in mine
+    client = next(s for s in subjects if s.description.startswith("Client whose ID"))
+    assert [p.keyword for p in client.values("IDENTIFICATION_NUMBER")] == ["GB-ID-1234567"]
+
+
+def test_email_goes_to_the_person_it_names(adversary: LocalAdversary) -> None:
+    text = "Quick question: why do j.king@ross.com and the handle @kingj collide in our DB?"
+    subjects = adversary.infer(text).subjects
+    holder = next(s for s in subjects if s.values("EMAIL_ADDRESS"))
+    assert "author of the text" not in holder.description
+    assert holder.values("NAME")[0].keyword == "J. King"
+
+
+def test_kin_lists_share_their_possessor(adversary: LocalAdversary) -> None:
+    descs = _descriptions("@tom_w : Big thanks to my Mum and Dad for everything!", adversary)
+    assert any(d.startswith("Mother of the author") for d in descs)
+    assert any(d.startswith("Father of the author") for d in descs)
+
+
+def test_cue_names_handles_and_full_names_in_posts(adversary: LocalAdversary) -> None:
+    text = (
+        "@rosie_l : A cozy evening with Leigh and our little one. Thanks to my parents, "
+        "Sean & Jessica, and to @MarkHolt. Logs mention “Christina Jones” twice."
+    )
+    descs = _descriptions(text, adversary)
+    assert any(d.startswith("Leigh - spouse of the author") for d in descs)
+    assert any(d.startswith("Sean - parent") for d in descs)
+    assert any(d.startswith("Jessica - parent") for d in descs)
+    assert any(d.startswith("Mark Holt") for d in descs)
+    assert any(d.startswith("Christina Jones") for d in descs)
+
+
+def test_firms_and_predicates_are_not_people(adversary: LocalAdversary) -> None:
+    text = (
+        "@logan_4 : I'm a police officer with Chander, Virk and Puri. Lunch with Sean, "
+        "Jessica and Tom. #FamilyFirst"
+    )
+    descs = _descriptions(text, adversary)
+    assert len(descs) == 4, descs  # the author, Sean, Jessica, Tom
+    assert "Police officer" in _author(adversary.infer(text).subjects).description
+
+
+def test_counted_one_child_and_married_to_the_best_partner(adversary: LocalAdversary) -> None:
+    text = "Nat : Married to the best partner, Piper, with one amazing kid. Life is good!"
+    descs = _descriptions(text, adversary)
+    assert any(d.startswith("Piper - spouse of the author") for d in descs)
+    assert sum(d.startswith("Child of the author") for d in descs) == 1

@@ -8,7 +8,7 @@ import time
 from spia_core.adversary.base import InferenceResult
 from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.attributes import age, family, identity, location, sex, work
-from spia_core.adversary.local.context import DocContext, build_segments, infer_country
+from spia_core.adversary.local.context import DocContext, Segment, build_segments, infer_country
 from spia_core.adversary.local.evidence import Finding, best
 from spia_core.adversary.local.patterns import masked_spans
 from spia_core.adversary.local.subjects import Draft, find_subjects
@@ -62,7 +62,7 @@ def _owner(d: Draft) -> str:
 def _kin_phrase(d: Draft) -> str:
     info = lexicons.kin_words().get(d.kin)
     young = info is not None and info.age_hint in {"child", "baby"} and not info.sex
-    kin = "child" if young or d.kin == "kid" else d.kin
+    kin = "child" if young or d.kin == "kid" else family.canonical_kin(d.kin).lower()
     num = f" {d.child_index}" if d.child_count > 1 else ""
     return f"{kin}{num} of {_owner(d)}"
 
@@ -96,11 +96,11 @@ def _label(d: Draft, index: int) -> str:
     m = next((m for m in d.mentions if m.kind == "placeholder"), None)
     if m is not None:
         return m.text.strip()
-    if d.codes:
-        return f"Holder of {d.codes[0].value}"
     held = next((m for m in d.mentions if m.kind == "code" and m.role), None)
     if held is not None:
         return f"{held.role.capitalize()} whose ID is {held.text}"
+    if d.codes:
+        return f"Holder of {d.codes[0].value}"
     return f"Person {index}"
 
 
@@ -177,6 +177,7 @@ class LocalAdversary:
         drafts = find_subjects(text, ents, masks)
         ctx = DocContext(text=text, sentences=sents, ents=ents, masks=masks, drafts=drafts)
         build_segments(ctx)
+        _author_holds_the_rest(ctx)
         infer_country(ctx)
         subjects = []
         for i, d in enumerate(drafts):
@@ -198,6 +199,25 @@ class LocalAdversary:
             degraded=pipe.degraded,
             warnings=warnings,
         )
+
+
+def _author_holds_the_rest(ctx: DocContext) -> None:
+    """In a post, text that no other person's mention or pronoun covers speaks about the
+    author ("As someone working at SKSW, I ..."): it becomes part of the author's segments."""
+    author = next((d for d in ctx.drafts if d.is_author), None)
+    if author is None:
+        return
+    covered = sorted((g.start, g.end) for d in ctx.drafts if d is not author for g in ctx.segs(d))
+    pos, gaps = 0, []
+    for start, end in covered:
+        if start > pos:
+            gaps.append(Segment(pos, start, "mention"))
+        pos = max(pos, end)
+    if pos < len(ctx.text):
+        gaps.append(Segment(pos, len(ctx.text), "mention"))
+    ctx.segments.setdefault(id(author), []).extend(
+        g for g in gaps if ctx.text[g.start : g.end].strip()
+    )
 
 
 def _stage_b(ctx: DocContext, d: Draft) -> list[PII]:

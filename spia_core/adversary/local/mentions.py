@@ -36,6 +36,7 @@ class Mention:
     anchor: str = ""  # kin: the possessor phrase ("my", "his", "the applicant's", "Mr X's")
     count: int = 1  # kin: "two sons" -> 2
     qualifier: str = ""  # role: "modifier|complement" ("principal public|court of cassation")
+    source: str = ""  # rule that found it ("cue": a known first name after a social cue)
 
 
 _NOT_NAMES = frozenset(
@@ -142,15 +143,24 @@ _PAIR = re.compile(
 )
 #: Words after which a capitalised first name is a person in informal text ("tea with Kimberly").
 _NAME_CUE = re.compile(
-    r"(?:\b(?:with|and|to|for|from|by|thanks|Thanks|hubby|wifey|bestie|friend|buddy|mate|"
-    r"met|meet|love|miss|son|daughter|husband|wife|partner|boyfriend|girlfriend)|&)\s+"
+    r"(?:\b(?:with|and|to|for|from|by|thanks|Thanks|met|meet|love|miss)|&|"
+    r"\b(?:hubby|wifey|bestie|friend|buddy|mate|son|daughter|husband|wife|partner|boyfriend|"
+    r"girlfriend|parents|folks|kids|children|sons|daughters|twins|mom|mum|dad|brother|sister|"
+    r"fianc[ée]e?)\b,?)\s+"
     r"(?P<name>[A-Z][a-z]{2,}(?: [A-Z][a-z]{2,})?)\b"
 )
+#: A full name with no cue: a known first name and a known surname ("Christina Jones").
+_FULL_NAME = re.compile(r"(?<![\w@#])(?P<first>[A-Z][a-z]{2,}) (?P<last>[A-Z][a-z]{2,})\b(?![@\w])")
 
 
 def _is_first(word: str) -> bool:
+    """A first name (any sex, any Faker locale) that is not also a common English word."""
+    from spia_core.adversary.local.attributes.identity import name_sets
+
     f = lexicons.fold(word)
-    return f in lexicons.first_names() and f not in _WORDLIKE_FIRSTS
+    if f in _WORDLIKE_FIRSTS:
+        return False
+    return f in lexicons.first_names() or f in name_sets()[0]
 
 
 def find_paired_names(text: str) -> list[Mention]:
@@ -180,16 +190,44 @@ def find_paired_names(text: str) -> list[Mention]:
 
 
 def find_cue_names(text: str) -> list[Mention]:
-    """Known first names after a social cue in informal text ("with Leigh", "hubby Marcus")."""
-    out = []
+    """Known first names after a social cue in informal text ("with Leigh", "hubby Marcus"),
+    full names of a known first name and surname ("Christina Jones"), and @handles that do not
+    open the text ("with @JamesCruz")."""
+    from spia_core.adversary.local.attributes.identity import handle_name, name_sets
+
+    lower = set(re.findall(r"\b[a-z]+\b", text))
+    out: list[Mention] = []
     for m in _NAME_CUE.finditer(text):
         name = m.group("name")
         first = name.split()[0]
-        if not _is_first(first):
+        if not _is_first(first) or lexicons.fold(first) in lower:
             continue
-        if " " in name and lexicons.fold(name.split()[1]) in _NOT_NAMES:
+        if " " in name and (
+            lexicons.fold(name.split()[1]) in _NOT_NAMES
+            or lexicons.fold(name.split()[1]) not in name_sets()[1]
+        ):
             name = first
-        out.append(Mention(m.start("name"), m.start("name") + len(name), name, "name", name=name))
+        end = m.start("name") + len(name)
+        out.append(Mention(m.start("name"), end, name, "name", name=name, source="cue"))
+    taken = [(m.start, m.end) for m in out]
+    lasts = name_sets()[1]
+    for m in _FULL_NAME.finditer(text):
+        first, last = m.group("first"), m.group("last")
+        if any(s < m.end() and m.start() < e for s, e in taken):
+            continue
+        f = lexicons.fold(first)
+        if f not in lexicons.first_names() or f in _WORDLIKE_FIRSTS or f in lower:
+            continue
+        if lexicons.fold(last) not in lasts or lexicons.fold(last) in lower:
+            continue
+        out.append(Mention(m.start(), m.end(), m.group(0), "name", name=m.group(0), source="cue"))
+    lead = len(text) - len(text.lstrip())
+    for m in HANDLE.finditer(text):
+        if m.start() <= lead + 1 or text[max(0, m.start() - 1) : m.start()].isalnum():
+            continue
+        name = handle_name(m.group(0))
+        if name and any(len(t) > 2 for t in name.split()):
+            out.append(Mention(m.start(), m.end(), m.group(0), "handle", name=name))
     return out
 
 
@@ -219,6 +257,8 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
         if label != "PERSON" or any(s < end and start < e for s, e in taken):
             continue
         raw = text[start:end]
+        if text[max(0, start - 1) : start] in {"#", "@"}:
+            continue  # a hashtag or a handle, not a name
         name = clean_name(raw)
         if not plausible_name(name):
             continue
@@ -384,6 +424,7 @@ def find_role_mentions(text: str) -> list[Mention]:
 
 
 _KIN_RE: re.Pattern[str] | None = None
+_KIN_LIST_GAP = re.compile(r"^\s*(?:,|and|&|, and)\s*$")
 
 
 def _kin_regex() -> re.Pattern[str]:
@@ -419,7 +460,7 @@ def _kin_regex() -> re.Pattern[str]:
 
 def find_kin_mentions(text: str) -> list[Mention]:
     """'his wife', 'the applicant's son', 'my four wonderful kids', 'two daughters', 'parent of two'."""  # noqa: E501
-    out = []
+    out: list[Mention] = []
     kinmap = lexicons.kin_words()
     for m in _kin_regex().finditer(text):
         word = m.group("kin")
@@ -432,6 +473,15 @@ def find_kin_mentions(text: str) -> list[Mention]:
                 if w in {"my", "his", "her", "our", "their"}
             ]
             anchor = poss[-1] if poss else ""
+        prev = out[-1] if out else None
+        if (
+            not anchor
+            and prev is not None
+            and prev.anchor not in {"", "a", "an"}
+            and not prev.plural
+            and _KIN_LIST_GAP.match(text[prev.end : m.start("kin")])
+        ):
+            anchor = prev.anchor  # "my Mum and Dad": Dad is the writer's too
         num_word = m.group("num") or next(
             (w for w in m.group(0).split()[:-1] if number_value(w) and w.lower() != "both"), ""
         )
@@ -479,6 +529,22 @@ def find_kin_mentions(text: str) -> list[Mention]:
                 plural=True,
             )
         )
+    for m in re.finditer(
+        r"\b(?:[Oo]ne|[Aa]n?|[Oo]ur|[Mm]y) (?:(?:amazing|wonderful|beautiful|lovely|little|"
+        r"sweet|adorable|awesome|precious) )?(?P<kin>kid|child|son|daughter|baby|toddler|"
+        r"(?P<age>one|two|three|four|five|\d{1,2})[- ](?:year|month)[- ]old)\b(?![- ]\w)",
+        text,
+    ):
+        if any(k.start <= m.start("kin") < k.end for k in out):
+            continue
+        if m.group(0).split()[0].lower() in {"a", "an"} and not m.group("age"):
+            continue  # "a kid" is an attribute, "a one-year-old" is a child
+        before = text[max(0, m.start() - 30) : m.start()]
+        if m.group("age") and not re.search(r"\b(?:with|and|&|have|has|our|my)\s*$", before):
+            continue
+        role = m.group("kin").lower()
+        role = role if role in kinmap and not m.group("age") else "child"
+        out.append(Mention(m.start(), m.end(), m.group(0), "kin", role=role, anchor="my"))
     for m in re.finditer(r"\b(?P<anchor>[Oo]ur|[Mm]y) little ones?\b", text):
         out.append(
             Mention(

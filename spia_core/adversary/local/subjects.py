@@ -27,6 +27,18 @@ def _standalone(role: str) -> bool:
 _APPOS_AFTER = re.compile(r"^\s*(?:\(\s*[“\"‘']?\s*|,\s*(?:who was |who is )?|\s)$")
 _APPOS_BEFORE = re.compile(r"^\s*,?\s*(?:(?:namely|i\.e\.)\s*)?$")
 _ORGISH = r"\b(?:Solicitors|Ltd|Inc|PLC|AB|GmbH|Bank|Court|Sąd|Council|Office|Ministry|Party|Association|Company|University|Hospital|Prison|Street|Road)\b"  # noqa: E501
+#: A firm named after its partners ("Hardy, Hernandez and Fernandez", "O'Connell, Wong and
+#: Smith"): in posts, the names are the affiliation, not people.
+_FIRM = re.compile(r"(?:[A-Z][\w’'\-]+ )?[A-Z][\w’'\-]+, [A-Z][\w’'\-]+,? (?:and|&) [A-Z][\w’'\-]+")
+
+
+def _firm_like(phrase: str) -> bool:
+    """A list of capitalised words that reads as surnames (a firm), not as first names."""
+    words = re.findall(r"[A-Z][\w’'\-]+", phrase)
+    firsts = sum(lexicons.fold(w) in lexicons.first_names() for w in words)
+    return firsts * 2 < len(words)
+
+
 _LIST_GAP = re.compile(r"^\s*(?:,|and|&|, and|,\s*and)\s*$")
 _POSSESSIVE_DETS = frozenset({"his", "her", "their", "its"}) | {
     f"the {o}applicant{s}"
@@ -36,7 +48,8 @@ _POSSESSIVE_DETS = frozenset({"his", "her", "their", "its"}) | {
 #: Words before an indefinite role that make it a predicate ("was a judge", "as an expert").
 _PREDICATE_BEFORE = (
     r"\b(?:is|was|were|be|been|being|are|am|as|became|become|becomes|appointed|named|elected|"
-    r"not|also|worked|works|qualified|trained|employed|acting|act|like|such|whether|if)\s+$"
+    r"not|also|worked|works|qualified|trained|employed|acting|act|like|such|whether|if|"
+    r"I['’]m|(?:you|we|they)['’]re|(?:he|she)['’]s|someone|anyone)\s+$"
 )
 _REPRESENTED = re.compile(
     r"\b(?:represented|assisted)(?: before (?:the )?[\w\[\]’' ]{1,40}?)? by "
@@ -127,15 +140,37 @@ _OTHER_CUE = re.compile(
 )
 
 
-def _third_party_code(text: str, start: int, before: str) -> bool:
+#: Cues that an e-mail address or phone number is someone else's ("addresses like X",
+#: "I emailed X", "contacted X").
+_OTHER_CONTACT = re.compile(
+    r"(?:\b(?:like|such as|e\.g\.|similar|including|flagged|emailed|e-mailed|contacted|"
+    r"cc['’]?d|forwarded (?:it )?to|wrote to|sent (?:it |this )?to|reply from)\b)"
+    r"(?:(?!\b(?:my|our|i|me)\b)[^.;:])*$"
+)
+_CONTACT_TAGS = frozenset({"PHONE_NUMBER", "EMAIL_ADDRESS"})
+_OWNER_OTHER = (
+    r"\b(?:client|customer|candidate|user|employee|patient|member|student|tenant|account|"
+    r"record|records|profile|applicant|citizen|person|individual|subscriber|guest|doctor)\b"
+)
+
+
+def _last(pattern: str, text: str) -> int | None:
+    """Start of the last match of ``pattern`` in ``text`` (None when absent)."""
+    found = None
+    for m in re.finditer(pattern, text):
+        found = m.start()
+    return found
+
+
+def _third_party_code(text: str, start: int, before: str, *, contact: bool = False) -> bool:
     """A code quoted from a log or error message, or introduced as 'the/similar/e.g. ... number',
-    belongs to someone other than the writer."""
+    belongs to someone other than the writer (contacts: 'addresses like X', 'emailed X')."""
+    tail = before[-45:]
+    if contact:
+        return _OTHER_CONTACT.search(tail) is not None
     quoted = _QUOTE_OPEN.search(text[max(0, start - 60) : start])
     if quoted and not re.search(r"\b(?:my|our)\b", quoted.group(0), re.IGNORECASE):
         return True
-    tail = before[-45:]
-    if re.search(r"\bcorrect\b|\bcredentials?\b", tail):
-        return False
     return _OTHER_CUE.search(tail) is not None
 
 
@@ -154,10 +189,16 @@ class SubjectFinder:
         names = find_name_mentions(text, ents, masks)
         self.legal = bool(re.search(r"\b(?:the applicants?|the Court|the Government)\b", text))
         if not self.legal:
+            cues = find_cue_names(text)
+            for n in names:
+                if any(n.start < c.end and c.start < n.end for c in cues if c.kind == "name"):
+                    n.source = "cue"
             names += [
-                c
-                for c in find_cue_names(text)
-                if not any(n.start < c.end and c.start < n.end for n in names)
+                c for c in cues if not any(n.start < c.end and c.start < n.end for n in names)
+            ]
+            firms = [m.span() for m in _FIRM.finditer(text) if _firm_like(m.group(0))]
+            names = [
+                n for n in names if not any(s <= n.start < e or s < n.end <= e for s, e in firms)
             ]
         self.names = sorted(names, key=lambda m: m.start)
         self.roles = find_role_mentions(text)
@@ -511,7 +552,7 @@ class SubjectFinder:
             singles[key] = d
         author = next((x for x in self.drafts if x.alive and x.is_author), None)
         for m in re.finditer(
-            r"\b[Mm]arried (?:life )?(?:to|with) (?:(?:the|my) )?(?:[a-z]+ )?"
+            r"\b[Mm]arried (?:life )?(?:to|with) (?:(?:the|my) )?(?:[a-z]+,? ){0,3}"
             r"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)?",
             self.text,
         ):
@@ -564,6 +605,14 @@ class SubjectFinder:
         m = re.search(r"\b[Ll]ife with (?=\S)", self.text)
         named = self._adjacent_after(m.end(), limit=1) if m else None
         if named is None:
+            # "an evening with Leigh and our little one": the other parent
+            for p in self._person_mentions():
+                if re.search(r"\bwith\s*$", self.text[max(0, p.start - 6) : p.start]) and re.match(
+                    r"\s*(?:and|&)\s+our\b", self.text[p.end : p.end + 12]
+                ):
+                    named = p
+                    break
+        if named is None:
             return
         d = self._draft_of(named)
         if d.kin or d.is_author:
@@ -608,38 +657,73 @@ class SubjectFinder:
             d = self._new(Mention(m.start(), m.end(), m.group(0), "code", role=word))
             d.roles.setdefault("holder", 0)
 
+    def _code_owner(self, c: CodeHit, prev_end: int) -> tuple[str, str]:
+        """('mine' | 'other' | '' (undecided), holder word) for a code, from the words just
+        before it, not reaching back past the previous code ("client ID X from my workstation
+        (Y)": Y is the writer's)."""
+        before = self.text[max(0, c.start - 60, prev_end) : c.start].lower()
+        before = re.split(r"[.!?;\n]", before)[-1]
+        other = _last(_OWNER_OTHER, before)
+        word = re.match(r"\w+", before[other:]).group(0) if other is not None else ""
+        word = {"records": "", "record": "", "account": "", "profile": ""}.get(word, word)
+        mine = _last(r"\b(?:my|our|i|me|mine)\b", before)
+        if re.search(r"\bcorrect\b|\bcredentials?\b|\bvalid\b", before[-45:]):
+            return "mine", ""
+        if _third_party_code(self.text, c.start, before, contact=c.tag in _CONTACT_TAGS):
+            return "other", word
+        if mine is not None and (other is None or mine > other):
+            return "mine", ""
+        if other is not None:
+            return "other", word
+        if c.tag in {"IDENTIFICATION_NUMBER", "PASSPORT_NUMBER"}:
+            return "other", ""
+        return "", ""
+
     def attach_codes(self) -> None:
+        author = next((d for d in self.drafts if d.alive and d.is_author), None)
+        prev_end = 0
         for c in self.codes:
-            before = self.text[max(0, c.start - 60) : c.start].lower()
-            other = re.search(
-                r"\b(client|customer|candidate|user|employee|patient|member|student|tenant|"
-                r"account|record|records|profile|applicant|citizen|person|individual|subscriber)\b[^.]*$",
-                before,
-            )
-            mine = re.search(r"\b(my|our|i|me|mine)\b[^.]*$", before)
-            third = c.tag not in {"PHONE_NUMBER", "EMAIL_ADDRESS"} and _third_party_code(
-                self.text, c.start, before
-            )
-            author = next((d for d in self.drafts if d.alive and d.is_author), None)
-            personal_id = c.tag in {"IDENTIFICATION_NUMBER", "PASSPORT_NUMBER"}
-            if third or (
-                (other or (personal_id and not mine))
-                and not (mine and (not other or mine.start() > other.start()))
-            ):
-                d = self._new(Mention(c.start, c.end, c.value, "code"))
+            owner, word = self._code_owner(c, prev_end)
+            prev_end = c.end
+            named = self._named_holder(c, author)
+            if named is not None:
+                named.codes.append(c)
+            elif owner == "other" or (owner == "" and author is None and not self._near(c)):
+                d = self._new(Mention(c.start, c.end, c.value, "code", role=word))
                 d.codes.append(c)
-                continue
-            if author is not None:
+            elif author is not None:
                 author.codes.append(c)
-                continue
-            prev = [
-                m for m in self._person_mentions() if m.end <= c.start and c.start - m.end < 150
-            ]
-            if prev:
-                self._draft_of(prev[-1]).codes.append(c)
             else:
-                d = self._new(Mention(c.start, c.end, c.value, "code"))
-                d.codes.append(c)
+                near = self._near(c)
+                if near is not None:
+                    self._draft_of(near).codes.append(c)
+                else:
+                    self._new(Mention(c.start, c.end, c.value, "code")).codes.append(c)
+
+    def _named_holder(self, c: CodeHit, author: Draft | None) -> Draft | None:
+        """The person (not the author) an e-mail address names: '@kingj' ... 'j.king@...'."""
+        if c.tag != "EMAIL_ADDRESS":
+            return None
+        from spia_core.adversary.local.attributes.identity import email_name
+
+        name = email_name(c.value)
+        if not name or not any(len(t) > 2 for t in _tokens(name)):
+            return None
+        if author is not None and any(names_compatible(n.name, name) for n in author.names):
+            return None
+        found = [
+            d
+            for d in self.drafts
+            if d.alive
+            and not d.is_author
+            and not d.kin
+            and any(names_compatible(n.name, name) for n in d.names)
+        ]
+        return found[0] if len(found) == 1 else None
+
+    def _near(self, c: CodeHit) -> Mention | None:
+        prev = [m for m in self._person_mentions() if m.end <= c.start and c.start - m.end < 150]
+        return prev[-1] if prev else None
 
     def drop_weak_names(self) -> None:
         """Drop untitled single-mention NER 'names' that look like words, places or organisations."""  # noqa: E501
@@ -651,7 +735,7 @@ class SubjectFinder:
             if not names or len(names) != len(d.mentions) or any(m.title for m in names):
                 continue
             tokens = [t for m in names for t in _tokens(m.name)]
-            known = any(t in firsts for t in tokens)
+            known = any(t in firsts for t in tokens) or all(m.source == "cue" for m in names)
             multi = any(len(_tokens(m.name)) > 1 for m in names)
             if known or (multi and len(names) > 1):
                 continue
