@@ -232,6 +232,163 @@ def cache_clear() -> None:
     response_cache().clear()
 
 
+# --------------------------------------------------------------------------- configuration
+
+#: What each LLM stage sends (shown before any text leaves the machine).
+SENT = {
+    "anonymize": "the original text",
+    "adversary": "the anonymized text",
+    "matcher": "the original and anonymized texts and both subject lists",
+    "judge": "pairs of ground-truth and inferred PII values",
+    "utility": "the original and the anonymized text",
+}
+K_DESTINATIONS = "audit_destinations"  # list[str]: the sidebar's "where text goes"
+LOCAL_ADVERSARY_DOC = ROOT / "docs" / "local_adversary.md"
+
+
+def backbone_select(label: str, key: str, default_model: str | None = None) -> str:
+    """A backbone selector over the Settings endpoint and the catalog (cloud and local)."""
+    options = backbone_options()[1:] or ["(none)"]
+    index = options.index(default_model) if default_model in options else 0
+    return st.selectbox(label, options, index=index, key=key, format_func=backbone_label)
+
+
+def llm_scoring_widgets(prefix: str = "") -> dict[str, Any]:
+    """Optional LLM matcher, judge and utility scoring (off by default)."""
+    out: dict[str, Any] = {}
+    with st.expander("LLM matcher, judge and utility (optional)", expanded=False):
+        c = st.columns(3)
+        out["matcher"] = c[0].selectbox("Subject matcher", ["local", "llm"], key=f"{prefix}matcher")
+        if out["matcher"] == "llm":
+            with c[0]:
+                out["matcher_backbone"] = backbone_select(
+                    "Matcher backbone", f"{prefix}mbb", "gpt-4.1-mini"
+                )
+        out["judge"] = c[1].selectbox(
+            "Judge of rule-0 pairs", ["rules", "llm"], key=f"{prefix}judge"
+        )
+        if out["judge"] == "llm":
+            with c[1]:
+                out["judge_backbone"] = backbone_select(
+                    "Judge backbone", f"{prefix}jbb", "gpt-4.1-mini"
+                )
+        out["utility_llm"] = c[2].checkbox("LLM utility scores", key=f"{prefix}utility_llm")
+        if out["utility_llm"]:
+            with c[2]:
+                out["utility_backbone"] = backbone_select(
+                    "Utility backbone", f"{prefix}ubb", "gpt-4.1-mini"
+                )
+    return out
+
+
+def stage_widgets(prefix: str = "", *, provided: bool = False) -> dict[str, Any] | None:
+    """Anonymizer and adversary selectors (with backbones when they need one).
+
+    ``provided``: the user supplies the redacted text, so the anonymizer is fixed. Returns
+    None when no component is registered.
+    """
+    cols = st.columns(2)
+    anonymizers = [a for a in registered("anonymizer") if a != "provided"]
+    with cols[0]:
+        if provided:
+            anonymizer = "provided"
+            st.text_input("Anonymizer", "provided (your redacted text)", disabled=True)
+        elif anonymizers:
+            anonymizer = st.selectbox(
+                "Anonymizer",
+                anonymizers,
+                index=anonymizers.index("ner-mask") if "ner-mask" in anonymizers else 0,
+                key=f"{prefix}anon",
+                format_func=lambda n: f"{n}: {component_info('anonymizer', n)['display_name']}",
+            )
+        else:
+            st.warning("No anonymizer is registered yet: paste or upload a redacted version.")
+            return None
+        info = component_info("anonymizer", anonymizer)
+        st.caption(info.get("description", ""))
+        anon_bb = (
+            backbone_select("Anonymizer backbone", f"{prefix}abb")
+            if info.get("needs_backbone")
+            else None
+        )
+    with cols[1]:
+        adversaries = registered("adversary")
+        if not adversaries:
+            missing("adversary.registry", "The adversary")
+            return None
+        adversary = st.selectbox(
+            "Adversary",
+            adversaries,
+            index=adversaries.index("local") if "local" in adversaries else 0,
+            key=f"{prefix}adv",
+        )
+        ainfo = component_info("adversary", adversary)
+        st.caption(ainfo.get("description", ""))
+        adv_bb = (
+            backbone_select("Adversary backbone", f"{prefix}vbb", "claude-sonnet-4-5")
+            if ainfo.get("needs_backbone")
+            else None
+        )
+        if ainfo.get("is_local", adversary == "local"):
+            local_adversary_capabilities()
+    return {
+        "anonymizer": anonymizer,
+        "anonymizer_backbone": anon_bb,
+        "adversary": adversary,
+        "adversary_backbone": adv_bb,
+    }
+
+
+def local_adversary_capabilities() -> None:
+    """What the local adversary can and cannot infer (docs/local_adversary.md, read now)."""
+    from spia_core.render import capability_summary
+
+    try:
+        text = LOCAL_ADVERSARY_DOC.read_text(encoding="utf-8")
+    except OSError:
+        text = ""
+    summary = capability_summary(text)
+    with st.expander("What the local adversary can and cannot infer", expanded=False):
+        if summary:
+            st.markdown(summary)  # markdown only: raw HTML in the file is not rendered
+        else:
+            st.caption("docs/local_adversary.md has no capability section.")
+        st.caption("From docs/local_adversary.md (the full measurements are there).")
+
+
+def destinations_ok(cfg: dict[str, Any], has_gt: bool, consent_key: str = "consent") -> bool:
+    """Record where text goes (sidebar); warn, naming the provider and what is sent, and ask
+    for consent before any text goes to a cloud provider."""
+    roles = (
+        ("anonymize", "anonymizer_backbone"),
+        ("adversary", "adversary_backbone"),
+        ("matcher", "matcher_backbone"),
+        ("judge", "judge_backbone"),
+        ("utility", "utility_backbone"),
+    )
+    sent = dict(SENT)
+    if not has_gt:
+        sent["adversary"] += " and the original text (no ground truth)"
+    lines, cloud = [], []
+    for stage, field in roles:
+        backbone = cfg.get(field)
+        where = destination(backbone) if backbone else None
+        if where is None:
+            continue
+        lines.append(f"{stage}: {sent[stage]} → {where}")
+        if is_cloud(backbone):
+            cloud.append(f"**{where}** receives {sent[stage]} ({stage})")
+    st.session_state[K_DESTINATIONS] = lines
+    if not cloud:
+        return True
+    st.warning(
+        "**Text leaves this machine.** "
+        + "; ".join(dict.fromkeys(cloud))
+        + ". Use the offline mode or a local LLM server to keep it on your machine."
+    )
+    return bool(st.checkbox("I accept sending this text to that provider", key=consent_key))
+
+
 # --------------------------------------------------------------------------- audit
 
 
@@ -360,6 +517,73 @@ def recompute_metrics(report: AuditReport) -> Any:
     return mod.compute_metrics([cls(**{k: v for k, v in values.items() if k in names})])
 
 
+#: (GT subject id, tag) -> (score, reason): the user's score overrides of one version.
+Overrides = dict[tuple[int, str], tuple[float, str]]
+
+
+def score_rows(report: AuditReport) -> list[dict[str, Any]]:
+    """One row per scored GT PII (the adjudication table), overrides applied."""
+    return [
+        {
+            "subject": r.gt_subject_id,
+            "tag": s.tag,
+            "GT PII": s.gt_keyword,
+            "inferred": s.pred_keyword,
+            "rule": s.rule,
+            "auto score": s.score,
+            "score": s.effective_score,
+            "reason": s.override.reason if s.override else "",
+        }
+        for r in report.subject_results
+        for s in r.scores
+    ]
+
+
+def merge_edits(
+    rows: list[dict[str, Any]], edited_rows: dict[Any, dict[str, Any]], overrides: Overrides
+) -> Overrides:
+    """``overrides`` updated with a data editor's ``edited_rows`` (row index -> changed cells).
+
+    A row whose score is back to the automatic one with no reason loses its override; an
+    emptied score removes it too (an override is never "no score").
+    """
+    import math
+
+    out = dict(overrides)
+    for idx, change in edited_rows.items():
+        row = rows[int(idx)]
+        key = (int(row["subject"]), str(row["tag"]))
+        score = change.get("score", row["score"])
+        reason = str(change.get("reason", row["reason"]) or "").strip()
+        if score is None or (isinstance(score, float) and math.isnan(score)):
+            out.pop(key, None)
+            continue
+        auto = row["auto score"]
+        if auto is not None and float(score) == float(auto) and not reason:
+            out.pop(key, None)
+        else:
+            out[key] = (float(score), reason or "edited in the dashboard")
+    return out
+
+
+def with_overrides(report: AuditReport, overrides: Overrides) -> AuditReport:
+    """A copy of ``report`` carrying ``overrides`` (author "dashboard"), metrics recomputed."""
+    import copy
+
+    from spia_core.model import Override
+
+    new = copy.deepcopy(report)
+    for r in new.subject_results:
+        for s in r.scores:
+            change = overrides.get((r.gt_subject_id, s.tag))
+            if change is not None:
+                s.override = Override(change[0], change[1], "dashboard")
+    metrics = recompute_metrics(new)
+    if metrics is not None:
+        new.metrics = metrics
+    return new
+
+
 METRIC_COLUMNS = ("token_recall", "er_di", "er_qi", "one_minus_aac", "cpr", "ipr", "utility")
 
 
@@ -407,9 +631,10 @@ def own_results() -> Any:
     """This session's audits and the store's runs, one row each, marked with their adversary."""
     import pandas as pd
 
-    rows = [
+    rows = [  # this session's versions that the store does not hold
         _report_row(v["report"], f"audit {v['report'].data_id} {v['label']}")
         for v in st.session_state.get(K_VERSIONS, [])
+        if v.get("store_id") is None
     ]
     rows += store_run_rows()
     return pd.DataFrame(
@@ -433,9 +658,11 @@ def store_run_rows() -> list[dict[str, Any]]:
         return []
     out = []
     for run in store.list_runs():
-        summ, cfg = run.summary or {}, run.config or {}
+        summ, cfg = dict(run.summary or {}), run.config or {}
         if summ.get("cpr") is None:
             continue
+        if run.kind == "audit" and summ.get("token_recall") is None:
+            summ.update(_stored_audit_extras(str(store.path), run.id))
         ds = run.dataset_name.upper()
         out.append(
             {
@@ -454,6 +681,23 @@ def store_run_rows() -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+@st.cache_data(show_spinner=False, max_entries=512)
+def _stored_audit_extras(db: Any, run_id: int) -> dict[str, Any]:
+    """Span metrics and ROUGE-L of a stored audit (its summary holds the inference metrics
+    only); a stored audit never changes, so this is cached by run id."""
+    store = open_store()
+    docs = store.load_documents(run_id) if store is not None else []
+    result = docs[0].result if docs else {}
+    span = result.get("span_metrics") or {}
+    utility = result.get("utility") or {}
+    return {
+        "token_recall": span.get("token_recall"),
+        "er_di": span.get("er_di"),
+        "er_qi": span.get("er_qi"),
+        "rouge_l": utility.get("rouge_l"),
+    }
 
 
 def store_dir() -> Path:
@@ -482,19 +726,48 @@ class RunState:
     config: dict[str, Any]
     total: int
     started: float
-    done: int = 0
-    status: str = "running"  # running | finished | cancelled
+    concurrency: int = 1
+    done: int = 0  # documents finished, resumed ones included
+    processed: int = 0  # documents finished by this run (the ETA's rate)
+    status: str = "running"  # running | finished | cancelled | failed
     rows: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    outcomes: list[Any] = dataclasses.field(default_factory=list)
     errors: list[str] = dataclasses.field(default_factory=list)
     summary: dict[str, Any] = dataclasses.field(default_factory=dict)
+    store_run_id: int | None = None
+    finished: float | None = None
     cancel: Any = dataclasses.field(default_factory=lambda: __import__("threading").Event())
 
-    def eta(self) -> float | None:
+    def elapsed(self) -> float:
         import time
 
-        if not self.done:
+        return (self.finished or time.time()) - self.started
+
+    def eta(self) -> float | None:
+        """Seconds left at this run's own rate (resumed documents cost nothing)."""
+        if not self.processed or self.status != "running":
             return None
-        return (time.time() - self.started) / self.done * (self.total - self.done)
+        return self.elapsed() / self.processed * max(self.total - self.done, 0)
+
+    def describe(self) -> str:
+        """``anonymizer (backbone) → adversary (backbone)`` and the LLM scoring stages."""
+        cfg = self.config
+
+        def part(name: str, bb: str | None) -> str:
+            return f"{name} ({bb})" if bb and bb != OFFLINE else str(name)
+
+        text = (
+            f"{part(cfg.get('anonymizer'), cfg.get('anonymizer_backbone'))} → adversary "
+            f"{part(cfg.get('adversary'), cfg.get('adversary_backbone'))}"
+        )
+        extra = [
+            part(f"{stage} llm", cfg.get(f"{stage}_backbone"))
+            for stage in ("matcher", "judge")
+            if cfg.get(stage) == "llm"
+        ]
+        if cfg.get("utility_llm"):
+            extra.append(part("utility llm", cfg.get("utility_backbone")))
+        return text + (f"; {', '.join(extra)}" if extra else "")
 
 
 @st.cache_resource
@@ -503,9 +776,14 @@ def run_registry() -> dict[str, RunState]:
     return {}
 
 
-def start_run(dataset: str, cfg: dict[str, Any], limit: int | None) -> RunState:
+def start_run(
+    dataset: str, cfg: dict[str, Any], limit: int | None, concurrency: int = 4
+) -> RunState:
     """Run ``cfg`` on ``dataset`` (bundled name or SPIA JSONL path) with spia_core.batch in a
-    daemon thread; every document is saved to the results store as it finishes (resumable)."""
+    daemon thread; every document is saved to the results store as it finishes (resumable).
+
+    Configurations with an LLM stage audit ``concurrency`` documents at a time.
+    """
     import threading
     import time
 
@@ -513,43 +791,69 @@ def start_run(dataset: str, cfg: dict[str, Any], limit: int | None) -> RunState:
     reg = run_registry()
     ref = batch.load_dataset_ref(dataset)
     total = min(limit, len(ref.documents)) if limit else len(ref.documents)
-    run = RunState(f"r{len(reg) + 1}", ref.name, cfg, total, time.time())
-    reg[run.run_id] = run
-    config = batch.BatchConfig(
+    config = audit_config({**cfg, "dataset": ref.name})
+    local = engine("pipeline").is_local_config(config)
+    run = RunState(
+        f"r{len(reg) + 1}", ref.name, cfg, total, time.time(), 1 if local else concurrency
+    )
+    batch_cfg = batch.BatchConfig(
         dataset=dataset,
-        audit=audit_config(cfg),
+        audit=config,
         limit=limit,
         data_dir=store_dir(),
+        concurrency=run.concurrency,
         api_keys=api_keys(),
     )
 
     def on_document(outcome: Any, n_done: int, n_total: int) -> None:
+        run.processed += 1
         run.done, run.total = n_done, n_total
+        run.outcomes.append(outcome)
+        row: dict[str, Any] = {"data_id": outcome.data_id, "status": outcome.status}
         if outcome.report is not None:
-            row = _report_row(outcome.report, outcome.data_id)
-            run.rows.append({k: row[k] for k in ("label", *METRIC_COLUMNS)})
+            full = _report_row(outcome.report, outcome.data_id)
+            row.update({k: full[k] for k in METRIC_COLUMNS})
+        row["seconds"] = round(outcome.elapsed_s, 2)
+        row["error"] = outcome.error
+        run.rows.append(row)
         if outcome.status != "ok":
             run.errors.append(f"{outcome.data_id}: {outcome.error}")
 
     def work() -> None:
         try:
             result = batch.run_batch(
-                config, progress=False, on_document=on_document, cancel=run.cancel, dataset=ref
+                batch_cfg, progress=False, on_document=on_document, cancel=run.cancel, dataset=ref
             )
             run.summary = result.summary
+            run.store_run_id = result.run_id
+            run.done = int(result.summary.get("n_docs", run.done))
             run.status = "cancelled" if run.cancel.is_set() else "finished"
         except Exception as exc:  # shown on the page, never swallowed
             run.errors.append(f"run failed: {type(exc).__name__}: {exc}")
             run.status = "failed"
+        finally:
+            run.finished = time.time()
 
+    reg[run.run_id] = run
     threading.Thread(target=work, name=f"spia-run-{run.run_id}", daemon=True).start()
     return run
 
 
+def live_summary(run: RunState) -> dict[str, Any]:
+    """The run's headline figures over the documents finished so far."""
+    if run.summary:
+        return run.summary
+    batch = engine("batch")
+    outcomes = list(run.outcomes)
+    if not outcomes or batch is None:
+        return {}
+    return batch.summarise(outcomes, run.elapsed())
+
+
 @st.cache_resource(show_spinner=False)
 def prewarm() -> Any:
-    """Start loading spaCy and the default offline stages in the background (once per process),
-    so that the first offline audit does not pay for it."""
+    """Start loading spaCy, the default offline stages, the bundled datasets and plotly in the
+    background (once per process), so that the first offline audit does not pay for them."""
     import threading
 
     def work() -> None:
@@ -557,8 +861,22 @@ def prewarm() -> Any:
             warm_nlp()
             config = audit_config({"anonymizer": "ner-mask", "adversary": "local"})
             parts = components_for(config)
-            text = "Mr John Smith, 42, a nurse from Oslo, wrote to jane@example.org."
-            engine("pipeline").audit(Document("warm-up", text), config, components=parts)
+            pipeline = engine("pipeline")
+            samples = sample_files()
+            text = (
+                samples[0].read_text(encoding="utf-8")
+                if samples
+                else "Mr John Smith, 42, a nurse from Oslo, wrote to jane@example.org."
+            )
+            pipeline.audit(Document("warm-up", text), config, components=parts)
+            docs = bundled_dataset(BUNDLED[0])  # with GT and spans: warms span metrics too
+            if docs:
+                pipeline.audit(max(docs[:20], key=lambda d: len(d.text)), config, components=parts)
+            for name in BUNDLED[1:]:
+                bundled_dataset(name)
+            from spia_core import charts
+
+            charts.per_tag_protection(engine("pipeline").empty_metrics()).to_json()
         except Exception:  # the audit itself reports any real problem
             pass
 

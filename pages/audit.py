@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import copy
 import threading
 import time
+import uuid
 
 import pandas as pd
 import streamlit as st
 
 from pages import _widgets as w
 from spia_core import charts, render, report_export
-from spia_core.model import AuditReport, Document, Override
+from spia_core.model import AuditReport, Document
 from spia_core.taxonomy import DEFAULT_MIN_CERTAINTY, DISPLAY_NAMES
 from spia_core.verdict import NOT_SAFE, SAFE, Target, gap_sentence, judge
 
@@ -88,7 +88,7 @@ def _extract(data: bytes, name: str) -> str | None:
     try:
         text = textio.extract_text(data, name)
         if hasattr(textio, "validate_text"):
-            textio.validate_text(text)
+            text = textio.validate_text(text, name)
         return text
     except textio.InputError as exc:
         st.error(f"{name}: {exc}")
@@ -119,81 +119,10 @@ def _dataset_document() -> Document | None:
 # --------------------------------------------------------------------------- configuration
 
 
-def _backbone(label: str, key: str, index: int = 0) -> str:
-    """A backbone selector over the catalog (cloud and local-server models)."""
-    options = w.backbone_options()[1:] or ["(none)"]
-    return st.selectbox(
-        label, options, index=min(index, len(options) - 1), key=key, format_func=w.backbone_label
-    )
-
-
-def _default_index(model_id: str) -> int:
-    options = w.backbone_options()[1:]
-    return options.index(model_id) if model_id in options else 0
-
-
-def _llm_scoring() -> dict:
-    """Optional LLM matcher, judge and utility scoring (off by default)."""
-    out: dict = {}
-    with st.expander("LLM matcher, judge and utility (optional)", expanded=False):
-        c = st.columns(3)
-        out["matcher"] = c[0].selectbox("Subject matcher", ["local", "llm"], key="matcher")
-        if out["matcher"] == "llm":
-            with c[0]:
-                out["matcher_backbone"] = _backbone(
-                    "Matcher backbone", "mbb", _default_index("gpt-4.1-mini")
-                )
-        out["judge"] = c[1].selectbox("Judge of rule-0 pairs", ["rules", "llm"], key="judge")
-        if out["judge"] == "llm":
-            with c[1]:
-                out["judge_backbone"] = _backbone(
-                    "Judge backbone", "jbb", _default_index("gpt-4.1-mini")
-                )
-        out["utility_llm"] = c[2].checkbox("LLM utility scores", key="utility_llm")
-        if out["utility_llm"]:
-            with c[2]:
-                out["utility_backbone"] = _backbone(
-                    "Utility backbone", "ubb", _default_index("gpt-4.1-mini")
-                )
-    return out
-
-
 def _configuration(has_redacted: bool, has_gt: bool = True) -> dict | None:
-    cols = st.columns(2)
-    anonymizers = [a for a in w.registered("anonymizer") if a != "provided"]
-    with cols[0]:
-        if has_redacted:
-            anonymizer = "provided"
-            st.text_input("Anonymizer", "provided (your redacted text)", disabled=True)
-        elif anonymizers:
-            default = anonymizers.index("ner-mask") if "ner-mask" in anonymizers else 0
-            anonymizer = st.selectbox(
-                "Anonymizer",
-                anonymizers,
-                index=default,
-                key="anon",
-                format_func=lambda n: f"{n}: {w.component_info('anonymizer', n)['display_name']}",
-            )
-        else:
-            st.warning("No anonymizer is registered yet: paste or upload a redacted version.")
-            return None
-        info = w.component_info("anonymizer", anonymizer)
-        st.caption(info.get("description", ""))
-        anon_bb = _backbone("Anonymizer backbone", "abb") if info.get("needs_backbone") else None
-    with cols[1]:
-        adversaries = w.registered("adversary")
-        if not adversaries:
-            w.missing("adversary.registry", "The adversary")
-            return None
-        default = adversaries.index("local") if "local" in adversaries else 0
-        adversary = st.selectbox("Adversary", adversaries, index=default, key="adv")
-        ainfo = w.component_info("adversary", adversary)
-        st.caption(ainfo.get("description", ""))
-        adv_bb = (
-            _backbone("Adversary backbone", "vbb", _default_index("claude-sonnet-4-5"))
-            if ainfo.get("needs_backbone")
-            else None
-        )
+    stages = w.stage_widgets(provided=has_redacted)
+    if stages is None:
+        return None
     c = st.columns(4)
     scoring = c[0].selectbox(
         "Scoring",
@@ -207,57 +136,12 @@ def _configuration(has_redacted: bool, has_gt: bool = True) -> dict | None:
     min_sub = c[3].number_input("Target per subject", 0.0, 1.0, 0.80, 0.05, key="t_sub")
     st.session_state["target"] = Target(min_cpr, min_sub)
     cfg = {
-        "anonymizer": anonymizer,
-        "anonymizer_backbone": anon_bb,
-        "adversary": adversary,
-        "adversary_backbone": adv_bb,
+        **stages,
         "scoring_mode": scoring,
         "min_certainty": min_cert,
-        **_llm_scoring(),
+        **w.llm_scoring_widgets(),
     }
-    if not _destinations_ok(cfg, has_gt):
-        return None
-    return cfg
-
-
-def _destinations_ok(cfg: dict, has_gt: bool) -> bool:
-    """Record where text goes (sidebar); warn, naming the provider and what is sent, and ask
-    for consent before any text goes to a cloud provider."""
-    roles = {
-        "anonymizer": ("anonymize", "anonymizer_backbone"),
-        "adversary": ("adversary", "adversary_backbone"),
-        "matcher": ("matcher", "matcher_backbone"),
-        "judge": ("judge", "judge_backbone"),
-        "utility": ("utility", "utility_backbone"),
-    }
-    sent = {
-        "anonymize": "the original text",
-        "adversary": "the anonymized text"
-        + ("" if has_gt else " and the original text (no ground truth)"),
-        "matcher": "the original and anonymized texts and both subject lists",
-        "judge": "pairs of ground-truth and inferred PII values",
-        "utility": "the original and the anonymized text",
-    }
-    lines, cloud = [], []
-    for _role, (stage, field) in roles.items():
-        backbone = cfg.get(field)
-        if not backbone:
-            continue
-        where = w.destination(backbone)
-        if where is None:
-            continue
-        lines.append(f"{stage}: {sent[stage]} → {where}")
-        if w.is_cloud(backbone):
-            cloud.append(f"**{where}** receives {sent[stage]} ({stage})")
-    st.session_state["audit_destinations"] = lines
-    if not cloud:
-        return True
-    st.warning(
-        "**Text leaves this machine.** "
-        + "; ".join(dict.fromkeys(cloud))
-        + ". Use the offline mode or a local LLM server to keep it on your machine."
-    )
-    return bool(st.checkbox("I accept sending this document to that provider", key="consent"))
+    return cfg if w.destinations_ok(cfg, has_gt) else None
 
 
 # --------------------------------------------------------------------------- running
@@ -302,125 +186,240 @@ def _run(doc: Document, redacted: str | None, cfg: dict, label: str) -> AuditRep
 
 # --------------------------------------------------------------------------- results
 
-
-def _subject_cards(report: AuditReport, colours: dict[str, str], labels: dict[str, str]) -> None:
-    prot = {p.gt_subject_id: p.protection for p in report.metrics.per_subject}
-    for r in report.subject_results:
-        key = f"gt:{r.gt_subject_id}"
-        p = prot.get(r.gt_subject_id)
-        with st.expander(f"{labels.get(key, key)}: protection {w.fmt(p)}"):
-            st.html(render.legend_html({key: labels.get(key, key)}, colours))
-            st.caption(r.description)
-            st.caption(
-                "Not matched by the adversary (fully protected)."
-                if r.pred_subject_id is None
-                else f"Matched to inferred subject {r.pred_subject_id}: {r.match_reason}"
-            )
-            rows = [
-                {
-                    "Tag": DISPLAY_NAMES.get(s.tag, s.tag),
-                    "GT PII": s.gt_keyword,
-                    "Inferred": s.pred_keyword,
-                    "Certainty": s.pred_certainty,
-                    "Score": s.effective_score,
-                    "Rule": s.rule,
-                    "Overridden": s.override is not None,
-                }
-                for s in r.scores
-            ]
-            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+TABS = ("Evidence", "Subjects", "Charts", "Fix and re-audit", "Adjudicate", "Export")
+K_TAB = "result_tab"
+K_OVERRIDES = "overrides"  # version id -> w.Overrides
 
 
-def _highlighted(report: AuditReport, labels: dict[str, str], colours: dict[str, str]) -> None:
-    st.subheader("Evidence in the text")
-    shown = st.multiselect(
-        "Subjects shown",
-        list(labels),
-        default=list(labels),
-        format_func=labels.get,
-        key=f"shown_{_vkey()}",
+def _overrides(vid: str) -> w.Overrides:
+    return st.session_state.setdefault(K_OVERRIDES, {}).setdefault(vid, {})
+
+
+def _rkey(vid: str) -> str:
+    """Cache key of a version as shown: its id and its overrides."""
+    ov = _overrides(vid)
+    return vid + "|" + "|".join(f"{k[0]}:{k[1]}={v[0]}:{v[1]}" for k, v in sorted(ov.items()))
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _effective(_base: AuditReport, rkey: str, _overrides: w.Overrides) -> AuditReport:
+    """The version's report with the user's overrides applied and every metric recomputed."""
+    return w.with_overrides(_base, _overrides) if _overrides else _base
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _highlight_html(_report: AuditReport, rkey: str, side: str, shown: tuple[str, ...]) -> str:
+    text = _report.anonymized_text if side == "anonymized" else _report.original_text
+    return render.render_highlighted(text, render.report_highlights(_report, side, set(shown)))
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _charts(_report: AuditReport, rkey: str, min_subject: float) -> tuple:
+    return (
+        charts.per_tag_protection(_report.metrics),
+        charts.subject_protection(_report.metrics, min_subject),
     )
-    st.html(render.legend_html({k: labels[k] for k in shown}, colours))
-    left, right = st.columns(2)
-    with left:
-        st.caption("Anonymized text: inferred evidence (hover a highlight)")
-        hl = render.report_highlights(report, "anonymized", set(shown))
-        st.html(render.render_highlighted(report.anonymized_text, hl))
-    with right:
-        st.caption("Original text: ground-truth PII")
-        hl = render.report_highlights(report, "original", set(shown))
-        st.html(render.render_highlighted(report.original_text, hl))
 
 
-def _local_caveat(report: AuditReport) -> None:
-    if not report.adversary_is_local:
-        return
-    msg = (
-        "**Protection is overestimated.** These results come from the local (rule-and-lexicon) "
-        "adversary; a capable LLM adversary infers more."
+@st.cache_data(show_spinner=False, max_entries=16)
+def _export_files(
+    _report: AuditReport, rkey: str, min_cpr: float, min_subject: float
+) -> tuple[str, str, str]:
+    return (
+        report_export.report_json(_report),
+        report_export.scores_csv(_report),
+        report_export.report_html(_report, Target(min_cpr, min_subject)),
     )
-    bench = w.engine("benchmarks")
-    if bench is not None and hasattr(bench, "closest_published"):
-        ds = "TAB" if report.data_id.upper().startswith("TAB") else "PANORAMA"
-        try:
-            row = bench.closest_published(ds, report.anonymizer)
-        except Exception:
-            row = None
-        if row is not None:
-            get = row.get if isinstance(row, dict) else lambda k, r=row: getattr(r, k, None)
-            msg += (
-                f" The paper's closest published configuration ({get('dataset')}, "
-                f"{get('method')}, {get('backbone')}) measured CPR {w.fmt(get('cpr'))} with an "
-                "LLM adversary."
-            )
-            if get("match_note"):
-                msg += f" ({get('match_note')}.)"
-    msg += " For a stronger private audit, point the adversary at a local LLM server (Settings)."
-    st.warning(msg)
 
 
 def _verdict(report: AuditReport) -> None:
     target: Target = st.session_state.get("target", Target())
     v = judge(report.metrics, target, adversary_is_local=report.adversary_is_local)
     box = st.error if v.status == NOT_SAFE else st.success if v.status == SAFE else st.info
-    box(f"**Verdict: {v.headline}**")
-    for reason in v.reasons:
-        st.markdown(f"- {reason}")
+    reasons = "".join(f"\n- {r}" for r in v.reasons)
+    box(f"**Verdict: {v.headline}**" + (f"\n{reasons}" if reasons else ""))
 
 
-def _fix_and_reaudit(report: AuditReport, labels: dict[str, str], cfg: dict | None) -> None:
-    st.subheader("Fix and re-audit")
+def _local_caveat(report: AuditReport) -> None:
+    """Protection is overestimated by the local adversary: the paper's closest figure and the
+    local-LLM-server suggestion."""
+    if not report.adversary_is_local:
+        return
+    pipeline = w.engine("pipeline")
+    text = next((x for x in report.warnings if x.startswith("Offline result:")), "")
+    if not text and pipeline is not None and hasattr(pipeline, "lower_bound_warning"):
+        text = pipeline.lower_bound_warning(
+            report.config.get("dataset") or report.data_id, report.anonymizer
+        )
+    st.warning(
+        "**Protection is overestimated.** "
+        + (text or "The local adversary infers less than an LLM adversary.")
+        + " For a stronger audit that keeps the text private, point the adversary at a local "
+        "LLM server (Settings → Local OpenAI-compatible endpoint, then adversary `llm`)."
+    )
+
+
+def _other_warnings(report: AuditReport) -> None:
+    for warning in report.warnings:
+        if not warning.startswith("Offline result:"):
+            st.caption(f"Warning: {warning}")
+    for f in [*report.failures, *report.metrics.coverage.failures]:
+        st.error(f"Failure in {f.stage}: {f.reason}")
+
+
+def _worst(report: AuditReport, labels: dict[str, str]) -> None:
+    worst = report.metrics.worst_subject
+    if worst is None:
+        return
+    target: Target = st.session_state.get("target", Target())
+    name = labels.get(f"gt:{worst.gt_subject_id}", worst.description)
+    below = " (below the target)" if worst.protection < target.min_subject else ""
+    st.info(
+        f"Worst protected: **{name}**, protection {w.fmt(worst.protection)}{below}: "
+        f"{worst.sum_score:g} of {worst.n_pii} PII inferred."
+    )
+
+
+def _evidence_tab(report: AuditReport, rkey: str, vid: str, labels, colours) -> None:
+    shown = st.multiselect(
+        "Subjects shown (toggle a subject on or off)",
+        list(labels),
+        default=list(labels),
+        format_func=labels.get,
+        key=f"shown_{vid}",
+    )
+    st.html(render.legend_html({k: labels[k] for k in shown}, colours))
+    left, right = st.columns(2)
+    with left:
+        st.caption("Anonymized text: what the adversary inferred, from which words (hover)")
+        st.html(_highlight_html(report, rkey, "anonymized", tuple(shown)))
+    with right:
+        st.caption("Original text: the ground-truth PII of each subject")
+        st.html(_highlight_html(report, rkey, "original", tuple(shown)))
+
+
+def _subject_cards(report: AuditReport, labels: dict[str, str], colours: dict[str, str]) -> None:
+    """One card per GT subject: GT PII against inferred PII, score and deciding rule."""
+    prot = {p.gt_subject_id: p.protection for p in report.metrics.per_subject}
+    inferred = {s.id: s for s in report.inferred_subjects}
+    target: Target = st.session_state.get("target", Target())
+    for r in report.subject_results:
+        key = f"gt:{r.gt_subject_id}"
+        p = prot.get(r.gt_subject_id)
+        with st.container(border=True):
+            flag = "" if p is None or p >= target.min_subject else " · below the target"
+            st.html(render.legend_html({key: labels.get(key, key)}, colours))
+            st.markdown(f"**Protection {w.fmt(p)}**{flag}")
+            st.caption(r.description)
+            if r.pred_subject_id is None:
+                st.caption("Not found by the adversary: every PII counts as protected.")
+            else:
+                pred = inferred.get(r.pred_subject_id)
+                desc = f" ({pred.description[:80]})" if pred is not None else ""
+                st.caption(
+                    f"Matched to inferred subject #{r.pred_subject_id}{desc}: {r.match_reason}"
+                )
+            rows = [
+                {
+                    "Tag": DISPLAY_NAMES.get(s.tag, s.tag),
+                    "GT PII": s.gt_keyword,
+                    "GT certainty": s.certainty,
+                    "Inferred PII": s.pred_keyword,
+                    "Certainty": s.pred_certainty,
+                    "Score": s.effective_score,
+                    "Deciding rule": s.rule + (" (overridden)" if s.override else ""),
+                }
+                for s in r.scores
+            ]
+            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+
+
+def _extra_subjects(report: AuditReport) -> None:
+    groups = render.extra_subject_groups(report)
+    if not groups:
+        return
+    n = sum(len(g.subjects) for g in groups)
+    st.subheader(f"Found by the adversary, absent from the GT ({n})")
+    st.caption(
+        "Identical subjects are grouped. They are not scored, but each is someone the "
+        "adversary could single out."
+    )
+    lines = []
+    for g in groups:
+        head = render.subject_label(g.subjects[0]).rsplit(" (#", 1)[0]
+        count = f"{len(g.subjects)} × " if len(g.subjects) > 1 else ""
+        ids = ", ".join(f"#{i}" for i in g.ids)
+        piis = sorted({p.tag for s in g.subjects for p in s.piis if not p.is_empty})
+        tags = f"; inferred: {', '.join(DISPLAY_NAMES.get(t, t) for t in piis)}" if piis else ""
+        desc = "" if g.description.strip() == head.strip() else f": {g.description}"
+        lines.append(f"- {count}`{head}`{desc} ({ids}){tags}")
+    st.markdown("\n".join(lines))
+
+
+def _charts_tab(report: AuditReport, rkey: str) -> None:
+    target: Target = st.session_state.get("target", Target())
+    tag_fig, subject_fig = _charts(report, rkey, target.min_subject)
+    c = st.columns(2)
+    c[0].plotly_chart(tag_fig, key="tag_chart")
+    c[1].plotly_chart(subject_fig, key="subject_chart")
+
+
+def _fix_and_reaudit(report: AuditReport, labels: dict[str, str]) -> None:
+    st.caption(
+        "Pick evidence spans (or all evidence of a subject): they are replaced with "
+        f"`{render.REDACTION_TOKEN}` and the new version is re-audited as your redaction "
+        "(anonymizer `provided`)."
+    )
     hls = render.report_highlights(report, "anonymized")
     if not hls:
         st.caption("No evidence to redact in the anonymized text.")
-        return
-    options = {
-        f"{labels.get(h.key, h.key)} · {DISPLAY_NAMES.get(h.tag, h.tag)} · "
-        f"'{report.anonymized_text[h.start : h.end][:40]}' @{h.start}": (h.start, h.end)
-        for h in hls
-    }
-    whole = st.multiselect(
-        "Redact all evidence for subject",
-        sorted({h.key for h in hls}),
-        format_func=labels.get,
-        key="fix_subjects",
+    else:
+        options: dict[str, tuple[int, int]] = {}
+        for h in sorted(hls, key=lambda h: (h.key, h.start)):
+            snippet = " ".join(report.anonymized_text[h.start : h.end].split())[:40]
+            label = (
+                f"{labels.get(h.key, h.key)} · {DISPLAY_NAMES.get(h.tag, h.tag)} · "
+                f"'{snippet}' @{h.start}"
+            )
+            options[label] = (h.start, h.end)
+        whole = st.multiselect(
+            "Redact all evidence for subject",
+            sorted({h.key for h in hls}),
+            format_func=labels.get,
+            key="fix_subjects",
+        )
+        picked = st.multiselect("Redact these evidence spans", list(options), key="fix_spans")
+        spans = [options[p] for p in picked] + [(h.start, h.end) for h in hls if h.key in whole]
+        n = len(render.merge_spans(spans))
+        if st.button(
+            f"Redact {n} span(s) and re-audit" if n else "Redact selected and re-audit",
+            disabled=not spans,
+            key="reaudit",
+        ):
+            _reaudit(report, render.redact_spans(report.anonymized_text, spans))
+    _history()
+    st.download_button(
+        "Download the final redacted version",
+        report.anonymized_text,
+        f"{report.data_id}_redacted.txt",
+        "text/plain",
+        key="dl_final",
     )
-    picked = st.multiselect("Redact these evidence spans", list(options), key="fix_spans")
-    spans = [options[p] for p in picked] + [(h.start, h.end) for h in hls if h.key in whole]
-    if st.button("Redact selected and re-audit", disabled=not spans, key="reaudit"):
-        new_text = render.redact_spans(report.anonymized_text, spans)
-        doc = Document(report.data_id, report.original_text, report.gt_subjects)
-        src = st.session_state.get("audit_doc")
-        if src is not None and src.data_id == report.data_id:
-            doc = src
-        base = dict(cfg or report.config)
-        base.update(anonymizer="provided", anonymizer_backbone=None)
-        base = {k: v for k, v in base.items() if k != "provided_text"}
-        n = len(st.session_state[w.K_VERSIONS]) + 1
-        new = _run(doc, new_text, base, f"v{n}")
-        if new is not None:
-            st.session_state[w.K_VERSIONS].append({"label": f"v{n} (fixed)", "report": new})
-            st.rerun()
+
+
+def _reaudit(report: AuditReport, new_text: str) -> None:
+    doc = Document(report.data_id, report.original_text, report.gt_subjects)
+    src = st.session_state.get("audit_doc")
+    if src is not None and src.data_id == report.data_id:
+        doc = src
+    base = dict(st.session_state.get("audit_cfg") or report.config)
+    base.update(anonymizer="provided", anonymizer_backbone=None)
+    base.pop("provided_text", None)
+    n = len(st.session_state[w.K_VERSIONS]) + 1
+    new = _run(doc, new_text, base, f"v{n}")
+    if new is not None:
+        _add_version(f"v{n} (fixed)", new)
+        st.rerun()
 
 
 def _history() -> None:
@@ -430,7 +429,7 @@ def _history() -> None:
     st.subheader("Versions")
     rows = []
     for v in versions:
-        r: AuditReport = v["report"]
+        r: AuditReport = _effective(v["report"], _rkey(v["id"]), _overrides(v["id"]))
         sm = r.span_metrics
         rows.append(
             {
@@ -441,104 +440,80 @@ def _history() -> None:
                 "cpr": r.metrics.cpr,
                 "ipr": r.metrics.ipr,
                 "one_minus_aac": r.metrics.one_minus_aac,
+                "utility": r.utility.rouge_l if r.utility else None,
             }
         )
     st.dataframe(pd.DataFrame(rows), hide_index=True)
     st.plotly_chart(charts.version_history(rows), key="history_chart")
 
 
-def _adjudicate(report: AuditReport) -> AuditReport:
-    """Score overrides in a data editor; returns the report with overrides and new metrics."""
-    st.subheader("Adjudicate scores")
-    st.caption("Change a score (0, 0.5 or 1) and give a reason: every metric recomputes.")
-    rows = [
-        {
-            "subject": r.gt_subject_id,
-            "tag": s.tag,
-            "GT PII": s.gt_keyword,
-            "inferred": s.pred_keyword,
-            "rule": s.rule,
-            "auto score": s.score,
-            "score": s.effective_score,
-            "reason": s.override.reason if s.override else "",
-        }
-        for r in report.subject_results
-        for s in r.scores
-    ]
+def _on_editor_change(vid: str, rows: list[dict], key: str) -> None:
+    edits = (st.session_state.get(key) or {}).get("edited_rows") or {}
+    st.session_state[K_OVERRIDES][vid] = w.merge_edits(rows, edits, _overrides(vid))
+    st.session_state[f"adj_gen_{vid}"] = st.session_state.get(f"adj_gen_{vid}", 0) + 1
+
+
+def _on_override_form(vid: str) -> None:
+    pick = st.session_state.get("ov_pick")
+    if pick is None:
+        return
+    score = float(st.session_state.get("ov_score", 0.0))
+    reason = (st.session_state.get("ov_reason") or "").strip() or "manual override"
+    _overrides(vid)[tuple(pick)] = (score, reason)
+    st.session_state[f"adj_gen_{vid}"] = st.session_state.get(f"adj_gen_{vid}", 0) + 1
+
+
+def _adjudicate(report: AuditReport, vid: str) -> None:
+    """Score overrides (data editor or form): every metric and chart above recomputes."""
+    st.caption(
+        "Change a score (0, 0.5 or 1) and give a reason: the verdict, the tiles and the "
+        "charts recompute, and the override is kept in the exported report."
+    )
+    rows = w.score_rows(report)
     if not rows:
-        return report
-    df = pd.DataFrame(rows)
-    edited = st.data_editor(
-        df,
+        st.caption("Nothing was scored.")
+        return
+    key = f"adj_{vid}_{st.session_state.get(f'adj_gen_{vid}', 0)}"
+    st.data_editor(
+        pd.DataFrame(rows),
         hide_index=True,
-        key=f"adj_{_vkey()}",
+        key=key,
+        on_change=_on_editor_change,
+        args=(vid, rows, key),
         disabled=["subject", "tag", "GT PII", "inferred", "rule", "auto score"],
         column_config={
             "score": st.column_config.SelectboxColumn("score", options=[0.0, 0.5, 1.0]),
         },
     )
     with st.form("override_form"):
-        c = st.columns([2, 2, 1, 3])
+        c = st.columns([2, 2, 4])
         keys = [(r["subject"], r["tag"]) for r in rows]
-        pick = c[0].selectbox("Subject · tag", keys, format_func=lambda k: f"{k[0]} · {k[1]}")
-        score = c[1].selectbox("New score", [0.0, 0.5, 1.0])
-        reason = c[3].text_input("Reason", "")
-        if st.form_submit_button("Apply override"):
-            ov = st.session_state.setdefault("overrides", {})
-            ov.setdefault(_vkey(), {})[pick] = (score, reason or "manual override")
-    manual = st.session_state.get("overrides", {}).get(_vkey(), {})
-    changes: dict[tuple[int, str], tuple[float, str]] = {}
-    for _, row in edited.iterrows():
-        auto = row["auto score"]
-        if (
-            row["score"] is not None
-            and not pd.isna(row["score"])
-            and (pd.isna(auto) or float(row["score"]) != float(auto) or row["reason"])
-        ):
-            changes[(row["subject"], row["tag"])] = (float(row["score"]), row["reason"] or "edited")
-    changes.update(manual)
-    if not changes:
-        return report
-    return _with_overrides(report, changes)
+        c[0].selectbox(
+            "Subject · tag", keys, format_func=lambda k: f"{k[0]} · {k[1]}", key="ov_pick"
+        )
+        c[1].selectbox("New score", [0.0, 0.5, 1.0], key="ov_score")
+        c[2].text_input("Reason", "", key="ov_reason")
+        st.form_submit_button("Apply override", on_click=_on_override_form, args=(vid,))
+    ov = _overrides(vid)
+    if ov:
+        st.caption(f"{len(ov)} override(s) in force.")
+        if st.button("Remove every override", key=f"ov_clear_{vid}"):
+            ov.clear()
+            st.rerun()
 
 
-def _with_overrides(report: AuditReport, changes: dict) -> AuditReport:
-    new = copy.deepcopy(report)
-    for r in new.subject_results:
-        for s in r.scores:
-            if (r.gt_subject_id, s.tag) in changes:
-                score, reason = changes[(r.gt_subject_id, s.tag)]
-                s.override = Override(score, reason, "dashboard")
-    metrics = w.recompute_metrics(new)
-    if metrics is not None:
-        new.metrics = metrics
-    return new
-
-
-def _exports(report: AuditReport) -> None:
-    st.subheader("Export")
+def _exports(report: AuditReport, rkey: str) -> None:
     target = st.session_state.get("target", Target())
+    js, csv, page = _export_files(report, rkey, target.min_cpr, target.min_subject)
     c = st.columns(4)
     c[0].download_button(
-        "Report (JSON)",
-        report_export.report_json(report),
-        f"{report.data_id}_audit.json",
-        "application/json",
-        key="dl_json",
+        "Report (JSON)", js, f"{report.data_id}_audit.json", "application/json", key="dl_json"
     )
     c[1].download_button(
-        "PII scores (CSV)",
-        report_export.scores_csv(report),
-        f"{report.data_id}_scores.csv",
-        "text/csv",
-        key="dl_csv",
+        "PII scores (CSV)", csv, f"{report.data_id}_scores.csv", "text/csv", key="dl_csv"
     )
     c[2].download_button(
-        "Report (HTML)",
-        report_export.report_html(report, target),
-        f"{report.data_id}_audit.html",
-        "text/html",
-        key="dl_html",
+        "Report (HTML)", page, f"{report.data_id}_audit.html", "text/html", key="dl_html"
     )
     c[3].download_button(
         "Redacted text (final)",
@@ -547,50 +522,43 @@ def _exports(report: AuditReport) -> None:
         "text/plain",
         key="dl_txt",
     )
+    st.caption(
+        "The HTML report is standalone: inline CSS, no script, no external resource, every "
+        "text escaped. Overrides are part of every export."
+    )
 
 
-def _results(report: AuditReport, cfg: dict | None) -> None:
-    report = _adjudicate_first(report)
+def _results(entry: dict) -> None:
+    vid = entry["id"]
+    rkey = _rkey(vid)
+    report = _effective(entry["report"], rkey, _overrides(vid))
     _verdict(report)
     st.markdown(f"**{gap_sentence(report.span_metrics, report.metrics)}**")
     w.metric_tiles(report)
     _local_caveat(report)
-    for warning in report.warnings:
-        st.caption(f"Warning: {warning}")
-    for f in [*report.failures, *report.metrics.coverage.failures]:
-        st.error(f"Failure in {f.stage}: {f.reason}")
+    _other_warnings(report)
     _llm_usage(report)
-    _anonymizer_rounds(report)
+    _anonymizer_rounds(report, vid)
 
     labels = render.subject_keys(report)
     colours = render.subject_colours(labels)
     st.subheader("Subjects")
     st.html(render.legend_html(labels, colours))
-    worst = report.metrics.worst_subject
-    if worst is not None:
-        st.info(
-            f"Worst protected: **{labels.get(f'gt:{worst.gt_subject_id}', worst.description)}**, "
-            f"protection {w.fmt(worst.protection)} ({worst.sum_score:g} of {worst.n_pii} PII "
-            "inferred)."
-        )
-    _highlighted(report, labels, colours)
-    _subject_cards(report, colours, labels)
-    c = st.columns(2)
-    c[0].plotly_chart(charts.per_tag_protection(report.metrics), key="tag_chart")
-    target = st.session_state.get("target", Target())
-    c[1].plotly_chart(
-        charts.subject_protection(report.metrics, target.min_subject), key="subject_chart"
-    )
-    extra = [
-        s for s in report.inferred_subjects if s.id in report.assignment.extra_pred_subject_ids
-    ]
-    if extra:
-        st.subheader("Found by the adversary, absent from the GT")
-        for s in extra:
-            st.markdown(f"- {render.subject_label(s)}: {s.description}")
-    _fix_and_reaudit(report, labels, cfg)
-    _history()
-    _exports(report)
+    _worst(report, labels)
+
+    tabs = st.tabs(TABS, key=K_TAB, on_change="rerun")
+    views = {
+        "Evidence": lambda: _evidence_tab(report, rkey, vid, labels, colours),
+        "Subjects": lambda: (_subject_cards(report, labels, colours), _extra_subjects(report)),
+        "Charts": lambda: _charts_tab(report, rkey),
+        "Fix and re-audit": lambda: _fix_and_reaudit(report, labels),
+        "Adjudicate": lambda: _adjudicate(report, vid),
+        "Export": lambda: _exports(report, rkey),
+    }
+    for name, tab in zip(TABS, tabs, strict=True):
+        if tab.open is not False:  # None: no state tracking, draw every tab
+            with tab:
+                views[name]()
 
 
 def _llm_usage(report: AuditReport) -> None:
@@ -616,7 +584,7 @@ def _llm_usage(report: AuditReport) -> None:
             st.caption(", ".join(f"{k} = {v}" for k, v in models.items()))
 
 
-def _anonymizer_rounds(report: AuditReport) -> None:
+def _anonymizer_rounds(report: AuditReport, vid: str) -> None:
     """The per-round trace of an iterative LLM anonymizer (subject-aware, adversarial)."""
     rounds = report.anonymizer_trace.get("rounds") or []
     if not rounds:
@@ -665,22 +633,26 @@ def _anonymizer_rounds(report: AuditReport) -> None:
                     entry["text"],
                     height=120,
                     disabled=True,
-                    key=f"rt_{n}_{_vkey()}",
+                    key=f"rt_{n}_{vid}",
                 )
 
 
-def _adjudicate_first(report: AuditReport) -> AuditReport:
-    """Adjudication sits in an expander but must run before the metrics are shown."""
-    with st.expander("Adjudicate scores (override a PII score)", expanded=False):
-        return _adjudicate(report)
-
-
-def _vkey() -> str:
-    """A stable key for the version on screen (widget keys must survive reruns)."""
-    return str(st.session_state.get("version_key", "v"))
-
-
 # --------------------------------------------------------------------------- page
+
+
+def _add_version(label: str, report: AuditReport) -> None:
+    """Append a version (saved to the results store when there is one)."""
+    store_id = None
+    store = w.open_store()
+    if store is not None:
+        try:
+            store_id = store.save_audit(report)
+        except Exception as exc:  # the audit is still shown; the failure to save is reported
+            st.warning(f"Could not save the audit to the results store: {exc}")
+    st.session_state[w.K_VERSIONS].append(
+        {"label": label, "report": report, "id": uuid.uuid4().hex[:12], "store_id": store_id}
+    )
+
 
 st.session_state.setdefault(w.K_VERSIONS, [])
 with st.container(border=True):
@@ -692,31 +664,30 @@ with st.container(border=True):
     go = run_cols[0].button(
         "Run audit", type="primary", disabled=doc is None or cfg is None, key="run_audit"
     )
-    if run_cols[1].button("Cancel", key="cancel_audit"):
+    if run_cols[1].button("Cancel", key="cancel_audit", help="Stops a running audit."):
         ev = st.session_state.get("cancel_event")
         if ev is not None:
             ev.set()
-        st.toast("Audit cancelled.")
+        st.toast("Audit cancelled: the previous results, if any, are shown.")
 
 if go and doc is not None and cfg is not None:
     report = _run(doc, redacted, cfg, "v1")
     if report is not None:
-        st.session_state[w.K_VERSIONS] = [{"label": f"v1 ({cfg['anonymizer']})", "report": report}]
-        store = w.open_store()
-        if store is not None:
-            try:
-                store.save_audit(report)
-            except Exception as exc:  # the audit is still shown; saving failure is reported
-                st.warning(f"Could not save the audit to the results store: {exc}")
+        st.session_state[w.K_VERSIONS] = []
+        st.session_state[K_OVERRIDES] = {}
         st.session_state["audit_cfg"] = cfg
+        st.session_state.pop("fix_subjects", None)
+        st.session_state.pop("fix_spans", None)
+        _add_version(f"v1 ({cfg['anonymizer']})", report)
 
 versions = st.session_state[w.K_VERSIONS]
 if versions:
     labels_ = [v["label"] for v in versions]
+    if st.session_state.get("version_pick") not in labels_:
+        st.session_state.pop("version_pick", None)
     chosen = (
         st.selectbox("Version shown", labels_, index=len(labels_) - 1, key="version_pick")
         if len(versions) > 1
         else labels_[0]
     )
-    st.session_state["version_key"] = f"{len(versions)}_{labels_.index(chosen)}"
-    _results(versions[labels_.index(chosen)]["report"], st.session_state.get("audit_cfg"))
+    _results(versions[labels_.index(chosen)])

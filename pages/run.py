@@ -12,81 +12,171 @@ from pages import _widgets as w
 
 st.title("Run a benchmark")
 st.caption(
-    "Evaluates one configuration on a SPIA test set. The run continues in the background: "
-    "reload this page or come back later to see its progress and results."
+    "Evaluates one configuration on a SPIA test set. The run continues in the background and "
+    "every document is saved to the results store as it finishes: reload this page or come "
+    "back later to see its progress and results."
 )
 runs = w.run_registry()
+SUMMARY_KEYS = ("cpr", "ipr", "one_minus_aac", "token_recall", "er_di", "er_qi", "rouge_l")
+SUMMARY_LABELS = ("CPR", "IPR", "1-AAC", "Token recall", "ER_di", "ER_qi", "ROUGE-L")
+
+
+def _dataset_source() -> str | None:
+    """A bundled dataset name or the path of an uploaded SPIA JSONL (None: nothing yet)."""
+    source = st.selectbox("Dataset", [*w.BUNDLED, "Upload SPIA JSONL"], key="r_ds")
+    if source != "Upload SPIA JSONL":
+        return source
+    up = st.file_uploader("SPIA JSONL", type=["jsonl"], key="r_up")
+    if up is None:
+        return None
+    w.store_dir().mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(
+        suffix=f"_{Path(up.name).name}", dir=w.store_dir(), delete=False
+    ) as fh:
+        fh.write(up.getvalue())
+    return fh.name
+
+
+def _form() -> None:
+    """The configuration (same widgets as the Audit page) and the Start button."""
+    with st.container(border=True):
+        c = st.columns(3)
+        with c[0]:
+            dataset = _dataset_source()
+        size = c[1].number_input("Subset size (0 = all)", 0, 1000, 5, key="r_n")
+        scoring = c[2].selectbox("Scoring", ["default", "reference"], key="r_scoring")
+        stages = w.stage_widgets("r_")
+        if stages is None:
+            return
+        cfg = {**stages, "scoring_mode": scoring, **w.llm_scoring_widgets("r_")}
+        local = w.engine("pipeline").is_local_config(w.audit_config(cfg))
+        concurrency = 1
+        if not local:
+            concurrency = int(
+                st.number_input(
+                    "Documents audited concurrently (LLM stages)",
+                    1,
+                    16,
+                    4,
+                    key="r_conc",
+                    help="Each provider's own limit still caps its concurrent calls.",
+                )
+            )
+        consent = w.destinations_ok(cfg, has_gt=True, consent_key="r_consent")
+        start = st.button(
+            "Start run",
+            type="primary",
+            disabled=not consent or dataset is None,
+            key="r_start",
+        )
+    if not start or dataset is None:
+        return
+    try:
+        run = w.start_run(dataset, cfg, int(size) or None, concurrency)
+    except Exception as exc:  # DatasetError names file, line and field
+        st.error(f"Cannot start the run: {exc}")
+        return
+    st.success(f"Run {run.run_id} started on {run.total} documents.")
+
+
+def _tiles(summary: dict) -> None:
+    cols = st.columns(len(SUMMARY_KEYS))
+    for col, key, label in zip(cols, SUMMARY_KEYS, SUMMARY_LABELS, strict=True):
+        col.metric(label, w.fmt(summary.get(key)))
+
+
+def _run_card(run: w.RunState) -> None:
+    with st.container(border=True):
+        st.markdown(
+            f"**Run {run.run_id}** · {run.dataset} · {run.describe()} · **{run.status}**"
+            + (f" · {run.concurrency} concurrent" if run.concurrency > 1 else "")
+        )
+        eta = run.eta()
+        text = f"{run.done}/{run.total} documents · {run.elapsed():.0f}s elapsed"
+        if eta is not None:
+            text += f" · ETA {eta:.0f}s"
+        if run.errors:
+            text += f" · {len(run.errors)} failed"
+        st.progress(min(run.done / run.total, 1.0) if run.total else 1.0, text=text)
+        if run.status == "running" and st.button("Cancel", key=f"cancel_{run.run_id}"):
+            run.cancel.set()
+            st.toast(f"Run {run.run_id}: cancelling after the documents in progress.")
+        summary = w.live_summary(run)
+        if summary:
+            st.caption("Whole run" if run.summary else f"So far ({len(run.outcomes)} documents)")
+            _tiles(summary)
+        if run.rows:
+            st.dataframe(pd.DataFrame(run.rows), hide_index=True, width="stretch")
+        for err in run.errors[:20]:
+            st.error(err)
+        if run.store_run_id is not None:
+            st.caption(f"Saved in the results store as run #{run.store_run_id}.")
+
+
+def _runs_view(was_running: bool) -> None:
+    """Progress of every run of this server process (refreshed every 2 s while one runs)."""
+    if not runs:
+        st.info("No run in this server session yet.")
+    for run in sorted(runs.values(), key=lambda r: r.started, reverse=True):
+        _run_card(run)
+    if was_running and not any(r.status == "running" for r in runs.values()):
+        st.rerun()  # the whole page: stop refreshing, show the stored run
+
+
+def _stored_runs() -> None:
+    """Every dataset run of the results store (previous server sessions included)."""
+    store = w.open_store()
+    if store is None:
+        return
+    stored = store.list_runs(kind="evaluate")
+    if not stored:
+        return
+    st.subheader("Stored runs")
+    rows = []
+    for r in stored:
+        cfg, summ = r.config or {}, r.summary or {}
+        rows.append(
+            {
+                "run": r.id,
+                "dataset": r.dataset_name,
+                "anonymizer": cfg.get("anonymizer"),
+                "adversary": cfg.get("adversary"),
+                "status": r.status,
+                "documents": r.n_ok + r.n_failed,
+                "failed": r.n_failed,
+                **{k: summ.get(k) for k in ("cpr", "ipr", "one_minus_aac", "token_recall")},
+                "started": r.started_at,
+            }
+        )
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    pick = st.selectbox(
+        "Documents of run", [r.id for r in stored], key="r_stored_pick", format_func=str
+    )
+    docs = store.load_documents(pick, with_results=False)
+    st.dataframe(
+        pd.DataFrame(
+            [
+                {
+                    "data_id": d.data_id,
+                    "status": d.status,
+                    **{k: d.summary.get(k) for k in SUMMARY_KEYS},
+                    "error": d.error,
+                }
+                for d in docs
+            ]
+        ),
+        hide_index=True,
+        width="stretch",
+    )
+    c = st.columns(2)
+    c[0].download_button("Run (JSON)", store.export_json(pick), f"run_{pick}.json", key="r_dl_json")
+    c[1].download_button("Run (CSV)", store.export_csv(pick), f"run_{pick}.csv", key="r_dl_csv")
+
 
 if w.engine("batch") is None:
     w.missing("batch", "Batch runs")
 else:
-    with st.form("run_form"):
-        c = st.columns(3)
-        source = c[0].selectbox("Dataset", [*w.BUNDLED, "Upload SPIA JSONL"], key="r_ds")
-        up = c[0].file_uploader("SPIA JSONL", type=["jsonl"], key="r_up")
-        anonymizers = [a for a in w.registered("anonymizer") if a != "provided"]
-        anonymizer = c[1].selectbox(
-            "Anonymizer",
-            anonymizers or ["(none)"],
-            key="r_anon",
-            index=anonymizers.index("ner-mask") if "ner-mask" in anonymizers else 0,
-        )
-        adversaries = w.registered("adversary")
-        adversary = c[1].selectbox(
-            "Adversary",
-            adversaries or ["(none)"],
-            key="r_adv",
-            index=adversaries.index("local") if "local" in adversaries else 0,
-        )
-        size = c[2].number_input("Subset size (0 = all)", 0, 1000, 5, key="r_n")
-        submitted = st.form_submit_button("Start run", type="primary")
-    if submitted:
-        dataset: str | None = source
-        if source == "Upload SPIA JSONL":
-            dataset = None
-            if up is None:
-                st.error("Choose a SPIA JSONL file to upload.")
-            else:
-                w.store_dir().mkdir(parents=True, exist_ok=True)
-                with tempfile.NamedTemporaryFile(
-                    suffix=f"_{Path(up.name).name}", dir=w.store_dir(), delete=False
-                ) as fh:
-                    fh.write(up.getvalue())
-                dataset = fh.name
-        if dataset is not None:
-            try:
-                cfg = {"anonymizer": anonymizer, "adversary": adversary}
-                run = w.start_run(dataset, cfg, int(size) or None)
-                st.success(f"Run {run.run_id} started on {run.total} documents.")
-            except Exception as exc:  # DatasetError names file, line and field
-                st.error(f"Cannot start the run: {exc}")
-
-
-@st.fragment(run_every=2.0)
-def _runs_view() -> None:
-    """Progress of every run of this server; refreshes itself every 2 s."""
-    if not runs:
-        st.info("No run in this server session yet.")
-    for run in sorted(runs.values(), key=lambda r: r.started, reverse=True):
-        with st.container(border=True):
-            done, total = run.done, run.total
-            eta = run.eta()
-            st.markdown(f"**Run {run.run_id}**: {run.dataset}, {run.config} · {run.status}")
-            st.progress(
-                done / total if total else 1.0,
-                text=f"{done}/{total} documents"
-                + (f", ETA {eta:.0f}s" if eta is not None and run.status == "running" else "")
-                + (f", {len(run.errors)} failed" if run.errors else ""),
-            )
-            if run.status == "running" and st.button("Cancel", key=f"cancel_{run.run_id}"):
-                run.cancel.set()
-            if run.summary:
-                keys = ("cpr", "ipr", "one_minus_aac", "token_recall", "er_di", "er_qi", "rouge_l")
-                st.dataframe(pd.DataFrame([{k: run.summary.get(k) for k in keys}]), hide_index=True)
-            if run.rows:
-                st.dataframe(pd.DataFrame(run.rows), hide_index=True)
-            for err in run.errors:
-                st.error(err)
-
-
-_runs_view()
+    _form()
+running = any(r.status == "running" for r in runs.values())
+st.fragment(run_every=2.0 if running else None)(_runs_view)(running)
+_stored_runs()

@@ -69,18 +69,25 @@ def metric_scatter(
             )
         )
     own = df[df["source"] == "own"]
-    if len(own):
-        adv = own["adversary"] if "adversary" in own else pd.Series(["?"] * len(own))
-        names = (own.get("label", own.get("method", "own")).astype(str)).tolist()
+    if "adversary" not in own.columns:
+        own = own.assign(adversary="?")
+    own_symbols = ("star", "star-diamond", "star-triangle-up", "star-square")
+    for i, (adversary, grp) in enumerate(own.groupby(own["adversary"].fillna("?").astype(str))):
+        names = grp["label"] if "label" in grp else grp.get("method", pd.Series(["own"] * len(grp)))
         fig.add_trace(
             go.Scatter(
-                x=own[x],
-                y=own[y],
+                x=grp[x],
+                y=grp[y],
                 mode="markers+text",
-                name="your audits/runs (other adversary)",
-                marker={"size": 16, "symbol": "star", "line": {"width": 2, "color": "black"}},
-                text=[f"{n} [adv: {a}]" for n, a in zip(names, adv, strict=False)],
+                name=f"yours · adversary {adversary} (not directly comparable)",
+                marker={
+                    "size": 16,
+                    "symbol": own_symbols[i % len(own_symbols)],
+                    "line": {"width": 2, "color": "black"},
+                },
+                text=[f"{n} [adv: {adversary}]" for n in names.astype(str)],
                 textposition="top center",
+                textfont={"size": 10},
                 hovertemplate=(
                     f"%{{text}}<br>{_label(x)} %{{x:.3f}}<br>{_label(y)} %{{y:.3f}}"
                     "<extra>yours: not directly comparable</extra>"

@@ -59,13 +59,52 @@ def subject_colours(keys: Iterable[str]) -> dict[str, str]:
 
 
 def subject_keys(report: AuditReport) -> dict[str, str]:
-    """Subject key -> label for every GT subject and every unmatched inferred subject."""
+    """Subject key -> label for every GT subject and every unmatched inferred subject.
+
+    Unmatched inferred subjects with the same description (seven bare "[PERSON]" subjects
+    of a masked text) share one key and one label with their count.
+    """
     labels = {f"gt:{s.id}": subject_label(s) for s in report.gt_subjects}
-    matched = {p.pred_subject_id for p in report.assignment.pairs if p.pred_subject_id is not None}
-    for s in report.inferred_subjects:
-        if s.id not in matched:
-            labels[f"x:{s.id}"] = f"{subject_label(s)} [not in GT]"
+    for group in extra_subject_groups(report):
+        first = group.subjects[0]
+        count = f" ×{len(group.subjects)}" if len(group.subjects) > 1 else ""
+        labels[group.key] = f"{subject_label(first)}{count} [not in GT]"
     return labels
+
+
+@dataclass(frozen=True)
+class SubjectGroup:
+    """Inferred subjects absent from the GT that read the same (shown as one line)."""
+
+    key: str  # "x:<smallest id>"
+    description: str
+    subjects: tuple[Subject, ...]
+
+    @property
+    def ids(self) -> list[int]:
+        return [s.id for s in self.subjects]
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def extra_subject_groups(report: AuditReport) -> list[SubjectGroup]:
+    """Unmatched inferred subjects grouped by identical name and description, in id order."""
+    matched = {p.pred_subject_id for p in report.assignment.pairs if p.pred_subject_id is not None}
+    groups: dict[tuple[str, str], list[Subject]] = {}
+    for s in sorted(report.inferred_subjects, key=lambda s: s.id):
+        if s.id not in matched:
+            groups.setdefault((_norm(s.name), _norm(s.description)), []).append(s)
+    return [
+        SubjectGroup(f"x:{subs[0].id}", subs[0].description, tuple(subs))
+        for subs in groups.values()
+    ]
+
+
+def extra_key_of(report: AuditReport) -> dict[int, str]:
+    """Inferred subject id -> the shared key of its group (unmatched subjects only)."""
+    return {s.id: g.key for g in extra_subject_groups(report) for s in g.subjects}
 
 
 def subject_label(subject: Subject) -> str:
@@ -147,6 +186,7 @@ def report_highlights(
     if side == "anonymized":
         text = report.anonymized_text
         gt_of = {p.pred_subject_id: p.gt_subject_id for p in report.assignment.pairs}
+        extra = extra_key_of(report)
         scores = {
             (r.pred_subject_id, s.tag): s
             for r in report.subject_results
@@ -155,7 +195,7 @@ def report_highlights(
         }
         for subj in report.inferred_subjects:
             gid = gt_of.get(subj.id)
-            key = f"gt:{gid}" if gid is not None else f"x:{subj.id}"
+            key = f"gt:{gid}" if gid is not None else extra.get(subj.id, f"x:{subj.id}")
             if visible is not None and key not in visible:
                 continue
             for pii in subj.piis:
@@ -244,3 +284,55 @@ def legend_html(labels: dict[str, str], colours: dict[str, str]) -> str:
         for k, v in labels.items()
     ]
     return "<div>" + "".join(chips) + "</div>"
+
+
+_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
+_CAPABILITY = re.compile(r"can\b.*\bcannot|cannot|can't", re.IGNORECASE)
+_FIGURES = re.compile(r"measured|figures", re.IGNORECASE)
+
+
+def markdown_section(text: str, pattern: re.Pattern[str]) -> str | None:
+    """Body of the first heading matching ``pattern`` (up to the next heading of the same or
+    a higher level), or None."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        m = _HEADING.match(line)
+        if m and pattern.search(m.group(2)):
+            level = len(m.group(1))
+            body: list[str] = []
+            for nxt in lines[i + 1 :]:
+                h = _HEADING.match(nxt)
+                if h and len(h.group(1)) <= level:
+                    break
+                body.append(nxt)
+            return "\n".join(body).strip()
+    return None
+
+
+def capability_summary(doc_markdown: str) -> str:
+    """A concise 'what the local adversary can and cannot infer' from its markdown document.
+
+    The capability section, plus the first figures table of the measurements section when
+    the capability section has none. The result is markdown from the file: render it as
+    markdown with HTML disabled (``st.markdown`` without ``unsafe_allow_html``).
+    """
+    section = markdown_section(doc_markdown, _CAPABILITY)
+    if section is None:
+        return ""
+    parts = [section]
+    if "|" not in section:
+        figures = markdown_section(doc_markdown, _FIGURES) or ""
+        table = _first_table(figures)
+        if table:
+            parts.append("**Measured** (`scripts/adversary_quality.py`):\n\n" + table)
+    return "\n\n".join(parts)
+
+
+def _first_table(markdown: str) -> str:
+    rows: list[str] = []
+    for line in markdown.splitlines():
+        if line.lstrip().startswith("|"):
+            rows.append(line.strip())
+        elif rows:
+            break
+    return "\n".join(rows)

@@ -43,10 +43,23 @@ def _no_script(at: AppTest) -> None:
         assert "<script" not in m.value.lower()
 
 
+class _Calls(list):
+    """The recorded (document, config) calls; ``hooks`` change each report before it is shown."""
+
+    hooks: list[object]
+
+
+def _tab(at: AppTest, name: str) -> AppTest:
+    """Open one of the lazy result tabs (what a click on the tab does)."""
+    at.session_state["result_tab"] = name
+    return at.run()
+
+
 @pytest.fixture
 def fake_engine(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """A stand-in pipeline returning a hand-built report (for UI behaviour only)."""
-    calls: list[object] = []
+    calls = _Calls()
+    calls.hooks = hooks = []
 
     @dataclass
     class AuditConfig:
@@ -62,6 +75,8 @@ def fake_engine(monkeypatch: pytest.MonkeyPatch) -> list[object]:
                 on_stage(stage)
         rep = make_report()
         rep.config = asdict(config)
+        for hook in hooks:
+            hook(rep)
         if config.provided_text:
             rep.anonymized_text = config.provided_text
             rep.inferred_subjects = rep.inferred_subjects[:1]
@@ -129,6 +144,7 @@ def test_fake_audit_results_override_and_inert_html(fake_engine: list[object]) -
     assert any("identifier spans masked" in m.value for m in at.markdown)
     _no_script(at)
     # override subject 0 NATIONALITY (inferred, score 1.0) -> 0.0: CPR must rise
+    _tab(at, "Adjudicate")
     subj_tag = next(s for s in at.selectbox if s.label == "Subject · tag")
     subj_tag.set_value((0, "NATIONALITY"))
     next(s for s in at.selectbox if s.label == "New score").set_value(0.0)
@@ -137,12 +153,23 @@ def test_fake_audit_results_override_and_inert_html(fake_engine: list[object]) -
     assert not at.exception, [e.value for e in at.exception]
     after = next(m for m in at.metric if m.label == "CPR").value
     assert after != before, (before, after)
+    assert any("1 override(s) in force" in c.value for c in at.caption)
+    # the override is in every view: the subject card names the overridden rule
+    _tab(at, "Subjects")
+    assert not at.exception, [e.value for e in at.exception]
+    rules = [r for df in at.dataframe for r in df.value.get("Deciding rule", [])]
+    assert any("(overridden)" in r for r in rules), rules
+    # and it can be removed again
+    _tab(at, "Adjudicate")
+    next(b for b in at.button if b.label == "Remove every override").click().run()
+    assert next(m for m in at.metric if m.label == "CPR").value == before
 
 
 def test_fix_and_reaudit_adds_version(fake_engine: list[object]) -> None:
     at = _app()
     at.text_area(key="paste_text").input("text").run()
     at.button(key="run_audit").click().run()
+    _tab(at, "Fix and re-audit")
     at.multiselect(key="fix_subjects").set_value(["gt:0"]).run()
     at.button(key="reaudit").click().run()
     assert not at.exception, [e.value for e in at.exception]
@@ -151,6 +178,12 @@ def test_fix_and_reaudit_adds_version(fake_engine: list[object]) -> None:
     assert "[REDACTED]" in cfg.provided_text
     assert "Swedish national" not in cfg.provided_text
     assert at.selectbox(key="version_pick").options[-1].startswith("v2")
+    # the version history: one row per version, span and inference metrics, and its chart
+    assert any(h.value == "Versions" for h in at.subheader)
+    table = next(df.value for df in at.dataframe if "version" in df.value.columns)
+    assert list(table["version"]) == ["v1 (ner-mask)", "v2 (fixed)"] or len(table) == 2
+    assert {"token_recall", "cpr", "ipr", "one_minus_aac"} <= set(table.columns)
+    assert at.get("plotly_chart"), "no version chart"
 
 
 def test_dataset_page_opens_document_in_audit() -> None:

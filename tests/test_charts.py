@@ -28,16 +28,30 @@ def test_metric_scatter_published_and_own() -> None:
                 "cpr": 0.4,
                 "source": "own",
                 "adversary": "local",
-            }
+                "label": "audit TAB-1 v1",
+            },
+            {
+                "dataset": "TAB",
+                "method": "deid-gpt",
+                "token_recall": 0.7,
+                "cpr": 0.6,
+                "source": "own",
+                "adversary": "llm",
+                "label": "evaluate #2 TAB-144",
+            },
         ]
     )
     fig = metric_scatter(pd.concat([t, own], ignore_index=True), "token_recall", "cpr")
-    names = [tr.name for tr in fig.data]
-    assert "your audits/runs (other adversary)" in names
-    n_pub = sum(len(tr.x) for tr in fig.data if tr.name not in ("x = y", names[-2]))
+    yours = [tr for tr in fig.data if tr.name.startswith("yours")]
+    # one trace per adversary, each named with it and flagged as not directly comparable
+    assert [tr.name for tr in yours] == [
+        "yours · adversary llm (not directly comparable)",
+        "yours · adversary local (not directly comparable)",
+    ]
+    assert list(yours[1].text) == ["audit TAB-1 v1 [adv: local]"]
+    assert "not directly comparable" in yours[0].hovertemplate
+    n_pub = sum(len(tr.x) for tr in fig.data if tr.name != "x = y" and tr not in yours)
     assert n_pub == len(t)
-    own_trace = next(tr for tr in fig.data if tr.name.startswith("your"))
-    assert "adv: local" in own_trace.text[0]
 
 
 def test_metric_scatter_rejects_unknown_column() -> None:
