@@ -190,3 +190,39 @@ def test_masked_spouse_placeholder(adv: LocalAdversary) -> None:
     spouse = [s for s in res.subjects if "author of the text" not in s.description.lower()]
     assert any(value(s, "RELATIONSHIP") == "Married" for s in spouse)
     check_evidence(text, res)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("@bob_r : Just turned 30 and I feel great!", "30"),
+        ("Mike : Working hard and loving life at 89. Thanks, team!", "89"),
+        ("@bob_r : Class of 2010 reunion tonight, I can't wait!", "32-34"),
+        ("@bob_r : I was born in '88 and I still love vinyl.", "36-37"),
+        ("@bob_r : Hitting my late 40s and I still run marathons.", "46-49"),
+    ],
+)
+def test_author_age_from_life_statements(adv: LocalAdversary, text: str, expected: str) -> None:
+    res = adv.infer(text)
+    assert value(author(res), "AGE") == expected
+    check_evidence(text, res)
+
+
+def test_relative_age_stays_with_the_relative(adv: LocalAdversary) -> None:
+    res = adv.infer("The applicant's 12-year-old son was injured. My forty-two-year-old brother")
+    son = next(s for s in res.subjects if s.description.startswith("Son"))
+    brother = next(s for s in res.subjects if s.description.startswith("Brother"))
+    applicant = next(s for s in res.subjects if "applicant" in s.description.split(" - ")[0])
+    assert (value(son, "AGE"), value(brother, "AGE")) == ("12", "42")
+    assert value(applicant, "AGE") != "12"
+
+
+def test_couple_sharing_a_surname_and_weak_name_sex(adv: LocalAdversary) -> None:
+    res = adv.infer("Name: JonR\nMy parents, much like Robert and Shannon Williams, support me.")
+    shannon = next(s for s in res.subjects if s.description.startswith("Shannon Williams"))
+    assert value(shannon, "RELATIONSHIP") == "Married"
+    assert value(shannon, "SEX") == "Female"
+
+
+def test_split_run_prefers_the_usual_first_name() -> None:
+    assert split_run("lintonjohn") == ["john", "linton"]

@@ -98,7 +98,9 @@ def _label(d: Draft, index: int) -> str:
         return m.text.strip()
     held = next((m for m in d.mentions if m.kind == "code" and m.role), None)
     if held is not None:
-        return f"{held.role.capitalize()} whose ID is {held.text}"
+        tag = d.codes[0].tag if d.codes else ""
+        what = {"PHONE_NUMBER": "phone number", "EMAIL_ADDRESS": "e-mail address"}.get(tag, "ID")
+        return f"{held.role.capitalize()} whose {what} is {held.text}"
     if d.codes:
         return f"Holder of {d.codes[0].value}"
     return f"Person {index}"

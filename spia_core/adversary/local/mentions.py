@@ -96,7 +96,7 @@ def _inside(pos: int, spans: list[tuple[int, int]]) -> bool:
 
 def clean_name(raw: str) -> str:
     """Strip titles, possessives and punctuation from a name."""
-    name = raw.strip().strip(",;:()[]“”\"'")
+    name = raw.strip().strip(",;:!?()[]“”\"'")
     name = re.sub(r"['’]s$", "", name)
     name = re.sub(
         r"^(?:(?:Mr|Mrs|Ms|Miss|Dr|Judge|Professor|Prof|Sir|Lady|Lord|Dame|Ambassador)\.?\s+)+",
@@ -174,8 +174,9 @@ def find_paired_names(text: str) -> list[Mention]:
         ):
             continue  # a firm: "Smith & Jones Partners"
         last = m.group("last")
+        a_name = f"{m.group('a')} {last}"
         out.append(
-            Mention(m.start("a"), m.end("a"), m.group("a"), "name", name=f"{m.group('a')} {last}")
+            Mention(m.start("a"), m.end("a"), m.group("a"), "name", name=a_name, source="pair")
         )
         out.append(
             Mention(
@@ -184,6 +185,7 @@ def find_paired_names(text: str) -> list[Mention]:
                 text[m.start("b") : m.end("last")],
                 "name",
                 name=f"{m.group('b')} {last}",
+                source="pair",
             )
         )
     return out
@@ -221,6 +223,13 @@ def find_cue_names(text: str) -> list[Mention]:
         if lexicons.fold(last) not in lasts or lexicons.fold(last) in lower:
             continue
         out.append(Mention(m.start(), m.end(), m.group(0), "name", name=m.group(0), source="cue"))
+    for m in re.finditer(r"\((?P<name>[A-Z][a-z]{2,})[!)]", text):  # "my support (Vincent!)"
+        name = m.group("name")
+        free = not any(s < m.end() and m.start() < e for s, e in taken)
+        if free and _is_first(name) and lexicons.fold(name) not in lower:
+            out.append(
+                Mention(m.start("name"), m.end("name"), name, "name", name=name, source="cue")
+            )
     lead = len(text) - len(text.lstrip())
     for m in HANDLE.finditer(text):
         if m.start() <= lead + 1 or text[max(0, m.start() - 1) : m.start()].isalnum():
@@ -293,6 +302,10 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
     for m in HEADER_NAME.finditer(head):
         raw = m.group("name").strip()
         name = handle_to_name(raw) if re.search(r"[_.\d@]", raw) or " " not in raw else raw
+        if "@" in raw:
+            from spia_core.adversary.local.attributes.identity import handle_name
+
+            name = handle_name(raw) or name
         names.append(Mention(m.start("name"), m.end("name"), raw, "handle", name=name))
         break
     if not names:
@@ -452,7 +465,7 @@ def _kin_regex() -> re.Pattern[str]:
             r"[Tt]he (?:first|second|third) applicant['’]s|[Tt]he deceased['’]s|(?:(?:Mr|Mrs|Ms|Dr)\.? )?[A-Z][\w\-]+['’]s|\[PERSON(?:_\d+)?\]['’]s|a|an|A|An"  # noqa: E501
         )
         _KIN_RE = re.compile(
-            rf"(?:\b(?P<anchor>{anchor})\s+)?(?:\b(?P<num>{nums})\s+)?(?:(?:[a-z]+|\d+-year-old)\s+){{0,2}}?"
+            rf"(?:\b(?P<anchor>{anchor})\s+)?(?:\b(?P<num>{nums})\s+)?(?:(?:[a-z]+|[\w\-]+-year-old)\s+){{0,2}}?"
             rf"(?P<kin>{kin})\b",
         )
     return _KIN_RE

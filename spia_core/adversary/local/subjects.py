@@ -191,7 +191,9 @@ class SubjectFinder:
         if not self.legal:
             cues = find_cue_names(text)
             for n in names:
-                if any(n.start < c.end and c.start < n.end for c in cues if c.kind == "name"):
+                if not n.source and any(
+                    n.start < c.end and c.start < n.end for c in cues if c.kind == "name"
+                ):
                     n.source = "cue"
             names += [
                 c for c in cues if not any(n.start < c.end and c.start < n.end for n in names)
@@ -581,7 +583,9 @@ class SubjectFinder:
             for d in self.drafts
         )
         married = re.search(
-            r"#MarriedLife|\b[Mm]arried life\b|\bhappily married\b|\bI(?:'m| am) married\b",
+            r"#MarriedLife|\b[Mm]arried life\b|\b[Hh]appily married\b|\bI(?:'m|’m| am) married\b"
+            r"|\b(?:[Bb]eing|[Nn]ewly|[Jj]ust) married\b|\b[Mm]arried with (?:\w+ ){0,2}(?:kids|"
+            r"children|kiddos|little ones)\b|\b[Mm]arried for (?:\w+ )?years\b",
             self.text,
         )
         if author is not None and married and not has_spouse:
@@ -662,7 +666,8 @@ class SubjectFinder:
         before it, not reaching back past the previous code ("client ID X from my workstation
         (Y)": Y is the writer's)."""
         before = self.text[max(0, c.start - 60, prev_end) : c.start].lower()
-        before = re.split(r"[.!?;\n]", before)[-1]
+        before = re.sub(r"\b(e|i)\.(g|e)\.", r"\1_\2_", before)  # "e.g." ends no sentence
+        before = re.split(r"[.!?;\n]", before)[-1].replace("e_g_", "e.g.").replace("i_e_", "i.e.")
         other = _last(_OWNER_OTHER, before)
         word = re.match(r"\w+", before[other:]).group(0) if other is not None else ""
         word = {"records": "", "record": "", "account": "", "profile": ""}.get(word, word)
@@ -735,7 +740,7 @@ class SubjectFinder:
             if not names or len(names) != len(d.mentions) or any(m.title for m in names):
                 continue
             tokens = [t for m in names for t in _tokens(m.name)]
-            known = any(t in firsts for t in tokens) or all(m.source == "cue" for m in names)
+            known = any(t in firsts for t in tokens) or all(m.source for m in names)
             multi = any(len(_tokens(m.name)) > 1 for m in names)
             if known or (multi and len(names) > 1):
                 continue

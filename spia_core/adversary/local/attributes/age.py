@@ -30,15 +30,48 @@ _MONTHS = {
         1,
     )
 }
+_UNITS = [
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70}
+_TENS.update({"eighty": 80, "ninety": 90})
+#: Spelled numbers up to 99 ("one" -> 1, "forty-two" -> 42).
+NUMBER_WORDS: dict[str, int] = {w: i for i, w in enumerate(_UNITS, 1)} | _TENS
+NUMBER_WORDS.update(
+    {f"{t}-{u}": v + i for t, v in _TENS.items() for i, u in enumerate(_UNITS[:9], 1)}
+)
 _BORN = re.compile(
     r"\bborn\s+(?:on\s+|in\s+)?(?:(?P<day>\d{1,2})\s+(?P<month>[A-Z][a-z]+)\s+|(?P<month2>[A-Z][a-z]+)\s+(?P<day2>\d{1,2}),?\s+)?(?:in\s+)?(?P<year>1[89]\d\d|20[0-2]\d)\b"
 )
 _AGED = re.compile(
     r"\b(?:aged\s+(?P<a>\d{1,3})|(?P<b>\d{1,3})[- ]years?[- ]old|age of (?P<c>\d{1,3})|"
-    r"(?:I am|I'm|I’m)\s+(?P<d>\d{1,2})\b(?!\s*(?:%|kg|km|years? (?:of|in|at|with|since)))|(?P<e>\d{1,2})\s*(?:yo|y/o)\b)"  # noqa: E501
+    r"(?:I am|I'm|I’m)\s+(?P<d>\d{1,2})\b(?!\s*(?:%|kg|km|years? (?:of|in|at|with|since)))|(?P<e>\d{1,2})\s*(?:yo|y/o)\b|"  # noqa: E501
+    r"(?:\b(?:life|living|working|still|retired|even|now|me|myself|turned|turning|just) at|"
+    r"\bturn(?:ed|ing)|\bjust turned) (?P<f>[1-9]\d)\b(?!\s*(?:%|am|pm|[:.]\d|years? of|"
+    r"(?:days?|weeks?|months?|hours?|minutes?|mins?|seconds?|percent|kg|km|miles?|[a-z]{1,2})\b))"
+    r"|(?P<g>" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")[- ]years?[- ]old)",
+    re.IGNORECASE,
 )
 _DECADE = re.compile(
-    r"\bin (?:my|his|her|their) (?:(?P<q>early|mid|late)[- ])?(?P<dec>twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties|[2-9]0s)\b"  # noqa: E501
+    r"\b(?i:in|into|hit|hitting|reached|entering) (?:my|his|her|their) (?:(?P<q>early|mid|late)[- ])?(?P<dec>twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties|[2-9]0s)\b"  # noqa: E501
 )
 _DECADES = {
     "twenties": 20,
@@ -62,7 +95,20 @@ _STAGES = (
     ),
     (re.compile(r"\b(?:grandchildren|grandkids|grandson|granddaughter)\b", re.I), "60-70", 2),
 )
+#: "class of 2010" (school leavers are about 18), "born in '88", "Class of '05".
+_CLASS_OF = re.compile(r"\b[Cc]lass of (?:(?P<y4>(?:19|20)\d\d)|['’](?P<y2>\d\d))\b")
+_BORN_SHORT = re.compile(r"\bborn in ['’](?P<y2>\d\d)\b")
 _YEAR = re.compile(r"\b(?:19[5-9]\d|20[0-2]\d)\b")
+
+
+def _two_digit_year(y2: str) -> int:
+    """'88' -> 1988, '05' -> 2005 (two-digit years up to the reference year are this century)."""
+    n = int(y2)
+    return 2000 + n if 2000 + n <= REFERENCE_DATE.year else 1900 + n
+
+
+def _int(word: str) -> int:
+    return int(word) if word.isdigit() else 0
 
 
 def age_from_birth(year: int, month: int = 0, day: int = 0) -> str:
@@ -93,19 +139,43 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             )
         )
         break
+    kin = next((m for m in d.mentions if m.kind == "kin"), None)
+    if kin is not None:
+        km = re.search(
+            r"\b(?P<n>\d+|[a-z]+(?:-[a-z]+)?)[- ](?P<u>year|month)s?[- ]old\b", kin.text, re.I
+        )
+        n = km and (NUMBER_WORDS.get(km.group("n").lower()) or _int(km.group("n")))
+        if km and n:
+            value = str(n) if km.group("u").lower() == "year" else "0"
+            out.append(Finding("AGE", value, 4, 1, [ctx.ev(kin.start, kin.end)], "kin-age"))
+    others = [
+        (m.start, m.end) for o in ctx.drafts if o is not d for m in o.mentions if m.kind == "kin"
+    ]
     for m, off in segment_matches(ctx, d, _AGED):
-        age = int(next(g for g in m.groups() if g))
+        if any(a <= off + m.start() < b for a, b in others):
+            continue  # "the applicant's 12-year-old son": the son's age
+        raw = next(g for g in m.groups() if g)
+        age = NUMBER_WORDS.get(raw.lower()) or int(raw)
         if not 0 < age < 120:
             continue
         s, e = off + m.start(), off + m.end()
         sent = ctx.text[slice(*ctx.sentence_of(s))]
         years = [int(y) for y in _YEAR.findall(sent)]
-        if years and not m.group("d") and not m.group("e"):
+        if years and not m.group("d") and not m.group("e") and not m.group("f"):
             age += REFERENCE_DATE.year - max(years)
             out.append(Finding("AGE", f"{age - 1}-{age}", 3, 3, [ctx.ev(s, e)], "aged-then"))
         else:
             out.append(Finding("AGE", str(age), 4, 1, [ctx.ev(s, e)], "aged"))
         break
+    for rx, offset in ((_CLASS_OF, 18), (_BORN_SHORT, 0)):
+        for m, off in segment_matches(ctx, d, rx):
+            year = int(m.group("y4")) if m.groupdict().get("y4") else _two_digit_year(m.group("y2"))
+            age = REFERENCE_DATE.year - year + offset
+            if 0 < age < 110:
+                ev = [ctx.ev(off + m.start(), off + m.end())]
+                value = f"{age - 1}-{age}" if offset == 0 else f"{age - 1}-{age + 1}"
+                out.append(Finding("AGE", value, 4 if offset == 0 else 3, 2, ev, "year"))
+            break
     for m, off in segment_matches(ctx, d, _DECADE):
         dec = m.group("dec")
         base = _DECADES.get(dec, int(dec[:1]) * 10 if dec[:1].isdigit() else 30)

@@ -228,6 +228,11 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         out.extend(_status_for_author(ctx, d))
     elif not d.kin:
         out.extend(named_context(ctx, d))
+        pair = next((m for m in d.mentions if m.source == "pair"), None)
+        if pair is not None:  # "Robert and Shannon Williams": a couple sharing a surname
+            out.append(
+                Finding("RELATIONSHIP", "Married", 3, 3, [ctx.ev(pair.start, pair.end)], "couple")
+            )
         for rx, value, cert in _STATUS:
             for m, off in segment_matches(ctx, d, rx):
                 if m.group(0).lower() in {"my wife", "my husband", "my hubby", "my wifey"}:

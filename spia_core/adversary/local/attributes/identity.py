@@ -61,13 +61,28 @@ class NameChoice:
 @functools.cache
 def name_sets() -> tuple[frozenset[str], frozenset[str]]:
     """(first names, last names), folded, from all of Faker's person locales (ASCII only)."""
+    firsts, lasts = name_votes()
+    return frozenset(firsts), frozenset(lasts)
+
+
+def _lean(word: str) -> int:
+    """+1 when Faker's locales list ``word`` more often as a first name than as a surname,
+    -1 for the reverse, 0 when even ('john' +1, 'jones' -1, 'linton' 0)."""
+    firsts, lasts = name_votes()
+    diff = firsts.get(word, 0) - lasts.get(word, 0)
+    return (diff > 0) - (diff < 0)
+
+
+@functools.cache
+def name_votes() -> tuple[dict[str, int], dict[str, int]]:
+    """How many Faker person locales list each folded ASCII word as a first name / a surname."""
     import importlib
     import pkgutil
 
     import faker.providers.person as person_pkg
 
-    firsts: set[str] = set()
-    lasts: set[str] = set()
+    firsts: dict[str, int] = {}
+    lasts: dict[str, int] = {}
 
     def words(value: object) -> list[str]:
         if not isinstance(value, list | tuple | dict | set | frozenset):
@@ -79,10 +94,14 @@ def name_sets() -> tuple[frozenset[str], frozenset[str]]:
             provider = importlib.import_module(f"{person_pkg.__name__}.{mod.name}").Provider
         except (ImportError, AttributeError):
             continue
+        given: set[str] = set()
         for attr in ("first_names", "first_names_male", "first_names_female"):
-            firsts.update(words(getattr(provider, attr, None)))
-        lasts.update(words(getattr(provider, "last_names", None)))
-    return frozenset(firsts), frozenset(lasts)
+            given.update(words(getattr(provider, attr, None)))
+        for w in given:
+            firsts[w] = firsts.get(w, 0) + 1
+        for w in set(words(getattr(provider, "last_names", None))):
+            lasts[w] = lasts.get(w, 0) + 1
+    return firsts, lasts
 
 
 @functools.cache
@@ -123,6 +142,8 @@ def split_run(token: str) -> list[str]:
                     + strong
                     + (first not in lasts)
                     + (last not in firsts)
+                    + _lean(first)
+                    - _lean(last)
                     - order
                 )
                 if best is None or score > best[0]:
@@ -195,6 +216,7 @@ def complete_with_email(name: str, emails: list[str]) -> str:
         e = _folded(full)
         if not e or not full:
             continue
+
         if len(e) >= 2 and e[-1] == h[0]:
             return full
         if len(e) >= 2 and (e[0] == h[0] or (len(e[0]) == 1 and h[0].startswith(e[0]))):

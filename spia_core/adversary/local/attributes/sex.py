@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from spia_core.adversary.local import lexicons
@@ -41,6 +42,35 @@ def name_sex(name: str) -> str:
         if len(tok) > 1:
             return lexicons.first_names().get(lexicons.fold(tok), "")
     return ""
+
+
+@functools.cache
+def _sex_votes() -> dict[str, tuple[int, int]]:
+    """Folded first name -> (male, female) counts over Faker's person locales."""
+    import importlib
+    import pkgutil
+
+    import faker.providers.person as person_pkg
+
+    votes: dict[str, list[int]] = {}
+    for mod in pkgutil.iter_modules(person_pkg.__path__):
+        try:
+            provider = importlib.import_module(f"{person_pkg.__name__}.{mod.name}").Provider
+        except (ImportError, AttributeError):
+            continue
+        for attr, i in (("first_names_male", 0), ("first_names_female", 1)):
+            for name in set(getattr(provider, attr, None) or ()):
+                if isinstance(name, str) and name.isalpha():
+                    votes.setdefault(lexicons.fold(name), [0, 0])[i] += 1
+    return {k: (v[0], v[1]) for k, v in votes.items()}
+
+
+def weak_name_sex(name: str) -> str:
+    """The sex more locales give a first name that is used for both ('Shannon', 'Leigh');
+    '' when even or unknown."""
+    tok = next((t.strip(".") for t in name.split() if len(t.strip(".")) > 1), "")
+    male, female = _sex_votes().get(lexicons.fold(tok), (0, 0))
+    return "Male" if male > female else "Female" if female > male else ""
 
 
 def draft_prior_sex(d: Draft) -> str:
@@ -112,6 +142,9 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         sex = name_sex(choice.name)
         if sex:
             out.append(Finding("SEX", sex, 4, 2, list(choice.evidence), "first-name"))
+        elif weak_name_sex(choice.name):
+            weak = weak_name_sex(choice.name)
+            out.append(Finding("SEX", weak, 2, 3, list(choice.evidence), "first-name-weak"))
     if d.is_author:
         out.extend(_author_self(ctx, d))
         for k in (x for x in ctx.drafts if x.anchor is d and x.kin):
