@@ -835,7 +835,12 @@ def start_run(
             run.finished = time.time()
 
     reg[run.run_id] = run
-    threading.Thread(target=work, name=f"spia-run-{run.run_id}", daemon=True).start()
+    # not a daemon (a process exiting under spaCy's native code crashes): at interpreter exit
+    # the run is cancelled and the documents in progress finish; the store resumes the rest
+    register = getattr(threading, "_register_atexit", None)
+    if register is not None:
+        register(run.cancel.set)
+    threading.Thread(target=work, name=f"spia-run-{run.run_id}", daemon=False).start()
     return run
 
 
@@ -880,6 +885,8 @@ def prewarm() -> Any:
         except Exception:  # the audit itself reports any real problem
             pass
 
-    thread = threading.Thread(target=work, name="spia-prewarm", daemon=True)
+    # not a daemon: the interpreter waits for it (a few seconds) instead of exiting while it
+    # is inside spaCy's native code, which crashes the process
+    thread = threading.Thread(target=work, name="spia-prewarm", daemon=False)
     thread.start()
     return thread

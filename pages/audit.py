@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 import time
 import uuid
+from collections.abc import Callable
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -201,34 +203,69 @@ def _rkey(vid: str) -> str:
     return vid + "|" + "|".join(f"{k[0]}:{k[1]}={v[0]}:{v[1]}" for k, v in sorted(ov.items()))
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
-def _effective(_base: AuditReport, rkey: str, _overrides: w.Overrides) -> AuditReport:
+def _memo(name: str, rkey: str, compute: Callable[[], Any], *args: Any) -> Any:
+    """Memoise a derived view of the version on screen, in this session (no pickling: the
+    reports hold engine objects). Only the latest version's entries are kept."""
+    memo = st.session_state.setdefault("_view_memo", {})
+    if memo.get("rkey") != rkey:
+        memo.clear()
+        memo["rkey"] = rkey
+    key = (name, *args)
+    if key not in memo:
+        memo[key] = compute()
+    return memo[key]
+
+
+def _effective(entry: dict) -> AuditReport:
     """The version's report with the user's overrides applied and every metric recomputed."""
-    return w.with_overrides(_base, _overrides) if _overrides else _base
+    vid = entry["id"]
+    ov = _overrides(vid)
+    if not ov:
+        return entry["report"]
+    cache = entry.setdefault("_effective", {})
+    rkey = _rkey(vid)
+    if rkey not in cache:
+        cache.clear()
+        cache[rkey] = w.with_overrides(entry["report"], ov)
+    return cache[rkey]
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def _highlight_html(_report: AuditReport, rkey: str, side: str, shown: tuple[str, ...]) -> str:
-    text = _report.anonymized_text if side == "anonymized" else _report.original_text
-    return render.render_highlighted(text, render.report_highlights(_report, side, set(shown)))
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def _charts(_report: AuditReport, rkey: str, min_subject: float) -> tuple:
-    return (
-        charts.per_tag_protection(_report.metrics),
-        charts.subject_protection(_report.metrics, min_subject),
+def _highlight_html(report: AuditReport, rkey: str, side: str, shown: tuple[str, ...]) -> str:
+    text = report.anonymized_text if side == "anonymized" else report.original_text
+    return _memo(
+        "html",
+        rkey,
+        lambda: render.render_highlighted(text, render.report_highlights(report, side, set(shown))),
+        side,
+        shown,
     )
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+def _charts(report: AuditReport, rkey: str, min_subject: float) -> tuple:
+    return _memo(
+        "charts",
+        rkey,
+        lambda: (
+            charts.per_tag_protection(report.metrics),
+            charts.subject_protection(report.metrics, min_subject),
+        ),
+        min_subject,
+    )
+
+
 def _export_files(
-    _report: AuditReport, rkey: str, min_cpr: float, min_subject: float
+    report: AuditReport, rkey: str, min_cpr: float, min_subject: float
 ) -> tuple[str, str, str]:
-    return (
-        report_export.report_json(_report),
-        report_export.scores_csv(_report),
-        report_export.report_html(_report, Target(min_cpr, min_subject)),
+    return _memo(
+        "exports",
+        rkey,
+        lambda: (
+            report_export.report_json(report),
+            report_export.scores_csv(report),
+            report_export.report_html(report, Target(min_cpr, min_subject)),
+        ),
+        min_cpr,
+        min_subject,
     )
 
 
@@ -429,7 +466,7 @@ def _history() -> None:
     st.subheader("Versions")
     rows = []
     for v in versions:
-        r: AuditReport = _effective(v["report"], _rkey(v["id"]), _overrides(v["id"]))
+        r: AuditReport = _effective(v)
         sm = r.span_metrics
         rows.append(
             {
@@ -531,7 +568,7 @@ def _exports(report: AuditReport, rkey: str) -> None:
 def _results(entry: dict) -> None:
     vid = entry["id"]
     rkey = _rkey(vid)
-    report = _effective(entry["report"], rkey, _overrides(vid))
+    report = _effective(entry)
     _verdict(report)
     st.markdown(f"**{gap_sentence(report.span_metrics, report.metrics)}**")
     w.metric_tiles(report)

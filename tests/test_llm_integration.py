@@ -374,3 +374,76 @@ def test_settings_test_connection_and_cache(tmp_path: Path) -> None:
     at.button(key="cache_clear").click().run()
     entries = next(m for m in at.metric if m.label == "Cached responses")
     assert entries.value == "0" and cache.stats().entries == 0
+
+
+def test_dashboard_llm_benchmark_run_against_local_server() -> None:
+    """Run benchmark page: DeID-GPT + the LLM adversary on PANORAMA-151 --limit 2, through the
+    Settings endpoint; cloud consent gates the Start button; a fresh session (a reload) shows
+    the run's progress, then its per-document results, which are in the results store."""
+    pytest.importorskip("streamlit")
+    import time
+
+    from streamlit.testing.v1 import AppTest
+
+    import pages._widgets as w
+
+    with ScriptedServer() as server:
+        server.responder = responder
+        at = AppTest.from_file(APP, default_timeout=60)
+        at.session_state[w.K_KEYS] = {"LOCAL_LLM_API_KEY": KEY}
+        at.session_state[w.K_ENDPOINT] = {"base_url": server.base_url, "model": BACKBONE}
+        at.run()
+        at.switch_page("pages/run.py").run()
+        at.selectbox(key="r_ds").set_value("PANORAMA-151").run()
+        at.number_input(key="r_n").set_value(2).run()
+        at.selectbox(key="r_anon").set_value("deid-gpt").run()
+        at.selectbox(key="r_abb").set_value(w.LOCAL_ENDPOINT).run()
+        at.selectbox(key="r_adv").set_value("llm").run()
+        # a cloud adversary: a warning naming the provider, and no start without consent
+        at.selectbox(key="r_vbb").set_value("claude-sonnet-4-5").run()
+        warning = " ".join(x.value for x in at.warning)
+        assert "Anthropic" in warning and "the anonymized text" in warning
+        assert at.button(key="r_start").disabled
+        at.checkbox(key="r_consent").check().run()
+        assert not at.button(key="r_start").disabled
+        # the local endpoint: no warning, no consent needed
+        at.selectbox(key="r_vbb").set_value(w.LOCAL_ENDPOINT).run()
+        assert not any("Text leaves this machine" in x.value for x in at.warning)
+        assert at.number_input(key="r_conc").value == 4  # LLM stages: concurrent documents
+        at.number_input(key="r_conc").set_value(2).run()
+        at.button(key="r_start").click().run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert any("started on 2 documents" in s.value for s in at.success)
+        run = max(w.run_registry().values(), key=lambda r: r.started)
+        assert run.concurrency == 2 and run.config["adversary"] == "llm"
+
+        deadline = time.time() + 120
+        texts = ""
+        while time.time() < deadline:
+            again = AppTest.from_file(APP, default_timeout=60).run()  # a reload
+            again.switch_page("pages/run.py").run()
+            assert not again.exception, [e.value for e in again.exception]
+            texts = " ".join(m.value for m in again.markdown)
+            assert f"Run {run.run_id}" in texts
+            if run.status != "running":
+                break
+            time.sleep(0.5)
+        again = AppTest.from_file(APP, default_timeout=60).run()
+        again.switch_page("pages/run.py").run()
+        assert run.status == "finished", (run.status, run.errors)
+        assert not run.errors, run.errors
+        print(f"\nLLM run: {len(server.requests)} HTTP calls, {run.elapsed():.2f}s")
+        assert server.requests, "no LLM call reached the local server"
+        assert all(r.headers["authorization"] == f"Bearer {KEY}" for r in server.requests)
+        # the results: per-document rows and the whole-run tiles
+        rows = next(df.value for df in again.dataframe if "data_id" in df.value.columns)
+        assert len(rows) == 2 and set(rows["status"]) == {"ok"}
+        assert rows["cpr"].notna().all()
+        assert any(c.value == "Whole run" for c in again.caption)
+        assert "CPR" in {m.label for m in again.metric}
+        # saved in the results store as they arrived: the stored run lists both documents
+        store = w.open_store()
+        stored = store.load_run(run.store_run_id)
+        assert stored.config["adversary"] == "llm" and stored.n_ok == 2
+        assert any(h.value == "Stored runs" for h in again.subheader)
+        assert KEY not in _rendered(again)
