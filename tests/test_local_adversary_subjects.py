@@ -225,3 +225,39 @@ def test_counted_one_child_and_married_to_the_best_partner(adversary: LocalAdver
     descs = _descriptions(text, adversary)
     assert any(d.startswith("Piper - spouse of the author") for d in descs)
     assert sum(d.startswith("Child of the author") for d in descs) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "children"),
+    [
+        ("[PERSON] : Been through a lot: [DEM], raising [QUANTITY] [DEM], yet strong.", 2),
+        ("[PERSON] : As a [DEM] [DEM] of [QUANTITY], every day is a balancing act.", 2),
+        ("[PERSON] : Shoutout to my hubby [PERSON] and our trio of [DEM]!", 3),
+        ("Name: [PERSON] | Location: X\nFamily life ([QUANTITY] [DEM], [DEM] life), I agree.", 2),
+    ],
+)
+def test_masked_counts_of_children(adversary: LocalAdversary, text: str, children: int) -> None:
+    descs = _descriptions(text, adversary)
+    assert sum(d.startswith("Child") for d in descs) == children, descs
+
+
+def test_masked_partner_and_parents(adversary: LocalAdversary) -> None:
+    text = "[PERSON] : [DEM] to [ORG] blessed with [QUANTITY] wonderful [DEM]. #FamilyFirst"
+    assert any(d.startswith("Spouse of the author") for d in _descriptions(text, adversary))
+    text = "Name: Shaun\nIt reminded me of times with my [DEM], [PERSON] and [PERSON]. Great!"
+    descs = _descriptions(text, adversary)
+    assert sum(d.startswith("Parent") for d in descs) == 2, descs
+    text = "Name: Liam\nTraditions passed down from my folks, [DEM] and [PERSON]. Lovely."
+    assert sum(d.startswith("Parent") for d in _descriptions(text, adversary)) == 2
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[PERSON].smith : Balancing the hustle of academia and life. Learning never stops.",
+        "[PERSON] Name: JohnR62 | Location: Cavinti\nItem: Secondhand office bookshelf",
+    ],
+)
+def test_masked_leads_are_the_author(adversary: LocalAdversary, text: str) -> None:
+    subjects = adversary.infer(text).subjects
+    assert len(subjects) == 1 and "author of the text" in subjects[0].description

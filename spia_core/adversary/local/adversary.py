@@ -121,7 +121,7 @@ def _describe(d: Draft, index: int, piis: list[PII]) -> str:
     if d.kin and not label.lower().startswith(d.kin):
         facts.append(_kin_phrase(d))
     if d.is_author:
-        facts.append("author of the text")
+        facts.append("author of the text (post author)")
     values = {p.tag: p.keyword for p in piis if p.certainty >= 3}
     if "NATIONALITY" in values:
         facts.append(f"{values['NATIONALITY']} national")

@@ -45,7 +45,7 @@ TITLE_BEFORE = re.compile(rf"\b(?P<title>{_TITLE_ALT})\.?\s*$")
 
 HANDLE = re.compile(r"(?<![\w@.])@(?P<handle>[A-Za-z][\w.]{1,40}[A-Za-z0-9])")
 HEADER_NAME = re.compile(
-    r"^\s*(?:Name|Author|User|From|Posted by|Username|Seller|Buyer|Landlord|Tenant|Contact name)\s*:\s*(?P<name>[^|\n]{2,60}?)\s*(?:\||\n|$)",  # noqa: E501
+    r"^\s*(?:\[[A-Z_]+\]\s*)?(?:Name|Author|User|From|Posted by|Username|Seller|Buyer|Landlord|Tenant|Contact name)\s*:\s*(?P<name>[^|\n]{2,60}?)\s*(?:\||\n|$)",  # noqa: E501
     re.IGNORECASE | re.MULTILINE,
 )
 LEAD_NAME = re.compile(r"^\s*(?P<name>[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+){0,2})\s*:\s", re.MULTILINE)

@@ -39,6 +39,18 @@ def _firm_like(phrase: str) -> bool:
     return firsts * 2 < len(words)
 
 
+_CHILD_NOUNS = (
+    r"\[DEM\]|little ones|little legends|little stars|kids|children|kiddos|sons|daughters|boys|"
+    r"girls|legends|stars|beauties|angels|munchkins|monsters|blessings|rascals"
+)
+#: A masked count of children ('our [QUANTITY] amazing [DEM]', '([QUANTITY] [DEM], ...',
+#: 'a [DEM] of [QUANTITY]', 'our trio of [DEM]').
+_MASKED_COUNT = re.compile(
+    r"(?:\b(?:[Mm]y|[Oo]ur|raising|parenting|[Bb]lessed with|with|and|after my|[Ll]ife,)\s+|"
+    r"\(\s*)\[(?:QUANTITY|CARDINAL)\]\s+(?:[a-z]+\s+)?(?P<noun>" + _CHILD_NOUNS + r")(?!\w)"
+    r"|\b[Aa] (?:\w+ |\[DEM\] )?\[DEM\] of \[(?:QUANTITY|CARDINAL)\]"
+    r"|\b(?:[Oo]ur|[Mm]y) (?P<group>trio|duo|pair) of (?:\[DEM\]|kids|children|little ones)"
+)
 _LIST_GAP = re.compile(r"^\s*(?:,|and|&|, and|,\s*and)\s*$")
 _POSSESSIVE_DETS = frozenset({"his", "her", "their", "its"}) | {
     f"the {o}applicant{s}"
@@ -475,8 +487,11 @@ class SubjectFinder:
         """A person mention opening the text as a post header ("[PERSON] : ...")."""
         lead = next(iter(self._person_mentions()), None)
         at_start = lead is not None and not self.text[: lead.start].strip()
-        if at_start and re.match(r"\s*:", self.text[lead.end :]):
-            return lead
+        after = self.text[lead.end : lead.end + 30] if lead is not None else ""
+        if at_start and re.match(
+            r"[.\w]*\s*:|\s*(?:Name|Username|User|Author)\s*:", after, re.IGNORECASE
+        ):
+            return lead  # "[PERSON] : ...", "[PERSON].smith : ...", "[PERSON] Name: ..."
         return None
 
     def _resolve_anchor(self, k: Mention) -> Draft | None:
@@ -576,6 +591,7 @@ class SubjectFinder:
                     d.anchor = author
                 singles[(id(author), "spouse")] = d
         self._life_with(author, singles)
+        self._masked_parents(author)
         self._masked_counts(author)
         spouse_words = {"wife", "husband", "spouse", "partner"}
         has_spouse = any(
@@ -602,17 +618,21 @@ class SubjectFinder:
             d.kin, d.anchor = "spouse", author
 
     def _life_with(self, author: Draft | None, singles: dict[tuple[int, str], Draft]) -> None:
-        """'(married) life with X' in a post: X is the author's partner (also when 'married'
-        itself was masked: '[DEM] life with [PERSON]')."""
+        """'(married) life with X' in a post: X is the author's partner, also when 'married' or
+        the name was masked ('[DEM] life with [PERSON]', '[DEM] to [ORG]'); 'with X and our
+        kids' makes X the other parent."""
         if author is None or self.legal:
             return
-        m = re.search(r"\b[Ll]ife with (?=\S)", self.text)
-        named = self._adjacent_after(m.end(), limit=1) if m else None
+        named = None
+        m = re.search(r"[Ll]ife with (?=\S)", self.text)
+        if m is not None:
+            named = self._adjacent_after(m.end(), limit=1)
         if named is None:
-            # "an evening with Leigh and our little one": the other parent
+            named = self._masked_partner()
+        if named is None:
             for p in self._person_mentions():
-                if re.search(r"\bwith\s*$", self.text[max(0, p.start - 6) : p.start]) and re.match(
-                    r"\s*(?:and|&)\s+our\b", self.text[p.end : p.end + 12]
+                if re.search(r"\b(?:with|to)\s*$", self.text[max(0, p.start - 6) : p.start]) and (
+                    re.match(r"\s*(?:and|&)\s+(?:our|the)\b", self.text[p.end : p.end + 12])
                 ):
                     named = p
                     break
@@ -627,23 +647,64 @@ class SubjectFinder:
         d.kin, d.anchor = "spouse", author
         singles[(id(author), "spouse")] = d
 
-    def _masked_counts(self, author: Draft | None) -> None:
-        """'our [QUANTITY] little ones' / 'my [CARDINAL] kids': a masked count of children is
-        taken as two (the smallest count the plural allows)."""
+    def _masked_partner(self) -> Mention | None:
+        """The placeholder after a masked 'married (life) to/with': '[DEM] to [ORG] blessed
+        with...', '[DEM] life with [ORG] our...', 'being [DEM] to the best partner, [PERSON]'.
+        A non-person placeholder there stands for the partner's name (NER mislabelled it)."""
+        m = re.search(
+            r"\[(?:DEM|NORP|MISC)\](?: life)? (?:with|to) (?:the (?:\w+ ){0,2}?(?:partner|spouse|"
+            r"husband|wife|man|woman|one),? )?(?P<ph>\[(?:PERSON|ORG|LOC|GPE)(?:_\d+)?\])",
+            self.text,
+        )
+        if m is None:
+            return None
+        found = self._adjacent_after(m.start("ph"), limit=0)
+        if found is not None:
+            return found
+        mention = Mention(m.start("ph"), m.end("ph"), m.group("ph"), "placeholder")
+        self._new(mention)
+        return mention
+
+    def _masked_parents(self, author: Draft | None) -> None:
+        """'my [DEM], [PERSON] and [PERSON]' / 'my folks, [DEM] and [PERSON]': a masked kin word
+        followed by two people; most often the writer's parents."""
         if author is None or self.legal:
             return
         rx = re.compile(
-            r"\b(?:[Mm]y|[Oo]ur)\s+\[[A-Z_]+\]\s+(?:[a-z]+\s+)?"
-            r"(?:little ones|kids|children|kiddos|sons|daughters|boys|girls)\b"
+            r"\b(?:[Mm]y|[Oo]ur) (?:(?:amazing|dear|lovely|wonderful|beloved|late) )?"
+            r"(?:\[(?:DEM|NORP)\]|folks|parents),?\s+(?:(?P<ph>\[(?:DEM|NORP|ORG|LOC|GPE|MISC)\])\s*(?:and|&)\s*)?"
         )
         for m in rx.finditer(self.text):
+            first = self._adjacent_after(m.end(), limit=0)
+            if first is None:
+                continue
+            people = self._chain(first, forward=True)
+            if m.group("ph") and len(people) == 1:
+                ph = Mention(m.start("ph"), m.end("ph"), m.group("ph"), "placeholder")
+                self._new(ph)
+                people = [ph, *people]
+            drafts = [self._draft_of(p) for p in people]
+            if len(drafts) != 2 or any(d.kin or d.is_author for d in drafts):
+                continue
+            for i, d in enumerate(drafts, 1):
+                d.kin, d.anchor, d.child_index, d.child_count = "parent", author, i, 2
+
+    def _masked_counts(self, author: Draft | None) -> None:
+        """'our [QUANTITY] little ones', 'raising [QUANTITY] amazing [DEM]', 'a [DEM] of
+        [QUANTITY]', 'our trio of [DEM]': a masked count of children is taken as two (the
+        smallest count the plural allows; 'trio' says three)."""
+        if author is None or self.legal:
+            return
+        for m in _MASKED_COUNT.finditer(self.text):
             if any(k.start <= m.start() < k.end for d in self.drafts for k in d.mentions):
                 continue
-            word = m.group(0).split()[-1]
+            word = (m.group("noun") or "").split()[-1] if m.group("noun") else ""
             kin = {"sons": "son", "daughters": "daughter"}.get(word, "child")
-            for i in (1, 2):
+            n = {"trio": 3, "duo": 2, "pair": 2}.get((m.group("group") or "").lower(), 2)
+            for i in range(1, n + 1):
                 d = self._new(Mention(m.start(), m.end(), m.group(0), "kin", role=kin))
-                d.kin, d.anchor, d.child_index, d.child_count = kin, author, i, 2
+                d.kin, d.anchor, d.child_index, d.child_count = kin, author, i, n
+            break
 
     def _masked_code_holders(self) -> None:
         """A masked code introduced as someone else's ('client ID [CODE]', 'employee records
