@@ -226,3 +226,10 @@ def test_couple_sharing_a_surname_and_weak_name_sex(adv: LocalAdversary) -> None
 
 def test_split_run_prefers_the_usual_first_name() -> None:
     assert split_run("lintonjohn") == ["john", "linton"]
+
+
+def test_widower_when_the_spouse_died(adv: LocalAdversary) -> None:
+    text = "The applicant was born in 1944 and lives in Sussex. His wife died on 29 October 2000."
+    res = adv.infer(text)
+    applicant = next(s for s in res.subjects if s.description.startswith("The applicant"))
+    assert value(applicant, "RELATIONSHIP") == "Widowed"

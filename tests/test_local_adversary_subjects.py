@@ -261,3 +261,15 @@ def test_masked_partner_and_parents(adversary: LocalAdversary) -> None:
 def test_masked_leads_are_the_author(adversary: LocalAdversary, text: str) -> None:
     subjects = adversary.infer(text).subjects
     assert len(subjects) == 1 and "author of the text" in subjects[0].description
+
+
+def test_initials_post_nominal_judges_and_possessive_roles(adversary: LocalAdversary) -> None:
+    text = (
+        "The Government were represented by their Agent, Mr Z.M. Necatigil. The applicant "
+        "was a driver. His supervisor had nominated him for an award. Mummery LJ dismissed "
+        "the appeal."
+    )
+    descs = _descriptions(text, adversary)
+    assert any(d.startswith("Mr Z.M. Necatigil - Agent") for d in descs)
+    assert any(d.startswith("Mummery - judge") for d in descs)
+    assert any("supervisor of the applicant" in d for d in descs)

@@ -120,6 +120,8 @@ def _describe(d: Draft, index: int, piis: list[PII]) -> str:
         facts.append(phrase)
     if d.kin and not label.lower().startswith(d.kin):
         facts.append(_kin_phrase(d))
+    elif not d.kin and d.anchor is not None and phrase:
+        facts.append(f"{phrase.lower()} of {_owner(d)}")
     if d.is_author:
         facts.append("author of the text (post author)")
     values = {p.tag: p.keyword for p in piis if p.certainty >= 3}

@@ -254,6 +254,11 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
             Mention(m.start(), m.end(), m.group(0), "name", name=name, title=m.group("title"))
         )
         taken.append((m.start(), m.end()))
+    for m in re.finditer(r"\b(?P<name>[A-Z][a-z]+(?:-[A-Z][a-z]+)?) (?P<title>LJ)\b", text):
+        if not any(s < m.end() and m.start() < e for s, e in taken):  # "Mummery LJ"
+            out.append(Mention(m.start(), m.end(), m.group(0), "name", name=m.group("name")))
+            out[-1].role = "judge"
+            taken.append((m.start(), m.end()))
     for start, end, label, num in masks:
         if label in PERSON_LABELS and text[max(0, start - 1) : start] != "#":
             before = TITLE_BEFORE.search(text[max(0, start - 12) : start])

@@ -35,7 +35,7 @@ _TITLE_ALT = (
 )
 #: A name token: capitalised word (Unicode letters), initial ("K."), or particle.
 _NAME_TOKEN = (
-    r"(?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’\-]{0,2}\.|[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’\-]*|"
+    r"(?:(?:[A-ZÀ-ÖØ-ÞĀ-Ž]\.){2,3}|[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’\-]{0,2}\.|[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’\-]*|"
     r"(?:van|von|de|der|da|di|du|la|le|bin|al|el)(?=\s))"
 )
 TITLED_NAME = re.compile(

@@ -343,6 +343,10 @@ class SubjectFinder:
                     candidates = full
             self._attach(max(candidates, key=lambda d: max(x.start for x in d.mentions)), m)
 
+        for m in self.names:
+            if m.kind == "name" and m.role and id(m) in self.owner:  # "Mummery LJ": a judge
+                self._draft_of(m).roles.setdefault(m.role, 0)
+
     def _role_target(self, r: Mention) -> Mention | None:
         """The person a role phrase stands in apposition to ("Mr X, the applicant's father")."""
         if re.match(r"['’]s?\b", self.text[r.end : r.end + 2]):
@@ -431,6 +435,9 @@ class SubjectFinder:
             else:
                 d = self._new(r)
                 d.roles[r.role] = r.ordinal
+                if r.anchor in _POSSESSIVE_DETS:  # "his supervisor": whose supervisor
+                    owner = self._resolve_anchor(r)
+                    d.anchor = owner if owner is not d else None
 
     def _link_opening_applicants(self) -> None:
         """'... lodged ... by a Turkish national, Mr X (and Mrs Y)' names the applicant(s)."""

@@ -79,6 +79,12 @@ _PARENTS_BEFORE = re.compile(
     r"\b(?:my|our)\s+(?:parents|folks|\[[A-Z]+\])\s*[,:(]?\s*"
     r"(?:(?:\[PERSON(?:_\d+)?\]|[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s*(?:,|&|and)\s*)?$"
 )
+#: "His wife died on ...", "the death of his wife", "after her husband's death".
+_DIED_AFTER = re.compile(
+    r"(?:['’]s death|,? who)?\s*(?:had |has |was |then )?(?:died|passed away|was killed|"
+    r"deceased|death)\b"
+)
+_DEATH_OF = re.compile(r"\b(?:death|loss|murder|killing) of\s+(?:his|her|their|my)?\s*$")
 _DEM_LIFE = re.compile(r"\[(?:DEM|NORP|MISC)\] life\b")
 _PARENTS = {"father", "mother", "parent", "stepfather", "stepmother"}
 _CHILDREN = {"child", "kid", "son", "daughter", "kiddo", "baby", "stepson", "stepdaughter"}
@@ -213,7 +219,11 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         k = kin_table.get(other.kin)
         m = _kin_mention(other)
         ev = [ctx.ev(m.start, m.end)] if m else []
-        late = m is not None and re.search(r"\blate\s+\w+$", ctx.text[max(0, m.start - 12) : m.end])
+        late = m is not None and (
+            re.search(r"\blate\s+\w+$", ctx.text[max(0, m.start - 12) : m.end])
+            or _DIED_AFTER.match(ctx.text[m.end : m.end + 40])
+            or _DEATH_OF.search(ctx.text[max(0, m.start - 20) : m.start])
+        )
         if late and canon in {"wife", "husband", "spouse"}:
             out.append(Finding("RELATIONSHIP", "Widowed", 5, 1, ev, "late-spouse"))
             continue
