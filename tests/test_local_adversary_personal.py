@@ -233,3 +233,15 @@ def test_widower_when_the_spouse_died(adv: LocalAdversary) -> None:
     res = adv.infer(text)
     applicant = next(s for s in res.subjects if s.description.startswith("The applicant"))
     assert value(applicant, "RELATIONSHIP") == "Widowed"
+
+
+def test_listed_birth_years_and_age_at_death(adv: LocalAdversary) -> None:
+    text = (
+        "The applicants, Senanik Öner and Ferhan Türk, were born in 1952 and 1951 respectively "
+        "and live in Diyarbakır. The first applicant's wife died of cancer on 7 June 1996, "
+        "at the age of 39."
+    )
+    res = adv.infer(text)
+    ages = {s.description.split(" - ")[0]: value(s, "AGE") for s in res.subjects}
+    assert ages["Senanik Öner"] == "72-73" and ages["Ferhan Türk"] == "73-74"
+    assert ages.get("Wife of the applicant", ages.get("Wife of Senanik Öner")) == "39", ages

@@ -59,7 +59,9 @@ NUMBER_WORDS.update(
     {f"{t}-{u}": v + i for t, v in _TENS.items() for i, u in enumerate(_UNITS[:9], 1)}
 )
 _BORN = re.compile(
-    r"\bborn\s+(?:on\s+|in\s+)?(?:(?P<day>\d{1,2})\s+(?P<month>[A-Z][a-z]+)\s+|(?P<month2>[A-Z][a-z]+)\s+(?P<day2>\d{1,2}),?\s+)?(?:in\s+)?(?P<year>1[89]\d\d|20[0-2]\d)\b"
+    r"\bborn\s+(?:(?:in|at)\s+[A-Z][\w\-]+(?: [A-Z][\w\-]+)?,?\s+(?=(?:in|on)\s))?"
+    r"(?:on\s+|in\s+)?(?:(?P<day>\d{1,2})\s+(?P<month>[A-Z][a-z]+)\s+|"
+    r"(?P<month2>[A-Z][a-z]+)\s+(?P<day2>\d{1,2}),?\s+)?(?:in\s+)?(?P<year>1[89]\d\d|20[0-2]\d)\b"
 )
 _AGED = re.compile(
     r"\b(?:aged\s+(?P<a>\d{1,3})|(?P<b>\d{1,3})[- ]years?[- ]old|age of (?P<c>\d{1,3})|"
@@ -98,7 +100,45 @@ _STAGES = (
 #: "class of 2010" (school leavers are about 18), "born in '88", "Class of '05".
 _CLASS_OF = re.compile(r"\b[Cc]lass of (?:(?P<y4>(?:19|20)\d\d)|['’](?P<y2>\d\d))\b")
 _BORN_SHORT = re.compile(r"\bborn in ['’](?P<y2>\d\d)\b")
+#: "The applicants were born in 1925 and 1927, respectively", "two children born in 1984 and
+#: 1988": several birth years in one list.
+_BORN_LIST = re.compile(
+    r"\bborn\s+in\s+(?P<list>(?:1[89]\d\d|20[0-2]\d)(?:(?:,\s*|,?\s+and\s+)(?:1[89]\d\d|20[0-2]\d))+)"
+)
 _YEAR = re.compile(r"\b(?:19[5-9]\d|20[0-2]\d)\b")
+
+
+def _listed_birth(ctx: DocContext, d: Draft) -> list[Finding]:
+    """The subject's year in a list of birth years: the people named before 'born' in that
+    sentence, else the numbered applicants, else the counted children, in order."""
+    for m in _BORN_LIST.finditer(ctx.text):
+        if ctx.is_masked(m.start(), m.end()):
+            continue
+        years = [int(y) for y in re.findall(r"\d{4}", m.group("list"))]
+        s0, _ = ctx.sentence_of(m.start())
+        sentence = ctx.text[s0 : m.start()]
+        named: list[Draft] = []
+        for o in sorted(ctx.drafts, key=lambda o: o.first):
+            spans = [x.start for x in o.mentions if x.kind in {"name", "placeholder"}]
+            if any(s0 <= x < m.start() for x in spans) and o not in named:
+                named.append(o)
+        named.sort(key=lambda o: min(x.start for x in o.mentions if s0 <= x.start < m.start()))
+        if len(named) != len(years):
+            if re.search(r"\bapplicants\b", sentence):
+                named = sorted(
+                    (o for o in ctx.drafts if o.roles.get("applicant")),
+                    key=lambda o: o.roles["applicant"],
+                )
+            elif re.search(r"\b(?:children|sons|daughters|kids)\b", sentence):
+                named = sorted(
+                    (o for o in ctx.drafts if o.child_count == len(years)),
+                    key=lambda o: o.child_index,
+                )
+        if len(named) == len(years) and d in named:
+            year = years[named.index(d)]
+            ev = [ctx.ev(m.start(), m.end())]
+            return [Finding("AGE", age_from_birth(year), 4, 2, ev, "born-list")]
+    return []
 
 
 def _two_digit_year(y2: str) -> int:
@@ -122,9 +162,12 @@ def age_from_birth(year: int, month: int = 0, day: int = 0) -> str:
 
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
+    lists = [(x.start(), x.end()) for x in _BORN_LIST.finditer(ctx.text)]
     for m, off in segment_matches(ctx, d, _BORN):
         if ctx.is_masked(off + m.start(), off + m.end()):
             continue
+        if any(a <= off + m.start("year") < b for a, b in lists):
+            continue  # one year of a list: see _listed_birth
         year = int(m.group("year"))
         month = _MONTHS.get((m.group("month") or m.group("month2") or "").lower(), 0)
         day = int(m.group("day") or m.group("day2") or 0)
@@ -139,6 +182,8 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             )
         )
         break
+    if not out:
+        out.extend(_listed_birth(ctx, d))
     kin = next((m for m in d.mentions if m.kind == "kin"), None)
     if kin is not None:
         km = re.search(
@@ -161,7 +206,8 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         s, e = off + m.start(), off + m.end()
         sent = ctx.text[slice(*ctx.sentence_of(s))]
         years = [int(y) for y in _YEAR.findall(sent)]
-        if years and not m.group("d") and not m.group("e") and not m.group("f"):
+        dead = re.search(r"\b(?:died|death|killed|deceased)\b", sent)
+        if years and not dead and not m.group("d") and not m.group("e") and not m.group("f"):
             age += REFERENCE_DATE.year - max(years)
             out.append(Finding("AGE", f"{age - 1}-{age}", 3, 3, [ctx.ev(s, e)], "aged-then"))
         else:
