@@ -859,6 +859,7 @@ def live_summary(run: RunState) -> dict[str, Any]:
 def prewarm() -> Any:
     """Start loading spaCy, the default offline stages, the bundled datasets and plotly in the
     background (once per process), so that the first offline audit does not pay for them."""
+    import gc
     import threading
 
     def work() -> None:
@@ -884,6 +885,10 @@ def prewarm() -> Any:
             charts.per_tag_protection(engine("pipeline").empty_metrics()).to_json()
         except Exception:  # the audit itself reports any real problem
             pass
+        # the models and datasets live as long as the server: move them out of the garbage
+        # collector's view, so that collections during an audit stay short
+        gc.collect()
+        gc.freeze()
 
     # not a daemon: the interpreter waits for it (a few seconds) instead of exiting while it
     # is inside spaCy's native code, which crashes the process

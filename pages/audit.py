@@ -160,11 +160,14 @@ def _run(doc: Document, redacted: str | None, cfg: dict, label: str) -> AuditRep
     st.session_state["cancel_event"] = cancel
     t0 = time.perf_counter()
     with st.status(f"Auditing {doc.data_id} ({label})...", expanded=True) as status:
-        bar = st.progress(0.0)
+        bar = st.progress(0.0, text="Starting...")
+        log: list[str] = []
 
         def on_stage(stage: str, fraction: float = 0.0, *_: object) -> None:
-            bar.progress(min(max(float(fraction), 0.0), 1.0), text=f"Stage: {stage}")
-            status.write(f"{time.perf_counter() - t0:5.2f}s  {stage}")
+            # one update per stage (the stage log is written once, at the end)
+            now = time.perf_counter() - t0
+            log.append(f"{now:5.2f}s  {stage}")
+            bar.progress(min(max(float(fraction), 0.0), 1.0), text=f"Stage: {stage} ({now:.1f}s)")
 
         try:
             config = w.audit_config(cfg, redacted)
@@ -178,6 +181,7 @@ def _run(doc: Document, redacted: str | None, cfg: dict, label: str) -> AuditRep
             status.update(label=f"Audit failed: {exc}", state="error")
             st.exception(exc)
             return None
+        status.code("\n".join(log), language=None)
         status.update(
             label=f"Audit of {doc.data_id} done in {time.perf_counter() - t0:.2f}s",
             state="complete",
@@ -325,14 +329,18 @@ def _evidence_tab(report: AuditReport, rkey: str, vid: str, labels, colours) -> 
         format_func=labels.get,
         key=f"shown_{vid}",
     )
-    st.html(render.legend_html({k: labels[k] for k in shown}, colours))
+    # long documents scroll inside a box: the page stays short and cheap to repaint
+    long = max(len(report.anonymized_text), len(report.original_text)) > 3000
+    height: int | str = 720 if long else "content"
     left, right = st.columns(2)
     with left:
         st.caption("Anonymized text: what the adversary inferred, from which words (hover)")
-        st.html(_highlight_html(report, rkey, "anonymized", tuple(shown)))
+        with st.container(height=height, border=long):
+            st.html(_highlight_html(report, rkey, "anonymized", tuple(shown)))
     with right:
         st.caption("Original text: the ground-truth PII of each subject")
-        st.html(_highlight_html(report, rkey, "original", tuple(shown)))
+        with st.container(height=height, border=long):
+            st.html(_highlight_html(report, rkey, "original", tuple(shown)))
 
 
 def _subject_cards(report: AuditReport, labels: dict[str, str], colours: dict[str, str]) -> None:
@@ -362,7 +370,7 @@ def _subject_cards(report: AuditReport, labels: dict[str, str], colours: dict[st
                     "GT PII": s.gt_keyword,
                     "GT certainty": s.certainty,
                     "Inferred PII": s.pred_keyword,
-                    "Certainty": s.pred_certainty,
+                    "Certainty": s.pred_certainty if s.pred_keyword else None,
                     "Score": s.effective_score,
                     "Deciding rule": s.rule + (" (overridden)" if s.override else ""),
                 }
@@ -383,7 +391,7 @@ def _extra_subjects(report: AuditReport) -> None:
     )
     lines = []
     for g in groups:
-        head = render.subject_label(g.subjects[0]).rsplit(" (#", 1)[0]
+        head = render.subject_head(g.subjects[0])
         count = f"{len(g.subjects)} × " if len(g.subjects) > 1 else ""
         ids = ", ".join(f"#{i}" for i in g.ids)
         piis = sorted({p.tag for s in g.subjects for p in s.piis if not p.is_empty})

@@ -65,11 +65,21 @@ def subject_keys(report: AuditReport) -> dict[str, str]:
     of a masked text) share one key and one label with their count.
     """
     labels = {f"gt:{s.id}": subject_label(s) for s in report.gt_subjects}
-    for group in extra_subject_groups(report):
-        first = group.subjects[0]
-        count = f" ×{len(group.subjects)}" if len(group.subjects) > 1 else ""
-        labels[group.key] = f"{subject_label(first)}{count} [not in GT]"
+    groups = extra_subject_groups(report)
+    heads = [subject_head(g.subjects[0]) for g in groups]
+    for group, head in zip(groups, heads, strict=True):
+        n = len(group.subjects)
+        label = head + (f" ×{n}" if n > 1 else "")
+        if heads.count(head) > 1:  # same name, other description: say which one
+            label += f" (adversary's #{group.subjects[0].id})"
+        labels[group.key] = f"{label} [not in GT]"
     return labels
+
+
+def subject_head(subject: Subject) -> str:
+    """The label without its id (inferred ids and GT ids are different numberings)."""
+    head = subject.name or subject.description.split(" - ")[0].strip()
+    return head[:60] if head else "unnamed subject"
 
 
 @dataclass(frozen=True)

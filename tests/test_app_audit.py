@@ -157,7 +157,7 @@ def test_extra_subjects_with_placeholder_names_are_grouped() -> None:
     groups = extra_subject_groups(rep)
     assert [len(g.subjects) for g in groups] == [1, 7]
     labels = subject_keys(rep)
-    assert labels["x:10"] == "[PERSON] (#10) ×7 [not in GT]"
+    assert labels["x:10"] == "[PERSON] ×7 [not in GT]"
     assert not any(k in labels for k in ("x:11", "x:16"))
 
 
