@@ -230,3 +230,48 @@ def test_run_page_background_run_survives_reload() -> None:
         time.sleep(1)
     assert "finished" in texts, texts
     assert any(len(df.value) == 1 for df in again.dataframe)
+
+
+def test_merge_edits_of_the_adjudication_editor() -> None:
+    """The data editor's edited_rows become overrides; back to the automatic score, none."""
+    import pages._widgets as w
+
+    rep = make_report()
+    rows = w.score_rows(rep)
+    i = next(k for k, r in enumerate(rows) if (r["subject"], r["tag"]) == (0, "NATIONALITY"))
+    ov = w.merge_edits(rows, {i: {"score": 0.0}}, {})
+    assert ov == {(0, "NATIONALITY"): (0.0, "edited in the dashboard")}
+    ov = w.merge_edits(rows, {str(i): {"reason": "generic nationality"}}, ov)
+    assert ov[(0, "NATIONALITY")] == (1.0, "generic nationality")  # score row unchanged: auto
+    assert w.merge_edits(rows, {i: {"score": 1.0, "reason": ""}}, ov) == {}
+    new = w.with_overrides(rep, {(0, "NATIONALITY"): (0.0, "generic")})
+    assert new.metrics.cpr > rep.metrics.cpr
+    score = next(
+        s
+        for r in new.subject_results
+        for s in r.scores
+        if (r.gt_subject_id, s.tag) == (0, "NATIONALITY")
+    )
+    assert score.override.reason == "generic" and score.score == 1.0  # automatic score kept
+    assert all(s.override is None for r in rep.subject_results for s in r.scores)  # a copy
+
+
+def test_cancelled_audit_keeps_previous_results(fake_engine: list[object]) -> None:
+    at = _app()
+    at.text_area(key="paste_text").input("Mr Raja Arlewin lives in Stockholm.").run()
+    at.button(key="run_audit").click().run()
+    n_versions = len(at.session_state["audit_versions"])
+    cancelled = type("AuditCancelled", (RuntimeError,), {})
+    sys.modules["spia_core.pipeline"].AuditCancelled = cancelled  # type: ignore[attr-defined]
+
+    def cancel(_rep: object) -> None:
+        raise cancelled("cancelled between two stages")
+
+    fake_engine.hooks.append(cancel)
+    at.button(key="run_audit").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any(e.label.startswith("Cancelled: cancelled between") for e in at.status), [
+        e.label for e in at.status
+    ]
+    assert len(at.session_state["audit_versions"]) == n_versions
+    assert any(m.label == "CPR" for m in at.metric)  # the previous results are still shown

@@ -110,7 +110,11 @@ def test_dataset_document_full_results_page() -> None:
     at.button(key="run_audit").click().run()
     assert not at.exception, [e.value for e in at.exception]
     # progress per stage, then the verdict with its reasons and the gap in words
-    assert at.get("expandable") or at.status if hasattr(at, "status") else True
+    done = [s.label for s in at.status]
+    assert any(x.startswith("Audit of TAB-") and " done in " in x for x in done), done
+    stages = " ".join(c.value for c in at.code)
+    for stage in ("anonymize", "infer", "match", "score", "span_metrics"):
+        assert stage in stages, stages
     verdict = [x.value for x in (*at.error, *at.success, *at.info) if "Verdict:" in x.value]
     assert verdict, "no verdict"
     assert any("identifier spans masked" in m.value for m in at.markdown)

@@ -99,3 +99,37 @@ def test_report_with_script_renders_inert() -> None:
         assert "<script" not in out.lower()
         assert "<img" not in out.lower() and "<b>" not in out
         assert _text_of(out) == text
+
+
+def test_extra_subjects_grouped_by_identical_reading() -> None:
+    from spia_core.model import Subject
+    from spia_core.render import extra_key_of, extra_subject_groups
+
+    r = make_report()
+    r.inferred_subjects += [Subject(5, "[PERSON]"), Subject(6, "[PERSON]"), Subject(7, "Agent")]
+    r.assignment.extra_pred_subject_ids += [5, 6, 7]
+    groups = extra_subject_groups(r)
+    assert [g.ids for g in groups] == [[2], [5, 6], [7]]
+    assert extra_key_of(r)[6] == "x:5"
+    labels = subject_keys(r)
+    assert labels["x:5"] == "[PERSON] ×2 [not in GT]" and "x:6" not in labels
+    # evidence of every grouped subject is coloured as the group
+    r.inferred_subjects[-2].piis = []
+    assert {h.key for h in report_highlights(r, "anonymized")} <= set(labels)
+
+
+def test_capability_summary_reads_the_section_and_a_figures_table() -> None:
+    from spia_core.render import capability_summary, markdown_section
+
+    doc = (
+        "# Adversary\nintro\n## How it works\nrules\n"
+        "## What it can and cannot infer\n- names: yes\n- masked names: no <b>x</b>\n"
+        "### detail\nkept\n## Measured figures\ntext\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nafter\n"
+    )
+    section = markdown_section(doc, __import__("re").compile("cannot", __import__("re").I))
+    assert section.startswith("- names: yes") and "kept" in section and "Measured" not in section
+    summary = capability_summary(doc)
+    assert "- masked names: no" in summary
+    assert summary.endswith("| a | b |\n|---|---|\n| 1 | 2 |")
+    assert "after" not in summary and "rules" not in summary
+    assert capability_summary("# nothing here\n") == ""
