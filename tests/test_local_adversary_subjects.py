@@ -273,3 +273,17 @@ def test_initials_post_nominal_judges_and_possessive_roles(adversary: LocalAdver
     assert any(d.startswith("Mr Z.M. Necatigil - Agent") for d in descs)
     assert any(d.startswith("Mummery - judge") for d in descs)
     assert any("supervisor of the applicant" in d for d in descs)
+
+
+def test_masked_spouse_in_judgments(adversary: LocalAdversary) -> None:
+    text = (
+        "The applicant was born in [DATETIME] and lives in [LOC].  His [DEM] died on "
+        "[DATETIME]. The applicant later complained."
+    )
+    subjects = adversary.infer(text).subjects
+    wife = next(s for s in subjects if s.description.startswith("Wife of the applicant"))
+    applicant = next(s for s in subjects if s.description.startswith("The applicant"))
+    assert [p.keyword for p in wife.values("SEX")] == ["Female"]
+    assert [p.keyword for p in applicant.values("RELATIONSHIP")] == ["Widowed"]
+    text = "His [DEM] works in [LOC]. The applicant complained."  # no death: no guess
+    assert not any("Wife" in d for d in _descriptions(text, adversary))

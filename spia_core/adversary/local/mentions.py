@@ -442,6 +442,14 @@ def find_role_mentions(text: str) -> list[Mention]:
 
 
 _KIN_RE: re.Pattern[str] | None = None
+#: A masked kin word that can only be a spouse: "His [DEM] died on ...", "his late [DEM]",
+#: "took her [DEM]'s surname".
+_MASKED_SPOUSE = re.compile(
+    r"\b(?P<anchor>[Hh]is|[Hh]er|[Mm]y|[Tt]he applicant['’]s)\s+(?:(?P<late>late)\s+)?"
+    r"(?P<kin>\[(?:DEM|NORP|MISC)\])"
+    r"(?:(?(late)|(?=['’]s\s+(?:death|surname|family name)|,?\s+(?:had\s+)?(?:died|passed away|"
+    r"was killed))))"
+)
 _KIN_LIST_GAP = re.compile(r"^\s*(?:,|and|&|, and)\s*$")
 
 
@@ -563,6 +571,21 @@ def find_kin_mentions(text: str) -> list[Mention]:
         role = m.group("kin").lower()
         role = role if role in kinmap and not m.group("age") else "child"
         out.append(Mention(m.start(), m.end(), m.group(0), "kin", role=role, anchor="my"))
+    for m in _MASKED_SPOUSE.finditer(text):
+        if any(k.start <= m.start("kin") < k.end for k in out):
+            continue
+        anchor = m.group("anchor").lower()
+        word = {"his": "wife", "her": "husband"}.get(anchor, "spouse")
+        out.append(
+            Mention(
+                m.start(),
+                m.end("kin"),
+                text[m.start() : m.end("kin")],
+                "kin",
+                role=word,
+                anchor=anchor,
+            )
+        )
     for m in re.finditer(r"\b(?P<anchor>[Oo]ur|[Mm]y) little ones?\b", text):
         out.append(
             Mention(
