@@ -32,7 +32,7 @@ view = table
 for col, sel in (("dataset", datasets), ("method", methods), ("backbone", backbones)):
     if sel:
         view = view[view[col].isin(sel)]
-st.dataframe(view, hide_index=True, width="stretch")
+st.dataframe(view.dropna(axis=1, how="all"), hide_index=True, width="stretch")
 
 show_own = st.checkbox(f"Overlay my audits and runs ({len(own)})", value=True, key="b_own")
 data = (
@@ -43,7 +43,11 @@ data = (
 if show_own and len(own):
     st.dataframe(own, hide_index=True)
     advs = ", ".join(sorted(own["adversary"].astype(str).unique()))
-    st.info(f"Your points (stars) were produced by adversary: {advs}. Compare with care.")
+    st.info(
+        f"Your points (stars, one series per adversary) were produced by adversary: {advs}. "
+        "The paper's points come from a GPT-4.1 adversary: the two are not directly "
+        "comparable (a weaker adversary makes protection look higher)."
+    )
 
 t1, t2, t3 = st.tabs(["Span vs inference (Fig. 3)", "1-AAC vs CPR (Fig. 4)", "Privacy vs utility"])
 with t1:

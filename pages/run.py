@@ -149,9 +149,12 @@ def _stored_runs() -> None:
             }
         )
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-    pick = st.selectbox(
-        "Documents of run", [r.id for r in stored], key="r_stored_pick", format_func=str
-    )
+    names = {
+        r.id: f"#{r.id} · {r.dataset_name} · {(r.config or {}).get('anonymizer')} → adversary "
+        f"{(r.config or {}).get('adversary')} · {r.status}"
+        for r in stored
+    }
+    pick = st.selectbox("Documents of run", list(names), key="r_stored_pick", format_func=names.get)
     docs = store.load_documents(pick, with_results=False)
     st.dataframe(
         pd.DataFrame(
