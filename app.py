@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages._widgets import prewarm, sidebar_mode
+from pages._widgets import K_DESTINATIONS, prewarm, sidebar_mode
 
 st.set_page_config(page_title="SPIA Audit", page_icon=":material/shield_person:", layout="wide")
 
@@ -18,5 +18,6 @@ PAGES = [
 
 page = st.navigation(PAGES)
 prewarm()
+st.session_state[K_DESTINATIONS] = []  # the page that configures LLM stages fills it
 page.run()
 sidebar_mode()  # after the page, so "where text goes" reflects this run's choices

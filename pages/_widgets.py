@@ -490,7 +490,7 @@ def sidebar_mode() -> None:
         if cloud_keys:
             names = ", ".join(k.split("_")[0].capitalize() for k in cloud_keys)
             st.write(f"Cloud backbones with a key: {names}")
-        sel = st.session_state.get("audit_destinations") or []
+        sel = st.session_state.get(K_DESTINATIONS) or []
         st.markdown("**Where text goes**")
         if not sel:
             st.write("Nowhere: text stays on this machine.")
