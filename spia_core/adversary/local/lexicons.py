@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
+
+from spia_core.evaluation.normalise import fold as _normalise_fold
 
 LEXICON_DIR = Path(__file__).resolve().parents[3] / "data" / "lexicons"
 
@@ -60,9 +61,9 @@ def _read_tsv(name: str) -> list[list[str]]:
 
 
 def fold(text: str) -> str:
-    """Lower-case and strip accents (for lookups only)."""
-    norm = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in norm if not unicodedata.combining(c)).lower().replace("ı", "i")
+    """Lower-case and strip accents (for lookups only): the scorer's
+    :func:`spia_core.evaluation.normalise.fold`, so one folding serves the whole project."""
+    return _normalise_fold(text)
 
 
 @dataclass(frozen=True)
