@@ -7,7 +7,15 @@ import time
 
 from spia_core.adversary.base import InferenceResult
 from spia_core.adversary.local import lexicons
-from spia_core.adversary.local.attributes import age, family, identity, location, sex, work
+from spia_core.adversary.local.attributes import (
+    activity,
+    age,
+    family,
+    identity,
+    location,
+    sex,
+    work,
+)
 from spia_core.adversary.local.context import DocContext, Segment, build_segments, infer_country
 from spia_core.adversary.local.evidence import Finding, best
 from spia_core.adversary.local.patterns import masked_spans
@@ -17,7 +25,7 @@ from spia_core.taxonomy import CODE_TAGS, TAGS
 
 #: Longest text accepted (characters); longer input raises ValueError.
 MAX_CHARS = 1_000_000
-_FAMILIES = (identity, sex, age, location, family, work)
+_FAMILIES = (identity, sex, age, location, family, work, activity)
 _ROLE_LABELS = {
     "applicant": "the applicant",
     "agent": "Agent of the Government",
