@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -30,6 +31,18 @@ _ORGISH = r"\b(?:Solicitors|Ltd|Inc|PLC|AB|GmbH|Bank|Court|Sąd|Council|Office|M
 #: A firm named after its partners ("Hardy, Hernandez and Fernandez", "O'Connell, Wong and
 #: Smith"): in posts, the names are the affiliation, not people.
 _FIRM = re.compile(r"(?:[A-Z][\w’'\-]+ )?[A-Z][\w’'\-]+, [A-Z][\w’'\-]+,? (?:and|&) [A-Z][\w’'\-]+")
+
+
+@functools.cache
+def _canonical_kins() -> dict[str, str]:
+    return {
+        row[0]: row[5] for row in lexicons._read_tsv("kin.tsv") if len(row) > 5 and row[5] != "-"
+    }
+
+
+def _canonical_kin(word: str) -> str:
+    """The canonical kin word of a variant ('kiddo' -> 'child', 'hubby' -> 'husband')."""
+    return _canonical_kins().get(word, word)
 
 
 def _firm_like(phrase: str) -> bool:
@@ -545,7 +558,7 @@ class SubjectFinder:
             anchor = self._resolve_anchor(k)
             if anchor is None and not k.anchor:
                 anchor = next((x for x in self.drafts if x.alive and x.is_author), None)
-            word = kinmap[k.role].word if k.role in kinmap else k.role
+            word = _canonical_kin(kinmap[k.role].word if k.role in kinmap else k.role)
             if k.count > 1:
                 first = self._adjacent_after(k.end, limit=3)
                 named = self._chain(first, forward=True) if first is not None else []
