@@ -287,3 +287,12 @@ def test_masked_spouse_in_judgments(adversary: LocalAdversary) -> None:
     assert [p.keyword for p in applicant.values("RELATIONSHIP")] == ["Widowed"]
     text = "His [DEM] works in [LOC]. The applicant complained."  # no death: no guess
     assert not any("Wife" in d for d in _descriptions(text, adversary))
+
+
+def test_indefinite_role_that_acts_is_a_person(adversary: LocalAdversary) -> None:
+    text = (
+        "In reply to the applicant's complaints, a judge of the Regional Court informed the "
+        "applicant that the delay was long. She was, in fact, a judge of the Regional Court."
+    )
+    descs = _descriptions(text, adversary)
+    assert sum(d.startswith("Judge of the Regional Court") for d in descs) == 1, descs

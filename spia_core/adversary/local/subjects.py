@@ -76,6 +76,12 @@ _PREDICATE_BEFORE = (
     r"not|also|worked|works|qualified|trained|employed|acting|act|like|such|whether|if|"
     r"I['’]m|(?:you|we|they)['’]re|(?:he|she)['’]s|someone|anyone)\s+$"
 )
+#: A verb right after an indefinite role makes it the subject of a clause: a person who acts.
+_ACTS_AFTER = re.compile(
+    r"\s+(?:\w+ly\s+)?(?:informed|wrote|said|held|found|decided|dismissed|ordered|stated|"
+    r"replied|refused|noted|considered|rejected|examined|heard|gave|sent|asked|told|issued|"
+    r"concluded|observed|questioned|visited|arrested|interviewed|signed|certified)\b"
+)
 _REPRESENTED = re.compile(
     r"\b(?:represented|assisted)(?: before (?:the )?[\w\[\]’' ]{1,40}?)? by "
     r"(?:(?:their|its|his|her|the) )?(?!Agent)"
@@ -407,6 +413,8 @@ class SubjectFinder:
         before = self.text[max(0, r.start - 40) : r.start]
         if re.search(_PREDICATE_BEFORE, before):
             return False
+        if _ACTS_AFTER.match(self.text[r.end : r.end + 30]):
+            return True  # "..., a judge of the Regional Court informed the applicant"
         if re.search(r"[,(]\s*$", before):
             return False  # apposition to something that is not a person mention
         return bool(r.qualifier.strip("|")) or r.anchor in {"another", "one"}
