@@ -6,7 +6,12 @@ import pytest
 
 from spia_core.adversary.local import LocalAdversary
 from spia_core.adversary.local.attributes.location import _place, demonym_of, leading_place
-from spia_core.adversary.local.attributes.work import agent_offices, role_phrase, role_work
+from spia_core.adversary.local.attributes.work import (
+    agent_offices,
+    job_used_as_job,
+    role_phrase,
+    role_work,
+)
 
 JUDGMENT = (
     "The case originated in an application against the Republic of Turkey lodged by a Turkish "
@@ -81,3 +86,28 @@ def test_ambiguous_city_prefers_document_country():
     assert _place("Durham", "United Kingdom").country == "United Kingdom"
     assert _place("Durham", "").country == "United States"
     assert _place("Cracow", "Poland").location() == "Cracow / Poland"
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        ("Has anyone seen errors with similar driver's license references?", "driver"),
+        ("My editing system halted with “Driver Error IN-DL-233”.", "Driver"),
+        ("I reinstalled the printer driver twice.", "driver"),
+    ],
+)
+def test_job_word_inside_a_compound_is_not_a_job(text, word):
+    s = text.index(word)
+    assert not job_used_as_job(text, s, s + len(word))
+
+
+def test_job_word_used_as_job_is_kept():
+    text = "I'm a driver, license to drive trucks since 2001."
+    s = text.index("driver")
+    assert job_used_as_job(text, s, s + len("driver"))
+    occ = LocalAdversary().infer("@sam_9 : As a truck driver I see errors with the license app.")
+    author = occ.subjects[0]
+    assert any(p.tag == "OCCUPATION" and p.keyword == "Driver" for p in author.piis)
+    post = "David : Has anyone else seen the driver’s license number mistakenly referenced?"
+    david = LocalAdversary().infer(post).subjects[0]
+    assert not any(p.tag == "OCCUPATION" and p.keyword == "Driver" for p in david.piis)

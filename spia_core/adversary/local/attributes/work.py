@@ -57,6 +57,28 @@ _NOT_AN_EMPLOYER = re.compile(
 )
 
 
+#: A job word that only modifies the next noun ("driver's license", "Driver Error", "nurse
+#: station") or names a device part ("printer driver") is not used as a job.
+_COMPOUND_AFTER = re.compile(
+    r"^(?:['’]s?\s+)?(?:licen[cs]es?|permits?|error|failure|fault|exception|update|software|"
+    r"version|file|seat|mode|app|tool|module|id|number|field|record|portal|account)\b",
+    re.IGNORECASE,
+)
+_COMPOUND_BEFORE = re.compile(
+    r"\b(?:device|printer|print|graphics|audio|video|network|usb|kernel|display|disk|screw|"
+    r"slave|bus|test)\s*$",
+    re.IGNORECASE,
+)
+
+
+def job_used_as_job(text: str, s: int, e: int) -> bool:
+    """False when the job word at ``text[s:e]`` is part of a compound noun or a product/error
+    name ("driver's license", "Driver Error", "printer driver"), True otherwise."""
+    if _COMPOUND_AFTER.match(text[e : e + 20].lstrip(" ")):
+        return False
+    return not _COMPOUND_BEFORE.search(text[max(0, s - 12) : s])
+
+
 def _jobs_rx() -> re.Pattern[str]:
     _, rx = lexicons.occupations()
     return rx
@@ -148,6 +170,8 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         if job is None:
             continue
         s, e = off + m.start(), off + m.end()
+        if not job_used_as_job(ctx.text, s, e):
+            continue
         near = s - off < 80
         cert = 5 if near else 3
         out.append(Finding("OCCUPATION", job.occupation, cert, 1, [ctx.ev(s, e)], "job-word"))
@@ -168,7 +192,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         m = re.search(rf"(?:{jobs.pattern})\s*,?\s*$", chunk, re.IGNORECASE)
         if m:
             job = table.get(m.group(1).lower())
-            if job:
+            if job and job_used_as_job(ctx.text, off + m.start(1), off + m.end(1)):
                 out.append(
                     Finding(
                         "OCCUPATION",
