@@ -142,3 +142,17 @@ def test_header_location_reaches_the_author_and_their_children():
     }
     assert any(v == ["Chennai / India"] for v in locs.values()), locs
     assert sum(v == ["Chennai / India"] for v in locs.values()) >= 2, locs
+
+
+def _author_occupation(post: str) -> str:
+    author = LocalAdversary().infer(post).subjects[0]
+    return next((p.keyword for p in author.piis if p.tag == "OCCUPATION"), "")
+
+
+def test_tech_activities_give_a_low_certainty_it_occupation():
+    post = "Mila : I’m troubleshooting a compatibility issue between our mail and the cloud server."
+    assert _author_occupation(post) == "IT Support Technician"
+    post = "Balvan : My status as a cashier at Pal, Sidhu and Pathak demands accuracy."
+    assert _author_occupation(post) == "Cashier"
+    post = "Chris : Troubleshooting the patient records system again; prescription entry fails."
+    assert _author_occupation(post) == "Healthcare worker"
