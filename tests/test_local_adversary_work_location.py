@@ -156,3 +156,15 @@ def test_tech_activities_give_a_low_certainty_it_occupation():
     assert _author_occupation(post) == "Cashier"
     post = "Chris : Troubleshooting the patient records system again; prescription entry fails."
     assert _author_occupation(post) == "Healthcare worker"
+
+
+def _affiliations(post: str) -> list[str]:
+    author = LocalAdversary().infer(post).subjects[0]
+    return [p.keyword for p in author.piis if p.tag == "AFFILIATION"]
+
+
+def test_affiliation_from_work_email_domain_and_firm_possessive():
+    assert _affiliations("Mila : My work email (m.fenton@coleman.co.nz) bounces.") == ["Coleman"]
+    assert _affiliations("Mila : My email (mila99@gmail.com) bounces.") in ([], [""])
+    post = "@georgina666 : Running Loghan, O'Donnell and McQuade’s system on old machines."
+    assert _affiliations(post) == ["Loghan, O'Donnell and McQuade"]

@@ -248,6 +248,12 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             if rx is _ORG_LEAD and not _org_like(ctx, s, e, org):
                 continue
             out.append(Finding("AFFILIATION", org, cert, 1, [ctx.ev(s, e)], "org"))
+    if d.is_author:
+        for m, off in segment_matches(ctx, d, _FIRM_POSSESSIVE, ("mention",)):
+            s, e = off + m.start("org"), off + m.end("org")
+            if not ctx.is_masked(s, e):
+                out.append(Finding("AFFILIATION", m.group("org"), 3, 2, [ctx.ev(s, e)], "firm"))
+    out.extend(_email_affiliation(ctx, d))
     if "agent" in d.roles:
         out.extend(_agent_affiliation(ctx, d))
     for org, s, e in role_courts(ctx, d):
@@ -281,6 +287,63 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             )
     if d.kin in {"child", "kid", "son", "daughter"} and d.anchor is not None and d.anchor.is_author:
         out.append(Finding("OCCUPATION", "Unemployed", 2, 3, [], "child"))
+    return out
+
+
+#: Mail providers: their domain says nothing about an employer.
+_WEBMAIL = frozenset(
+    [
+        "gmail",
+        "googlemail",
+        "yahoo",
+        "ymail",
+        "hotmail",
+        "outlook",
+        "live",
+        "msn",
+        "rocketmail",
+        "icloud",
+        "me",
+        "mac",
+        "aol",
+        "protonmail",
+        "proton",
+        "gmx",
+        "mail",
+        "email",
+        "web",
+        "zoho",
+        "yandex",
+        "qq",
+        "comcast",
+        "verizon",
+        "btinternet",
+        "example",
+        "att",
+        "sbcglobal",
+        "rediffmail",
+    ]
+)
+#: A firm named by three surnames ("Loghan, O'Donnell and McQuade") owning something.
+_FIRM_POSSESSIVE = re.compile(
+    r"(?P<org>[A-Z][\w’'\-]+, [A-Z][\w’'\-]+,? (?:and|&) [A-Z][\w\-]*?(?:[’'][A-Z][\w\-]*)?)"
+    r"[’']s?\s+(?:\w+\s+)?(?:system|systems|network|server|office|team|platform|software|"
+    r"database|records|clients|portal)\b"
+)
+
+
+def _email_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
+    """The organisation named by the domain of the subject's own e-mail address
+    ("j.king@ross.com" -> "Ross"), at a low certainty; mail providers are skipped."""
+    out = []
+    for c in d.codes:
+        if c.tag != "EMAIL_ADDRESS" or "@" not in c.value:
+            continue
+        label = c.value.split("@", 1)[1].split(".")[0].lower()
+        if len(label) < 3 or not label.isalpha() or label in _WEBMAIL:
+            continue
+        ev = [ctx.ev(c.start, c.end)]
+        out.append(Finding("AFFILIATION", label.title(), 2, 3, ev, "email-domain"))
     return out
 
 
