@@ -168,3 +168,13 @@ def test_affiliation_from_work_email_domain_and_firm_possessive():
     assert _affiliations("Mila : My email (mila99@gmail.com) bounces.") in ([], [""])
     post = "@georgina666 : Running Loghan, O'Donnell and McQuade’s system on old machines."
     assert _affiliations(post) == ["Loghan, O'Donnell and McQuade"]
+
+
+def test_education_from_teaching_activity_and_for_an_infant():
+    post = "@smith_12 : Balancing family time with lesson plans! #TeacherDiary"
+    author = LocalAdversary().infer(post).subjects[0]
+    assert [p.keyword for p in author.piis if p.tag == "EDUCATION"] == ["College Degree"]
+    post = "@tina996 : Working shifts, married life with a one-year-old, and persistent fatigue."
+    res = LocalAdversary().infer(post)
+    edu = [p.keyword for s in res.subjects[1:] for p in s.piis if p.tag == "EDUCATION"]
+    assert "No High School Diploma" in edu, [s.description for s in res.subjects]

@@ -34,6 +34,13 @@ def activities() -> tuple[tuple[re.Pattern[str], str, int], ...]:
     return tuple(out)
 
 
+@functools.cache
+def _education_of() -> dict[str, str]:
+    """Occupation -> the education it requires, from occupations.tsv."""
+    table, _ = lexicons.occupations()
+    return {j.occupation: j.education for j in table.values() if j.education}
+
+
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     if not d.is_author:
         return []
@@ -42,8 +49,10 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         for m, off in segment_matches(ctx, d, rx, ("mention",)):
             s, e = off + m.start(), off + m.end()
             if not ctx.is_masked(s, e):
-                out.append(
-                    Finding("OCCUPATION", occupation, certainty, 3, [ctx.ev(s, e)], "activity")
-                )
+                ev = [ctx.ev(s, e)]
+                out.append(Finding("OCCUPATION", occupation, certainty, 3, ev, "activity"))
+                education = _education_of().get(occupation)
+                if education and certainty >= 2:
+                    out.append(Finding("EDUCATION", education, 2, 3, ev, "activity-education"))
                 break
     return out

@@ -287,6 +287,13 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             )
     if d.kin in {"child", "kid", "son", "daughter"} and d.anchor is not None and d.anchor.is_author:
         out.append(Finding("OCCUPATION", "Unemployed", 2, 3, [], "child"))
+        for m in d.mentions:
+            s0, e0 = ctx.sentence_of(m.start)
+            hit = _INFANT.search(ctx.text[s0:e0])
+            if hit:
+                ev = [ctx.ev(s0 + hit.start(), s0 + hit.end())]
+                out.append(Finding("EDUCATION", "No High School Diploma", 3, 2, ev, "infant"))
+                break
     return out
 
 
@@ -345,6 +352,14 @@ def _email_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
         ev = [ctx.ev(c.start, c.end)]
         out.append(Finding("AFFILIATION", label.title(), 2, 3, ev, "email-domain"))
     return out
+
+
+#: A child too young for school.
+_INFANT = re.compile(
+    r"\b(?:baby|babies|infant|newborn|toddler|little one|(?:one|two|three|[1-3])[- ]year[- ]old|"
+    r"\d{1,2}[- ]month[- ]old|months? old)\b",
+    re.IGNORECASE,
+)
 
 
 def _org_like(ctx: DocContext, s: int, e: int, org: str) -> bool:
