@@ -178,3 +178,10 @@ def test_education_from_teaching_activity_and_for_an_infant():
     res = LocalAdversary().infer(post)
     edu = [p.keyword for s in res.subjects[1:] for p in s.piis if p.tag == "EDUCATION"]
     assert "No High School Diploma" in edu, [s.description for s in res.subjects]
+
+
+def test_post_author_job_word_is_also_a_low_certainty_position():
+    post = "Balvan : My status as a cashier at Pal, Sidhu and Pathak demands accuracy."
+    author = LocalAdversary().infer(post).subjects[0]
+    pos = [(p.keyword, p.certainty) for p in author.piis if p.tag == "POSITION"]
+    assert pos == [("Cashier", 2)]

@@ -175,6 +175,9 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         near = s - off < 80
         cert = 5 if near else 3
         out.append(Finding("OCCUPATION", job.occupation, cert, 1, [ctx.ev(s, e)], "job-word"))
+        if d.is_author and near:
+            # A post author's stated job is also the post they hold ("my status as a cashier").
+            out.append(Finding("POSITION", job.occupation, 2, 2, [ctx.ev(s, e)], "job-position"))
         if job.education:
             out.append(Finding("EDUCATION", job.education, 3, 2, [ctx.ev(s, e)], "job-education"))
         if word in {
