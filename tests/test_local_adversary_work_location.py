@@ -185,3 +185,12 @@ def test_post_author_job_word_is_also_a_low_certainty_position():
     author = LocalAdversary().infer(post).subjects[0]
     pos = [(p.keyword, p.certainty) for p in author.piis if p.tag == "POSITION"]
     assert pos == [("Cashier", 2)]
+
+
+def test_affiliation_from_our_system_at_org_and_job_from_handle():
+    post = "@emily_57 : I’ve been getting errors on our guest management system at Clark-Roberts."
+    assert "Clark-Roberts" in _affiliations(post)
+    post = "@tom_1 : Our office at Paris keeps losing data."
+    assert "Paris" not in _affiliations(post)
+    post = "Seller Name: JohnResearcher62 | Contact: +63 727008431 | Item: bookshelf"
+    assert _author_occupation(post) == "Researcher"

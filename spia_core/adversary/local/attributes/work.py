@@ -35,6 +35,12 @@ _WORK_AT = re.compile(
 _WITH_ORG = re.compile(
     r"\b(?:with|at|for|from)\s+(?P<org>[A-Z][\w’'\-]*(?:,\s+[A-Z][\w’'\-]*)*(?:,?\s+and\s+[A-Z][\w’'\-]*)|[A-Z][\w’'\-]*\s+(?:PLC|Inc|Ltd|LLC|Store|Group)\.?)"
 )
+#: "our call routing system at Hurst-Jones": the organisation the author's team works at.
+_OUR_AT = re.compile(
+    r"\b(?:our|my)\s+(?:[\w\-]+\s+){0,3}?(?:system|systems|network|office|team|store|platform|"
+    r"database|servers?|portal|department)\s+at\s+"
+    r"(?P<org>[A-Z][\w’'\-]+(?:[ \-][A-Z][\w’'\-]+){0,3})"
+)
 _OCC_PHRASE = re.compile(
     r"\b(?:is|was|am|I'm|I’m|as|being|works as|working as|worked as|a|an|the|his|her|my)\s+(?:an?\s+)?(?:\w+\s+){0,2}?(?P<job>JOB)\b"  # noqa: E501
 )
@@ -238,7 +244,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
                     "position-of",
                 )
             )
-    for rx, cert in ((_WORK_AT, 5), (_ORG_LEAD, 4), (_WITH_ORG, 3)):
+    for rx, cert in ((_WORK_AT, 5), (_ORG_LEAD, 4), (_WITH_ORG, 3), (_OUR_AT, 3)):
         for m, off in segment_matches(ctx, d, rx):
             s, e = off + m.start("org"), off + m.end("org")
             if ctx.is_masked(s, e) or (rx is _ORG_LEAD and s - off > 160):
@@ -257,6 +263,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             if not ctx.is_masked(s, e):
                 out.append(Finding("AFFILIATION", m.group("org"), 3, 2, [ctx.ev(s, e)], "firm"))
     out.extend(_email_affiliation(ctx, d))
+    out.extend(_handle_job(ctx, d))
     if "agent" in d.roles:
         out.extend(_agent_affiliation(ctx, d))
     for org, s, e in role_courts(ctx, d):
@@ -340,6 +347,32 @@ _FIRM_POSSESSIVE = re.compile(
     r"[’']s?\s+(?:\w+\s+)?(?:system|systems|network|server|office|team|platform|software|"
     r"database|records|clients|portal)\b"
 )
+
+
+#: The author's handle in a post header ("Seller Name: NurseLisa |", "@JohnResearcher62 :").
+_HANDLE = re.compile(
+    r"(?:^|\|)\s*(?:(?:Seller|User)\s*)?(?:Name|name|Username|Seller|Handle)\s*:\s*@?(?P<h>[\w.]+)"
+    r"|^\s*@?(?P<h2>[\w.]+)\s*:",
+    re.MULTILINE,
+)
+
+
+def _handle_job(ctx: DocContext, d: Draft) -> list[Finding]:
+    """A job word inside the author's handle ("NurseLisa", "JohnResearcher62"), certainty 2."""
+    if not d.is_author:
+        return []
+    table, _ = lexicons.occupations()
+    for m in _HANDLE.finditer(ctx.text[:300]):
+        key = "h" if m.group("h") else "h2"
+        handle, start = m.group(key), m.start(key)
+        if not re.search(r"[a-z][A-Z]|\d|_", handle):
+            continue
+        for tok in re.finditer(r"[A-Z][a-z]{3,}|(?<![A-Za-z])[a-z]{4,}", handle):
+            job = table.get(tok.group(0).lower())
+            if job is not None:
+                ev = [ctx.ev(start + tok.start(), start + tok.end())]
+                return [Finding("OCCUPATION", job.occupation, 2, 2, ev, "handle")]
+    return []
 
 
 def _email_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
