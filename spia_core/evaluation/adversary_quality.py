@@ -34,20 +34,13 @@ def split_half(docs: list[Document], half: str) -> list[Document]:
 def score_predictions(
     docs: list[Document], preds: list[list[Subject]], texts: list[str]
 ) -> list[Any]:
-    """Match (LocalMatcher) and score (reference mode) predictions; returns DocumentScores."""
-    from spia_core.evaluation.matching import LocalMatcher
-    from spia_core.evaluation.metrics import DocumentScores
-    from spia_core.evaluation.scoring import score_document
+    """Match (local matcher) and score (reference mode) predictions; returns DocumentScores."""
+    from spia_core.evaluation.scoring_run import score_one
 
-    matcher = LocalMatcher()
-    out = []
-    for doc, pred, text in zip(docs, preds, texts, strict=True):
-        assignment = matcher.match(doc.subjects, pred, original_text=doc.text, anonymized_text=text)
-        results = score_document(
-            doc.subjects, pred, assignment, mode="reference", aggregation="reference"
-        )
-        out.append(DocumentScores(doc.data_id, results, len(assignment.extra_pred_subject_ids)))
-    return out
+    return [
+        score_one(doc, Document(doc.data_id, text, pred), mode="reference")
+        for doc, pred, text in zip(docs, preds, texts, strict=True)
+    ]
 
 
 def figures(scored: list[Any]) -> dict[str, Any]:
