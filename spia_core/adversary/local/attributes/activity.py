@@ -11,7 +11,7 @@ import functools
 import re
 
 from spia_core.adversary.local import lexicons
-from spia_core.adversary.local.attributes import segment_matches
+from spia_core.adversary.local.attributes import post_work, segment_matches
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.subjects import Draft
@@ -36,15 +36,29 @@ def activities() -> tuple[tuple[re.Pattern[str], str, int], ...]:
 
 @functools.cache
 def _education_of() -> dict[str, str]:
-    """Occupation -> the education it requires, from occupations.tsv."""
+    """Occupation -> the education it requires, from occupations.tsv and post_jobs.tsv."""
     table, _ = lexicons.occupations()
-    return {j.occupation: j.education for j in table.values() if j.education}
+    out = {j.occupation: j.education for j in table.values() if j.education}
+    jobs, _ = post_work.post_jobs()
+    out.update({j.occupation: j.education for j in jobs.values() if j.education})
+    return out
+
+
+#: Words of a technical-support post ("an error in the log", "a glitch in our system"): its
+#: author most likely builds or maintains software, the usual reading of such a post.
+_TECH_POST = re.compile(
+    r"\b(?:error|bug|glitch|log|logs|logging|crash(?:es|ed)?|exception|timeout|database|"
+    r"server|backend|back-end|front-end|frontend|API|cache|caching|module|sync(?:ing)?|"
+    r"authenticat\w+|encrypt\w*|config\w*|script|software|interface|workaround|"
+    r"fix|patch|snag|mismatch)\b",
+    re.IGNORECASE,
+)
 
 
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     if not d.is_author:
         return []
-    out: list[Finding] = []
+    out: list[Finding] = post_work.infer(ctx, d)
     for rx, occupation, certainty in activities():
         for m, off in segment_matches(ctx, d, rx, ("mention",)):
             s, e = off + m.start(), off + m.end()
@@ -55,4 +69,32 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
                 if education and certainty >= 2:
                     out.append(Finding("EDUCATION", education, 2, 3, ev, "activity-education"))
                 break
+    if not any(f.tag == "OCCUPATION" for f in out):
+        out.extend(_tech_post(ctx, d))
     return out
+
+
+def _tech_post(ctx: DocContext, d: Draft) -> list[Finding]:
+    """A technical-support post (two or more distinct technical words, at least one
+    error word) with no other cue: the author is guessed a Software Developer (certainty 1)."""
+    hits: dict[str, tuple[int, int]] = {}
+    for m, off in segment_matches(ctx, d, _TECH_POST, ("mention",)):
+        s, e = off + m.start(), off + m.end()
+        if not ctx.is_masked(s, e):
+            hits.setdefault(m.group(0).lower(), (s, e))
+    errors = {
+        "error",
+        "bug",
+        "glitch",
+        "crash",
+        "crashes",
+        "crashed",
+        "exception",
+        "timeout",
+        "snag",
+        "mismatch",
+    }
+    if len(hits) < 2 or not errors & hits.keys():
+        return []
+    ev = [ctx.ev(s, e) for s, e in sorted(hits.values())[:3]]
+    return [Finding("OCCUPATION", "Software Developer", 1, 3, ev, "tech-post")]
