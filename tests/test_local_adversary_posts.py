@@ -95,3 +95,26 @@ def test_tech_post_guess_is_low_certainty(adv: LocalAdversary) -> None:
 def test_no_work_guess_for_a_family_post(adv: LocalAdversary) -> None:
     got = _author(adv, "@m : Sunday picnic with my two kids and the dog. Love this weather!")
     assert "OCCUPATION" not in got
+
+
+def test_credential_firm_and_masked_job(adv: LocalAdversary) -> None:
+    got = _author(
+        adv, "@k : Our record system mixes up names. I'm using my credentials (RN, X1) to debug."
+    )
+    assert got["OCCUPATION"][0] == "Nurse"
+    got = _author(
+        adv, "John : Spent the night re-running tests for our team at Diaz, Powell and Jarvis."
+    )
+    assert got["AFFILIATION"][0] == "Diaz, Powell and Jarvis"
+    got = _author(
+        adv, "[PERSON] : I'm a police [DEM] with [ORG], and our radio system keeps failing."
+    )
+    assert got["OCCUPATION"] == ("Police officer", 2)
+
+
+def test_activity_next_to_a_relative_stays_the_authors(adv: LocalAdversary) -> None:
+    text = (
+        "Name: Damini\nLocation: Raipur\nThis hit home. Being married with three wonderful "
+        "children and decades of teaching, I understand the importance of adapting."
+    )
+    assert _author(adv, text)["OCCUPATION"][0] == "Teacher"

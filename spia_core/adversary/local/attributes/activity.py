@@ -11,7 +11,7 @@ import functools
 import re
 
 from spia_core.adversary.local import lexicons
-from spia_core.adversary.local.attributes import post_work, segment_matches
+from spia_core.adversary.local.attributes import post_work
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.subjects import Draft
@@ -55,13 +55,41 @@ _TECH_POST = re.compile(
 )
 
 
+def author_matches(ctx: DocContext, d: Draft, rx: re.Pattern[str]) -> list[tuple[int, int]]:
+    """Spans of ``rx`` that speak about a post's author: the author's own segments, and other
+    text too unless it is in a sentence about someone else ("She ...") or a sentence with no
+    first-person word ("my kids and decades of teaching" stays the author's)."""
+    own = [(g.start, g.end) for g in ctx.segs(d) if g.via == "mention"]
+    theirs = [
+        (g.start, g.end)
+        for o in ctx.drafts
+        if o is not d
+        for g in ctx.segs(o)
+        if g.via == "pronoun"
+    ]
+    out = []
+    for m in rx.finditer(ctx.text):
+        s, e = m.start(), m.end()
+        if any(a <= s and e <= b for a, b in own):
+            out.append((s, e))
+            continue
+        if any(a <= s < b for a, b in theirs):
+            continue
+        s0, e0 = ctx.sentence_of(s)
+        if _FIRST_PERSON.search(ctx.text[s0:e0]):
+            out.append((s, e))
+    return out
+
+
+_FIRST_PERSON = re.compile(r"\b(?:I|I['’]m|I['’]ve|my|me|we|our|us)\b")
+
+
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     if not d.is_author:
         return []
     out: list[Finding] = post_work.infer(ctx, d)
     for rx, occupation, certainty in activities():
-        for m, off in segment_matches(ctx, d, rx, ("mention",)):
-            s, e = off + m.start(), off + m.end()
+        for s, e in author_matches(ctx, d, rx):
             if not ctx.is_masked(s, e):
                 ev = [ctx.ev(s, e)]
                 out.append(Finding("OCCUPATION", occupation, certainty, 3, ev, "activity"))
@@ -78,10 +106,9 @@ def _tech_post(ctx: DocContext, d: Draft) -> list[Finding]:
     """A technical-support post (two or more distinct technical words, at least one
     error word) with no other cue: the author is guessed a Software Developer (certainty 1)."""
     hits: dict[str, tuple[int, int]] = {}
-    for m, off in segment_matches(ctx, d, _TECH_POST, ("mention",)):
-        s, e = off + m.start(), off + m.end()
+    for s, e in author_matches(ctx, d, _TECH_POST):
         if not ctx.is_masked(s, e):
-            hits.setdefault(m.group(0).lower(), (s, e))
+            hits.setdefault(ctx.text[s:e].lower(), (s, e))
     errors = {
         "error",
         "bug",

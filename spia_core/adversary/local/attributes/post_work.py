@@ -135,12 +135,63 @@ def _others_spans(ctx: DocContext, d: Draft) -> list[tuple[int, int]]:
     return spans
 
 
+#: A job whose head word the masker hid ("I'm a police [DEM]", "as a loan [DEM]"): the
+#: qualifier names the usual job.
+_MASKED_HEAD = {
+    "police": "Police officer",
+    "loan": "Loan officer",
+    "customs": "Customs officer",
+    "probation": "Probation officer",
+    "customer service": "Customer service representative",
+    "sales": "Sales representative",
+    "software": "Software Developer",
+    "truck": "Truck Driver",
+    "bus": "Bus driver",
+    "taxi": "Taxi driver",
+    "flight": "Flight attendant",
+    "office": "Office worker",
+    "school": "Teacher",
+    "nursing": "Nurse",
+    "social": "Social worker",
+}
+_MASKED_JOB = re.compile(
+    r"(?P<q>" + "|".join(sorted(_MASKED_HEAD, key=len, reverse=True)) + r")\s+\[[A-Z]+(?:_\d+)?\]",
+    re.IGNORECASE,
+)
+#: A firm named by partners ("Diaz, Powell and Jarvis", "Stewart, Malone & Howard",
+#: "Mall-Deshpande") or with a company suffix, after "at/with/for" in the author's sentence.
+_FIRM = re.compile(
+    r"\b(?:at|with|for)\s+(?P<org>[A-Z][\w’']+(?:, [A-Z][\w’']+)*,? (?:and|&) [A-Z][\w’']+"
+    r"|[A-Z][a-z]+-[A-Z][a-z]+(?:-[A-Z][a-z]+)?"
+    r"|[A-Z][\w’'&\-]*(?: [A-Z][\w’'&\-]*){0,3} (?:Inc|PLC|Ltd|LLC|Group|& Co)\b\.?)"
+)
+_FIRST_PERSON_ANY = re.compile(r"\b(?:I|I['’]m|I['’]ve|my|me|we|our|us)\b")
+
+
+def _firm_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
+    """The firm the author works at/with, from a first-person sentence (certainty 3)."""
+    for m in _FIRM.finditer(ctx.text):
+        s, e = m.start("org"), m.end("org")
+        if ctx.is_masked(s, e):
+            continue
+        s0, e0 = ctx.sentence_of(s)
+        if not _FIRST_PERSON_ANY.search(ctx.text[s0:e0]):
+            continue
+        org = m.group("org").rstrip(".")
+        if lexicons.gazetteer().lookup(org) is not None:
+            continue
+        # A partners' list is the firm's full name: it beats a truncated "at Diaz" (3).
+        cert = 4 if re.search(r" (?:and|&) ", org) else 3
+        return [Finding("AFFILIATION", org, cert, 2, [ctx.ev(s, s + len(org))], "post-firm")]
+    return []
+
+
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     """OCCUPATION/POSITION/EDUCATION/AFFILIATION of a post author from a stated job."""
     if not d.is_author:
         return []
     text = ctx.text
-    out: list[Finding] = []
+    out: list[Finding] = _firm_affiliation(ctx, d)
     others = _others_spans(ctx, d)
     for fm in _FRAME.finditer(text):
         s0, _ = ctx.sentence_of(fm.start())
@@ -159,8 +210,13 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         m, job = hit
         if ctx.is_masked(m.start(), m.end()):
             continue
+        masked = _MASKED_JOB.search(text, fm.end(), min(len(text), fm.end() + 40))
+        if masked and masked.start() < m.start():
+            break
         out.extend(_findings(ctx, m.start(), m.end(), job, 3, "stated-job"))
         break
+    if not any(f.tag == "OCCUPATION" for f in out):
+        out.extend(_masked_job(ctx))
     for fm in _FELLOW.finditer(text):
         phrase = fm.group("job")
         _, rx = post_jobs()
@@ -187,3 +243,18 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             continue
         break
     return out
+
+
+def _masked_job(ctx: DocContext) -> list[Finding]:
+    """ "I'm a police [DEM]" -> Police officer (certainty 2): the qualifier survives masking."""
+    for fm in _FRAME.finditer(ctx.text):
+        m = _MASKED_JOB.match(ctx.text, fm.end() + 1) or _MASKED_JOB.search(
+            ctx.text, fm.end(), min(len(ctx.text), fm.end() + 25)
+        )
+        if m is None:
+            continue
+        label = _MASKED_HEAD[m.group("q").lower()]
+        jobs, _ = post_jobs()
+        edu = next((j.education for j in jobs.values() if j.occupation == label), "")
+        return _findings(ctx, m.start(), m.end(), PostJob(label, edu), 2, "masked-job")
+    return []
