@@ -107,7 +107,7 @@ def test_job_word_used_as_job_is_kept():
     assert job_used_as_job(text, s, s + len("driver"))
     occ = LocalAdversary().infer("@sam_9 : As a truck driver I see errors with the license app.")
     author = occ.subjects[0]
-    assert any(p.tag == "OCCUPATION" and p.keyword == "Driver" for p in author.piis)
+    assert any(p.tag == "OCCUPATION" and p.keyword == "Truck driver" for p in author.piis)
     post = "David : Has anyone else seen the driver’s license number mistakenly referenced?"
     david = LocalAdversary().infer(post).subjects[0]
     assert not any(p.tag == "OCCUPATION" and p.keyword == "Driver" for p in david.piis)
@@ -194,3 +194,78 @@ def test_affiliation_from_our_system_at_org_and_job_from_handle():
     assert "Paris" not in _affiliations(post)
     post = "Seller Name: JohnResearcher62 | Contact: +63 727008431 | Item: bookshelf"
     assert _author_occupation(post) == "Researcher"
+
+
+# --------------------------------------------------------------------------- LEGAL round 2
+
+FACTS = (
+    "The case originated in an application against the Republic of Poland lodged by a Polish "
+    "national, Mr Jan Nowak (“the applicant”).\n\n"
+    "On 5 March 2008 the President of the Fourth Section decided to give notice of the "
+    "application to the Government.\n\n"
+    "The applicant was born in 1960 and is currently detained in Warsaw. On 3 May 2001 the "
+    "applicant was taken into police custody by police officers.\n\n"
+    "On 4 June 2002 the Warsaw Regional Court convicted him. A judge of the Regional Court "
+    "wrote to the applicant."
+)
+
+
+@pytest.fixture(scope="module")
+def facts():
+    return LocalAdversary().infer(FACTS)
+
+
+def test_detained_applicant_is_unemployed_not_the_arresting_officers_job(facts):
+    piis = _subject(facts, "applicant")
+    assert piis["OCCUPATION"].keyword == "Unemployed"
+    assert "detained" in piis["OCCUPATION"].evidence[0].text
+
+
+def test_section_president_sits_in_strasbourg(facts):
+    piis = _subject(facts, "President of the Fourth Section")
+    assert piis["LOCATION"].keyword == "Strasbourg / France"
+    assert piis["LOCATION"].certainty == 2
+
+
+def test_short_court_name_refers_back_to_the_full_one(facts):
+    piis = _subject(facts, "Judge of the Regional Court")
+    assert piis["AFFILIATION"].keyword == "Warsaw Regional Court"
+
+
+def test_judge_takes_the_court_named_in_the_sentence():
+    text = (
+        "The case originated in an application against the Republic of Poland lodged by a "
+        "Polish national, Mr Jan Nowak (“the applicant”).\n\n"
+        "On 4 June 2002 the military judge who sat on the Gdańsk District Court ordered his "
+        "release."
+    )
+    piis = _subject(LocalAdversary().infer(text), "Military judge")
+    assert piis["AFFILIATION"].keyword == "Gdańsk District Court"
+    assert piis["AFFILIATION"].certainty == 2
+
+
+def test_applicant_job_word_is_also_the_position():
+    text = (
+        "The case originated in an application against the Republic of Turkey lodged by a "
+        "Turkish national, Ms Ayşe Yılmaz (“the applicant”).\n\n"
+        "The applicant, who is a university professor, was born in 1960 and lives in Ankara. "
+        "She was later represented by her lawyer."
+    )
+    piis = _subject(LocalAdversary().infer(text), "applicant")
+    assert piis["OCCUPATION"].keyword == "University professor"
+    assert piis["POSITION"].keyword == "Professor"
+
+
+def test_compound_jobs_keep_their_kind():
+    text = (
+        "The case originated in an application against the Republic of Poland lodged by a "
+        "Polish national, Mr Jan Kowalski (“the applicant”).\n\n"
+        "The applicant, who is a taxi driver by profession, was born in 1950."
+    )
+    piis = _subject(LocalAdversary().infer(text), "applicant")
+    assert piis["OCCUPATION"].keyword == "Taxi driver"
+
+
+def test_article_is_not_a_place_before_a_role():
+    place, rest = leading_place("A public prosecutor", "Poland")
+    assert place is None and rest == "A public prosecutor"

@@ -187,6 +187,8 @@ ROLE_WORDS = frozenset(
         "sixth",
         "grand",
         "the",
+        "a",
+        "an",
         "national",
         "federal",
         "supreme",
@@ -226,6 +228,55 @@ def role_courts(ctx: DocContext, d: Draft) -> list[tuple[str, int, int]]:
     return out
 
 
+_JUDICIAL_ROLES = frozenset({"judge", "prosecutor", "court_president"})
+
+
+def sentence_courts(ctx: DocContext, d: Draft) -> list[tuple[str, int, int]]:
+    """For a judge or prosecutor whose mention names no court: the court named in the same
+    sentence ('the military judge who sat on the Istanbul State Security Court')."""
+    if not (d.roles.keys() & _JUDICIAL_ROLES) or role_courts(ctx, d):
+        return []
+    for m in d.mentions:
+        if m.kind != "role":
+            continue
+        s0, e0 = ctx.sentence_of(m.start)
+        best: tuple[int, str, int, int] | None = None
+        for hit in _COURT.finditer(ctx.text, s0, e0):
+            s, e = hit.start("org"), hit.end("org")
+            if ctx.is_masked(s, e) or (s < m.end and m.start < e):
+                continue
+            org = hit.group("org")
+            if not re.search(r"[A-ZÀ-ÞİŞÇĞ]\w*\s+\S", org) and org.split()[0].islower():
+                continue
+            dist = s - m.end if s >= m.end else m.start - e + 40
+            if best is None or dist < best[0]:
+                best = (dist, org, s, e)
+        if best is not None:
+            return [(best[1], best[2], best[3])]
+    return []
+
+
+_GENERIC_COURT = re.compile(rf"^{_COURT_WORDS}$")
+
+
+def full_court_name(ctx: DocContext, org: str) -> str:
+    """'Regional Court' -> 'Warsaw Regional Court' when the text names exactly one place's
+    court of that kind (the short form refers back to it); otherwise ``org``."""
+    org = re.sub(r"^(?:the|The)\s+", "", org.strip())
+    if not _GENERIC_COURT.match(org):
+        return org
+    places = {
+        m.group(1)
+        for m in re.finditer(rf"\b({_CAP}(?:[ \-]{_CAP})?)\s+{re.escape(org)}\b", ctx.text)
+        if lexicons.fold(m.group(1).split()[-1]) not in ROLE_WORDS
+        and _place(m.group(1).split()[-1], ctx.country) is not None
+    }
+    places = {p.split()[-1] for p in places}
+    if len(places) == 1:
+        return f"{places.pop()} {org}"
+    return org
+
+
 def _role_place(ctx: DocContext, d: Draft) -> list[Finding]:
     """A place in the name of the role's court or office ('Izmir State Security Court')."""
     out: list[Finding] = []
@@ -233,7 +284,24 @@ def _role_place(ctx: DocContext, d: Draft) -> list[Finding]:
         place, _ = leading_place(org, ctx.country)
         if place is not None and not place.is_country:
             out.append(Finding("LOCATION", place.location(), 3, 2, [ctx.ev(s, e)], "role-court"))
+    for org, s, e in sentence_courts(ctx, d):
+        place, _ = leading_place(org, ctx.country)
+        if place is not None and not place.is_country:
+            ev = [ctx.ev(s, e)]
+            out.append(Finding("LOCATION", place.location(), 2, 3, ev, "sentence-court"))
     return out
+
+
+#: Where the European Court of Human Rights sits (its Section presidents and Registrars).
+ECHR_SEAT = "Strasbourg / France"
+
+
+def echr_official(ctx: DocContext, d: Draft) -> bool:
+    """A President of a Section/Chamber of the Strasbourg Court, or its Registrar."""
+    if not d.roles.keys() & {"president", "registrar"}:
+        return False
+    phrases = " ".join(m.text for m in d.mentions if m.kind == "role")
+    return bool(re.search(r"Section|Chamber|Grand", phrases)) or "Section" in ctx.text
 
 
 #: A post's header field with the author's place ("Location: Chennai", "General Location: X").
@@ -460,6 +528,9 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         if "president" in roles or "registrar" in roles:
             cert = 1
         ev = list(ctx.country_evidence[:3])
+        if echr_official(ctx, d):
+            # The Court's officials work in Strasbourg, whatever the respondent State.
+            out.append(Finding("LOCATION", ECHR_SEAT, 2, 3, [], "echr-seat"))
         out.append(Finding("NATIONALITY", country, cert, 3, ev, "document-country"))
         out.append(
             Finding(

@@ -8,7 +8,13 @@ from dataclasses import dataclass
 
 from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.attributes import lookback, segment_matches
-from spia_core.adversary.local.attributes.location import demonym_of, leading_place, role_courts
+from spia_core.adversary.local.attributes.location import (
+    demonym_of,
+    full_court_name,
+    leading_place,
+    role_courts,
+    sentence_courts,
+)
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.subjects import Draft
@@ -176,7 +182,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         if job is None:
             continue
         s, e = off + m.start(), off + m.end()
-        if not job_used_as_job(ctx.text, s, e):
+        if not job_used_as_job(ctx.text, s, e) or not _job_of_subject(ctx.text, s, d):
             continue
         near = s - off < 80
         cert = 5 if near else 3
@@ -184,6 +190,10 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         if d.is_author and near:
             # A post author's stated job is also the post they hold ("my status as a cashier").
             out.append(Finding("POSITION", job.occupation, 2, 2, [ctx.ev(s, e)], "job-position"))
+        elif near and not d.is_author and not (d.roles.keys() & role_work().keys()):
+            # "the applicant, who is a university professor": the post held is the job word.
+            pos = _job_position(m.group(0))
+            out.append(Finding("POSITION", pos, 2, 2, [ctx.ev(s, e)], "job-position"))
         if job.education:
             out.append(Finding("EDUCATION", job.education, 3, 2, [ctx.ev(s, e)], "job-education"))
         if word in {
@@ -262,12 +272,17 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             s, e = off + m.start("org"), off + m.end("org")
             if not ctx.is_masked(s, e):
                 out.append(Finding("AFFILIATION", m.group("org"), 3, 2, [ctx.ev(s, e)], "firm"))
+    out.extend(_work_status(ctx, d))
     out.extend(_email_affiliation(ctx, d))
     out.extend(_handle_job(ctx, d))
     if "agent" in d.roles:
         out.extend(_agent_affiliation(ctx, d))
     for org, s, e in role_courts(ctx, d):
-        out.append(Finding("AFFILIATION", org, 4, 2, [ctx.ev(s, e)], "role-court"))
+        full = full_court_name(ctx, org)
+        out.append(Finding("AFFILIATION", full, 4, 2, [ctx.ev(s, e)], "role-court"))
+    for org, s, e in sentence_courts(ctx, d):
+        full = full_court_name(ctx, org)
+        out.append(Finding("AFFILIATION", full, 2, 3, [ctx.ev(s, e)], "sentence-court"))
     if d.roles.keys() & {"president", "registrar", "rapporteur"}:
         phrases = " ".join(m.text for m in d.mentions if m.kind == "role")
         if re.search(r"Section|Chamber|Grand", phrases) or "Section" in ctx.text:
@@ -436,4 +451,94 @@ def _agent_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
         out.append(Finding("AFFILIATION", office, c, 3, ev, "agent-office"))
     gov = f"{demonym_of(ctx.country)} Government"
     out.append(Finding("AFFILIATION", gov, cert, 2, ev, "agent-government"))
+    return out
+
+
+#: A job word governed by a preposition or a third-person possessive names someone else
+#: ("taken into custody by police officers", "her lawyer", "the applicant's doctor").
+_OTHER_PERSON_BEFORE = re.compile(
+    r"(?:\b(?:by|to|from|against|before|with)\s+(?:the\s+|a\s+|an\s+|two\s+|three\s+|"
+    r"several\s+|other\s+|some\s+)?|\b(?:his|her|their|its)\s+|[’']s\s+)$",
+    re.IGNORECASE,
+)
+
+
+def _job_of_subject(text: str, s: int, d: Draft) -> bool:
+    """False when the job word at ``s`` is another person's (see _OTHER_PERSON_BEFORE);
+    a post author's own words are kept as they are."""
+    if d.is_author:
+        return True
+    return not _OTHER_PERSON_BEFORE.search(text[max(0, s - 30) : s])
+
+
+def _job_position(word: str) -> str:
+    """The post a job word names, singular and capitalised ('professors' -> 'Professor')."""
+    w = re.sub(r"\s+", " ", word.strip())
+    if w.lower().endswith("men"):
+        w = w[:-3] + "man"
+    elif w.lower().endswith("s") and not w.lower().endswith(("ss", "us")):
+        w = w[:-1]
+    return w[:1].upper() + w[1:]
+
+
+#: Cues that a judgment's person does not (or no longer) work, with a certainty: detention
+#: now, a sentence being served, a dismissal, benefits paid to people unable to work.
+_NOT_WORKING: tuple[tuple[re.Pattern[str], str, int], ...] = (
+    (
+        re.compile(
+            r"\bis\s+(?:currently\s+|still\s+|now\s+)?(?:detained|in\s+(?:detention|prison|custody)|"
+            r"imprisoned|serving\s+(?:a|his|her)\s+(?:prison\s+|life\s+)?sentence)",
+            re.IGNORECASE,
+        ),
+        "Unemployed",
+        3,
+    ),
+    (
+        re.compile(
+            r"\b(?:was|were)\s+(?:then\s+)?serving\s+(?:a|his|her)\s+(?:prison\s+|life\s+)?"
+            r"sentence|\bserving\s+a\s+sentence\s+of\s+imprisonment",
+            re.IGNORECASE,
+        ),
+        "Unemployed",
+        2,
+    ),
+    (
+        re.compile(
+            r"\b(?:was|were|had\s+been|has\s+been)\s+(?:\w+\s+)?(?:laid\s+off|made\s+redundant|"
+            r"dismissed\s+from\s+(?:his|her|their|the)\s+(?:post|job|employment|position|work)"
+            r")|\blost\s+(?:his|her|their)\s+(?:job|employment)\b|"
+            r"\b(?:his|her|the\s+applicant[’']s)\s+(?:employment\s+)?contract\s+(?:was|had\s+been)\s+"
+            r"terminated",
+            re.IGNORECASE,
+        ),
+        "Unemployed",
+        2,
+    ),
+    (
+        re.compile(
+            r"\b(?:incapacity|invalidity|unemployment|jobseeker[’']s)\s+(?:benefit|allowance)",
+            re.IGNORECASE,
+        ),
+        "Unemployed",
+        2,
+    ),
+    (
+        re.compile(r"\b(?:retirement|old-age)\s+pension", re.IGNORECASE),
+        "Retired",
+        2,
+    ),
+)
+
+
+def _work_status(ctx: DocContext, d: Draft) -> list[Finding]:
+    """'Unemployed' / 'Retired' for an applicant the facts show detained, dismissed or living
+    on benefits ("is currently detained on remand", "was laid off"); stated jobs win."""
+    if d.is_author or "applicant" not in d.roles:
+        return []
+    out: list[Finding] = []
+    for rx, status, cert in _NOT_WORKING:
+        for m, off in segment_matches(ctx, d, rx, ("mention", "pronoun")):
+            ev = [ctx.ev(off + m.start(), off + m.end())]
+            out.append(Finding("OCCUPATION", status, cert, 2, ev, "work-status"))
+            break
     return out
