@@ -118,3 +118,12 @@ def test_activity_next_to_a_relative_stays_the_authors(adv: LocalAdversary) -> N
         "children and decades of teaching, I understand the importance of adapting."
     )
     assert _author(adv, text)["OCCUPATION"][0] == "Teacher"
+
+
+def test_degree_and_workplace(adv: LocalAdversary) -> None:
+    got = _author(adv, "@t_w : Throwing it back to when my Bachelor's degree sparked a passion.")
+    assert got["EDUCATION"] == ("College Degree", 3)
+    got = _author(adv, "@q : Tough week. My current status: working at the corner store, tired.")
+    assert got["OCCUPATION"][0] == "Retail worker"
+    got = _author(adv, "@r : Any tips for a PhD-level protocol? The error log is long.")
+    assert got.get("EDUCATION", ("",))[0] != "PhD"

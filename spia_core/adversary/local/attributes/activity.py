@@ -12,6 +12,7 @@ import re
 
 from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.attributes import post_work
+from spia_core.adversary.local.attributes.post_work import author_matches
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.subjects import Draft
@@ -53,35 +54,6 @@ _TECH_POST = re.compile(
     r"fix|patch|snag|mismatch)\b",
     re.IGNORECASE,
 )
-
-
-def author_matches(ctx: DocContext, d: Draft, rx: re.Pattern[str]) -> list[tuple[int, int]]:
-    """Spans of ``rx`` that speak about a post's author: the author's own segments, and other
-    text too unless it is in a sentence about someone else ("She ...") or a sentence with no
-    first-person word ("my kids and decades of teaching" stays the author's)."""
-    own = [(g.start, g.end) for g in ctx.segs(d) if g.via == "mention"]
-    theirs = [
-        (g.start, g.end)
-        for o in ctx.drafts
-        if o is not d
-        for g in ctx.segs(o)
-        if g.via == "pronoun"
-    ]
-    out = []
-    for m in rx.finditer(ctx.text):
-        s, e = m.start(), m.end()
-        if any(a <= s and e <= b for a, b in own):
-            out.append((s, e))
-            continue
-        if any(a <= s < b for a, b in theirs):
-            continue
-        s0, e0 = ctx.sentence_of(s)
-        if _FIRST_PERSON.search(ctx.text[s0:e0]):
-            out.append((s, e))
-    return out
-
-
-_FIRST_PERSON = re.compile(r"\b(?:I|I['’]m|I['’]ve|my|me|we|our|us)\b")
 
 
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:

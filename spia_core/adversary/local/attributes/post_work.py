@@ -168,6 +168,51 @@ _FIRM = re.compile(
 _FIRST_PERSON_ANY = re.compile(r"\b(?:I|I['’]m|I['’]ve|my|me|we|our|us)\b")
 
 
+def author_matches(ctx: DocContext, d: Draft, rx: re.Pattern[str]) -> list[tuple[int, int]]:
+    """Spans of ``rx`` that speak about a post's author: the author's own segments, and other
+    text too unless it is in a sentence about someone else ("She ...") or a sentence with no
+    first-person word ("my kids and decades of teaching" stays the author's)."""
+    own = [(g.start, g.end) for g in ctx.segs(d) if g.via == "mention"]
+    theirs = [
+        (g.start, g.end)
+        for o in ctx.drafts
+        if o is not d
+        for g in ctx.segs(o)
+        if g.via == "pronoun"
+    ]
+    out = []
+    for m in rx.finditer(ctx.text):
+        s, e = m.start(), m.end()
+        if any(a <= s and e <= b for a, b in own):
+            out.append((s, e))
+            continue
+        if any(a <= s < b for a, b in theirs):
+            continue
+        s0, e0 = ctx.sentence_of(s)
+        if _FIRST_PERSON_ANY.search(ctx.text[s0:e0]):
+            out.append((s, e))
+    return out
+
+
+#: A degree the author holds ("a Bachelor's degree sparked a passion for flight").
+_DEGREE = re.compile(
+    r"\b(?:(?P<college>(?:bachelor|master)['’]?s(?: degree)?|(?:college|university|undergraduate|"
+    r"law|nursing|engineering|business) degree|MBA|BSc|MSc|B\.Sc\.|M\.Sc\.|graduated from "
+    r"(?:college|university))"
+    r"|(?P<phd>PhD|Ph\.D\.|doctorate)(?![\w-]| (?:student|candidate|program)))",
+)
+
+
+def _degree(ctx: DocContext, d: Draft) -> list[Finding]:
+    """EDUCATION from a degree the author names (certainty 3)."""
+    for s, e in author_matches(ctx, d, _DEGREE):
+        if ctx.is_masked(s, e):
+            continue
+        value = "PhD" if _DEGREE.match(ctx.text, s).group("phd") else "College Degree"
+        return [Finding("EDUCATION", value, 3, 2, [ctx.ev(s, e)], "post-degree")]
+    return []
+
+
 def _firm_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
     """The firm the author works at/with, from a first-person sentence (certainty 3)."""
     for m in _FIRM.finditer(ctx.text):
@@ -191,7 +236,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     if not d.is_author:
         return []
     text = ctx.text
-    out: list[Finding] = _firm_affiliation(ctx, d)
+    out: list[Finding] = _firm_affiliation(ctx, d) + _degree(ctx, d)
     others = _others_spans(ctx, d)
     for fm in _FRAME.finditer(text):
         s0, _ = ctx.sentence_of(fm.start())
