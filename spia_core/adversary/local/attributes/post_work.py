@@ -196,9 +196,9 @@ def author_matches(ctx: DocContext, d: Draft, rx: re.Pattern[str]) -> list[tuple
 
 #: A degree the author holds ("a Bachelor's degree sparked a passion for flight").
 _DEGREE = re.compile(
-    r"\b(?:(?P<college>(?:bachelor|master)['’]?s(?: degree)?|(?:college|university|undergraduate|"
-    r"law|nursing|engineering|business) degree|MBA|BSc|MSc|B\.Sc\.|M\.Sc\.|graduated from "
-    r"(?:college|university))"
+    r"\b(?:(?P<college>(?i:(?:bachelor|master)['’]?s(?: degree)?|(?:college|university|"
+    r"undergraduate|law|nursing|engineering|business) degree|graduated from (?:college|"
+    r"university))|MBA|BSc|MSc|B\.Sc\.|M\.Sc\.)"
     r"|(?P<phd>PhD|Ph\.D\.|doctorate)(?![\w-]| (?:student|candidate|program)))",
 )
 
