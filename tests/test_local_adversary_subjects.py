@@ -296,3 +296,63 @@ def test_indefinite_role_that_acts_is_a_person(adversary: LocalAdversary) -> Non
     )
     descs = _descriptions(text, adversary)
     assert sum(d.startswith("Judge of the Regional Court") for d in descs) == 1, descs
+
+
+def test_masked_people_are_described_by_their_context(adversary: LocalAdversary) -> None:
+    text = (
+        "[PERSON] : Throwing it back to [DATETIME] when a [DEM] sparked a passion for flight. "
+        "Big thanks to my [PERSON] and [PERSON] for the inspiration!"
+    )
+    result = adversary.infer(text)
+    others = [s for s in result.subjects if "post author" not in s.description]
+    assert len(others) == 2
+    assert "mother" in others[0].description and "father" in others[1].description
+    assert all("inspiration" in s.description for s in others)
+    sexes = [s.values("SEX")[0] for s in others]
+    assert [p.keyword for p in sexes] == ["Female", "Male"]
+    assert all(p.certainty <= 2 for p in sexes)
+
+
+def test_header_and_hashtag_placeholders_are_not_extra_people(adversary: LocalAdversary) -> None:
+    text = (
+        "Name: [PERSON] | Location: [PERSON] | Timestamp: [DATETIME]\nGreat article on legal "
+        "reforms! Balancing work and life is hard. #[PERSON] Pickup from [PERSON] only."
+    )
+    descs = _descriptions(text, adversary)
+    assert sum("post author" in d for d in descs) == 1
+    assert any(d.startswith("Author of the article") for d in descs)  # the article's writer
+    assert len(descs) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [
+        (
+            "[PERSON] : Debug session: [ORG] error with passport no. [CODE] input validation. "
+            "Any hint?",
+            "passport number",
+        ),
+        ("[PERSON] : My portal keeps failing. I even emailed [CODE] for support but no reply.", ""),
+    ],
+)
+def test_masked_third_party_codes_make_a_holder(
+    adversary: LocalAdversary, text: str, what: str
+) -> None:
+    descs = _descriptions(text, adversary)
+    holders = [d for d in descs if "whose" in d]
+    assert len(holders) == 1 and what in holders[0]
+    assert "mentioned in" in holders[0]
+
+
+def test_masked_count_after_my_is_counted(adversary: LocalAdversary) -> None:
+    text = (
+        "[PERSON] : Family first. [DEM] but dedicated to my [QUANTITY] [DEM] – every mile counts."
+    )
+    descs = _descriptions(text, adversary)
+    assert sum(d.startswith("Child") for d in descs) == 2
+
+
+def test_sale_listing_author_is_the_seller(adversary: LocalAdversary) -> None:
+    text = "Seller: Patrick | Location: Wellington\nItem: Mechanical model kit. Price: NZD 75."
+    descs = _descriptions(text, adversary)
+    assert "seller of Mechanical model kit" in descs[0]

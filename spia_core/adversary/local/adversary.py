@@ -107,16 +107,53 @@ def _label(d: Draft, index: int) -> str:
     held = next((m for m in d.mentions if m.kind == "code" and m.role), None)
     if held is not None:
         tag = d.codes[0].tag if d.codes else ""
-        what = {"PHONE_NUMBER": "phone number", "EMAIL_ADDRESS": "e-mail address"}.get(tag, "ID")
+        what = {
+            "PHONE_NUMBER": "phone number",
+            "EMAIL_ADDRESS": "e-mail address",
+            "PASSPORT_NUMBER": "passport number",
+            "DRIVER_LICENSE_NUMBER": "driver's license number",
+        }.get(tag, d.code_kind or "ID")
         return f"{held.role.capitalize()} whose {what} is {held.text}"
     if d.codes:
         return f"Holder of {d.codes[0].value}"
     return f"Person {index}"
 
 
-def _describe(d: Draft, index: int, piis: list[PII]) -> str:
+_GUESSES = {
+    "mother": "probably the author's mother (Mum), a parent of the author",
+    "father": "probably the author's father (Dad), a parent of the author",
+    "close": "someone close to the author (likely family)",
+}
+_CLIP_WORDS = 10
+_ITEM = re.compile(r"\b(?:Item|For sale|Selling)\s*:\s*(?P<item>[^|\n.]{3,80})")
+_PLACEHOLDER = re.compile(r"\[[A-Z_]+(?:_\d+)?\]")
+
+
+def _context_clip(ctx: DocContext, d: Draft) -> str:
+    """The words around a subject's first mention, as an LLM would describe an unnamed person
+    ("mentioned in: 'Big thanks to my ... and ... for the inspiration'"); placeholders dropped."""
+    m = next(
+        (m for m in sorted(d.mentions, key=lambda m: m.start) if m.kind != "author" and m.end),
+        None,
+    )
+    if m is None:
+        return ""
+    s0, s1 = ctx.sentence_of(m.start)
+    s1 = max(s1, m.end)
+    before = re.split(r"[|\n]", ctx.text[s0 : m.start])[-1].split()[-_CLIP_WORDS:]
+    after = re.split(r"[|\n]", ctx.text[m.end : s1])[0].split()[:_CLIP_WORDS]
+    words = [
+        w for w in [*before, "…", *after] if not _PLACEHOLDER.fullmatch(w.strip(".,;:()“”\"'’"))
+    ]
+    clip = _PLACEHOLDER.sub("…", " ".join(words)).strip(" ,;:")
+    return clip if len(re.findall(r"[A-Za-z]{3,}", clip)) >= 2 else ""
+
+
+def _describe(d: Draft, index: int, piis: list[PII], ctx: DocContext | None = None) -> str:
     facts: list[str] = []
     label = _label(d, index)
+    if d.guess in _GUESSES:
+        facts.append(_GUESSES[d.guess])
     for key in d.roles:
         fact = _ROLE_LABELS.get(key)
         if key == "applicant" and d.roles[key] > 1:
@@ -132,6 +169,9 @@ def _describe(d: Draft, index: int, piis: list[PII]) -> str:
         facts.append(f"{phrase.lower()} of {_owner(d)}")
     if d.is_author:
         facts.append("author of the text (post author)")
+        item = _ITEM.search(ctx.text) if ctx is not None else None
+        if item is not None:  # a sale listing: the author is the seller of the item
+            facts.append("seller of " + " ".join(item.group("item").split()[:8]))
     values = {p.tag: p.keyword for p in piis if p.certainty >= 3}
     if "NATIONALITY" in values:
         facts.append(f"{values['NATIONALITY']} national")
@@ -142,6 +182,16 @@ def _describe(d: Draft, index: int, piis: list[PII]) -> str:
     for tag in ("OCCUPATION", "POSITION", "AFFILIATION", "RELATIONSHIP"):
         if tag in values and values[tag] not in facts and values[tag] != "*":
             facts.append(values[tag])
+    if (
+        ctx is not None
+        and not d.is_author
+        and not d.best_name
+        and (not d.kin or d.guess)
+        and not d.roles.keys() - {"holder"}
+    ):
+        clip = _context_clip(ctx, d)
+        if clip:
+            facts.append(f"individual mentioned in “{clip}”")
     return f"{label} - {', '.join(facts)}" if facts else label
 
 
@@ -189,12 +239,15 @@ class LocalAdversary:
         drafts = find_subjects(text, ents, masks)
         ctx = DocContext(text=text, sentences=sents, ents=ents, masks=masks, drafts=drafts)
         build_segments(ctx)
+        for d in drafts:  # the article's writer is only referred to: the comment is the author's
+            if "writer" in d.roles and not d.names:
+                ctx.segments[id(d)] = []
         _author_holds_the_rest(ctx)
         infer_country(ctx)
         subjects = []
         for i, d in enumerate(drafts):
             piis = _stage_b(ctx, d)
-            subjects.append(Subject(id=i, description=_describe(d, i, piis), piis=piis))
+            subjects.append(Subject(id=i, description=_describe(d, i, piis, ctx), piis=piis))
         t2 = time.perf_counter()
         trace = {
             "spacy_model": pipe.model_name,

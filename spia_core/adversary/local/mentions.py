@@ -240,6 +240,14 @@ def find_cue_names(text: str) -> list[Mention]:
     return out
 
 
+#: Slots where a person placeholder is not a person: a hashtag ("#[PERSON]", "[QUANTITY][PERSON]"
+#: for a masked "#1Dad"), or a place/date header ("Location: [PERSON]").
+_NOT_A_PERSON_SLOT = re.compile(
+    r"(?:#|\]|\b(?:Location|Place|City|Town|Date|Timestamp|Pickup)\b[^|:\n]{0,20}:\s*"
+    r"|\b[Pp]ick-?up (?:from|at|in) )$"
+)
+
+
 def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> list[Mention]:
     """Titled names, NER PERSON entities, person placeholders, paired first names."""
     out: list[Mention] = find_paired_names(text)
@@ -260,7 +268,8 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
             out[-1].role = "judge"
             taken.append((m.start(), m.end()))
     for start, end, label, num in masks:
-        if label in PERSON_LABELS and text[max(0, start - 1) : start] != "#":
+        slot = _NOT_A_PERSON_SLOT.search(text[max(0, start - 30) : start])
+        if label in PERSON_LABELS and slot is None:
             before = TITLE_BEFORE.search(text[max(0, start - 12) : start])
             title = before.group("title") if before else ""
             s0 = start - (len(before.group(0)) if before else 0)

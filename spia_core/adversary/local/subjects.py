@@ -105,6 +105,8 @@ class Draft:
     child_index: int = 0
     child_count: int = 0
     alive: bool = True
+    code_kind: str = ""  # a masked code's kind ("passport number"), for the description
+    guess: str = ""  # a low-certainty relation read from a masked context ("mother")
 
     @property
     def first(self) -> int:
@@ -205,6 +207,36 @@ def _third_party_code(text: str, start: int, before: str, *, contact: bool = Fal
     return _OTHER_CUE.search(tail) is not None
 
 
+#: An identity document named just before a masked code ("passport no. [CODE]").
+_MASKED_DOC = re.compile(
+    r"\b(?:passport|licen[cs]e|national id|id number|identity (?:card|number)|ssn|"
+    r"social security)\b(?:\s*(?:no\.|number|num\.|#))?[^.;:]{0,20}[:(]?\s*$",
+    re.IGNORECASE,
+)
+
+
+def _code_kind(before: str) -> str:
+    """What a masked code is, from the words before it ('passport number', 'e-mail address')."""
+    low = before.lower()
+    for word, kind in (
+        ("passport", "passport number"),
+        ("licen", "driver's license number"),
+        ("mail", "e-mail address"),
+        ("address", "e-mail address"),
+        ("phone", "phone number"),
+    ):
+        if word in low[-40:]:
+            return kind
+    return "ID"
+
+
+#: A comment on an article or an essay (its writer is a person of the text).
+_ARTICLE = re.compile(
+    r"\b(?:[Gg]reat|[Tt]his|[Ii]nsightful|[Ee]xcellent|[Ff]antastic|[Ww]onderful|[Ll]ovely|"
+    r"[Ii]nteresting|[Ww]ell-written|[Tt]hought-provoking|[Ii]nformative|[Nn]ice|the) "
+    r"(?:\w+ )?(?:article|piece|write-up|op-ed|column)\b(?! of (?:furniture|equipment|art))"
+    r"|\b(?:[Kk]udos|[Tt]hanks|[Tt]hank you|[Hh]ats off) to the (?:writer|author)\b"
+)
 _HOLDER_WORDS = (
     r"\b(?P<w>client|customer|candidate|user|employee|patient|member|student|tenant|guest|"
     r"applicant|citizen|subscriber|passenger)s?\b"
@@ -510,6 +542,16 @@ class SubjectFinder:
             self._attach(author, h)
             if same is not None:
                 self._merge(author, same)
+            for d in self.drafts:  # "Name: [PERSON]": the header placeholder is the author
+                if (
+                    d.alive
+                    and d is not author
+                    and any(
+                        m.kind == "placeholder" and m.start < h.end and h.start < m.end
+                        for m in d.mentions
+                    )
+                ):
+                    self._merge(author, d)
 
     def _lead_placeholder(self) -> Mention | None:
         """A person mention opening the text as a post header ("[PERSON] : ...")."""
@@ -620,6 +662,7 @@ class SubjectFinder:
                 singles[(id(author), "spouse")] = d
         self._life_with(author, singles)
         self._masked_parents(author)
+        self._masked_close(author)
         self._masked_counts(author)
         spouse_words = {"wife", "husband", "spouse", "partner"}
         has_spouse = any(
@@ -627,6 +670,7 @@ class SubjectFinder:
             for d in self.drafts
         )
         married = re.search(
+            r"\[DEM\] life\b(?! with)|\b[Bb]eing \[DEM\] with \[QUANTITY\]|"
             r"#MarriedLife|\b[Mm]arried life\b|\b[Hh]appily married\b|\bI(?:'m|’m| am) married\b"
             r"|\b(?:[Bb]eing|[Nn]ewly|[Jj]ust) married\b|\b[Mm]arried with (?:\w+ ){0,2}(?:kids|"
             r"children|kiddos|little ones)\b|\b[Mm]arried for (?:\w+ )?years\b",
@@ -717,6 +761,31 @@ class SubjectFinder:
             for i, d in enumerate(drafts, 1):
                 d.kin, d.anchor, d.child_index, d.child_count = "parent", author, i, 2
 
+    def _masked_close(self, author: Draft | None) -> None:
+        """'my [PERSON] and [PERSON]': NER masks capitalised kin words ('Mum', 'Dad'), and a
+        bare name seldom follows 'my'; a pair is most likely the writer's parents ('Mum and
+        Dad', in that order; a guess kept at low certainty), one alone someone close."""
+        if author is None or self.legal:
+            return
+        rx = re.compile(
+            r"\b(?:[Mm]y|[Oo]ur) (?:(?:amazing|dear|lovely|wonderful|beloved|late|awesome|"
+            r"incredible|wonderful) )?(?=\[PERSON)"
+        )
+        for m in rx.finditer(self.text):
+            first = self._adjacent_after(m.end(), limit=0)
+            if first is None or first.kind != "placeholder":
+                continue
+            people = self._chain(first, forward=True)
+            drafts = [self._draft_of(p) for p in people]
+            if any(d.kin or d.is_author or d.roles for d in drafts):
+                continue
+            if len(drafts) == 2:
+                for i, (d, guess) in enumerate(zip(drafts, ("mother", "father"), strict=True), 1):
+                    d.kin, d.anchor, d.child_index, d.child_count = "parent", author, i, 2
+                    d.guess = guess
+            elif len(drafts) == 1:
+                drafts[0].anchor, drafts[0].guess = author, "close"
+
     def _masked_counts(self, author: Draft | None) -> None:
         """'our [QUANTITY] little ones', 'raising [QUANTITY] amazing [DEM]', 'a [DEM] of
         [QUANTITY]', 'our trio of [DEM]': a masked count of children is taken as two (the
@@ -724,7 +793,12 @@ class SubjectFinder:
         if author is None or self.legal:
             return
         for m in _MASKED_COUNT.finditer(self.text):
-            if any(k.start <= m.start() < k.end for d in self.drafts for k in d.mentions):
+            if any(
+                k.start <= m.start() < k.end
+                for d in self.drafts
+                for k in d.mentions
+                if k.kind != "author"
+            ):
                 continue
             word = (m.group("noun") or "").split()[-1] if m.group("noun") else ""
             kin = {"sons": "son", "daughters": "daughter"}.get(word, "child")
@@ -734,6 +808,20 @@ class SubjectFinder:
                 d.kin, d.anchor, d.child_index, d.child_count = kin, author, i, n
             break
 
+    def article_author(self) -> None:
+        """A comment on an article ("Great article on ...", "This piece really hit home",
+        "Kudos to the writer!") speaks to the article's author: a person with a job (writer)."""
+        if self.legal or self._with_role("writer"):
+            return
+        m = _ARTICLE.search(self.text)
+        if m is None:
+            return
+        # A zero-width mention: the writer is referred to, never named, and owns no text.
+        d = self._new(
+            Mention(m.start(), m.start(), "the author of the article", "role", role="writer")
+        )
+        d.roles["writer"] = 0
+
     def _masked_code_holders(self) -> None:
         """A masked code introduced as someone else's ('client ID [CODE]', 'employee records
         (ID: [CODE])') still shows that this third person exists."""
@@ -742,13 +830,20 @@ class SubjectFinder:
         for m in re.finditer(r"\[(?:CODE|ID|ID_NUMBER)(?:_\d+)?\]", self.text):
             before = self.text[max(0, m.start() - 40) : m.start()].lower()
             who = re.search(_HOLDER_WORDS + r"[^.]*$", before)
-            if who is None:
+            contact = _OTHER_CONTACT.search(before[-45:])
+            if re.search(r"\b(?:my|our|i)\s+(?:\w+\s+){0,2}$", before) and not contact:
                 continue
-            if re.search(r"\b(?:my|our|i)\s+(?:\w+\s+){0,2}$", before):
+            if who is not None:
+                word = who.group("w")
+            elif _MASKED_DOC.search(before) and not re.search(r"\b(?:my|our|i|me)\b", before):
+                word = "person"  # "passport no. [CODE]" in a log: someone else's document
+            elif contact:
+                word = "contact"  # "I even emailed [CODE]", "addresses (like [CODE])"
+            else:
                 continue
-            word = who.group("w")
             d = self._new(Mention(m.start(), m.end(), m.group(0), "code", role=word))
             d.roles.setdefault("holder", 0)
+            d.code_kind = _code_kind(before)
 
     def _code_owner(self, c: CodeHit, prev_end: int) -> tuple[str, str]:
         """('mine' | 'other' | '' (undecided), holder word) for a code, from the words just
@@ -860,6 +955,7 @@ class SubjectFinder:
         self.link_kin()
         self.attach_codes()
         self._masked_code_holders()
+        self.article_author()
         alive = [d for d in self.drafts if d.alive and (d.mentions or d.codes or d.is_author)]
 
         def order(d: Draft) -> tuple[int, int]:

@@ -164,6 +164,9 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         if author_sex:
             other = "Female" if author_sex == "Male" else "Male"
             out.append(Finding("SEX", other, 2, 3, [], "spouse-of-author"))
+    if not out and d.guess in {"mother", "father"}:  # 'my [PERSON] and [PERSON]' = Mum and Dad
+        sex = "Female" if d.guess == "mother" else "Male"
+        out.append(Finding("SEX", sex, 1, 3, [], "masked-parent-order"))
     if not out and not d.kin and (d.roles or d.names or d.is_author):
         out.append(Finding("SEX", "Male", 1, 3, [], "prior"))
     return out
