@@ -269,3 +269,26 @@ def test_compound_jobs_keep_their_kind():
 def test_article_is_not_a_place_before_a_role():
     place, rest = leading_place("A public prosecutor", "Poland")
     assert place is None and rest == "A public prosecutor"
+
+
+def test_title_in_apposition_is_the_agents_position():
+    text = (
+        "The case originated in an application against the Federal Republic of Germany lodged "
+        "by a German national, Mr Hans Weber (“the applicant”).\n\n"
+        "The German Government (“the Government”) were represented by their Agent, "
+        "Mrs A. Vogel, Ministerialrätin, of the Federal Ministry of Justice."
+    )
+    piis = _subject(LocalAdversary().infer(text), "Vogel")
+    assert piis["POSITION"].keyword == "Ministerialrätin"
+    assert piis["POSITION"].certainty == 5
+
+
+def test_definite_or_possessive_job_word_is_someone_else():
+    text = (
+        "The case originated in an application against the French Republic lodged by a French "
+        "national, Ms Marie Dubois (“the applicant”).\n\n"
+        "The applicant was born in 1936. The tribunal relied on the findings of its accredited "
+        "doctor and the applicant asked for a retirement pension."
+    )
+    piis = _subject(LocalAdversary().infer(text), "applicant")
+    assert piis["OCCUPATION"].keyword == "Retired"

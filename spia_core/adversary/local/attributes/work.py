@@ -24,7 +24,7 @@ _POSITION = re.compile(
     r"(?:Head|Director(?:-General)?|Chairman|Chairwoman|Chair|President|Minister|Secretary(?:-General)?|"
     r"Governor|Mayor|Ambassador|Dean|Rector|Manager|CEO|Chief Executive Officer|Commissioner|"
     r"Registrar|Co-Agent|Agent|Counsel|Adviser|Advisor|Legal Adviser|Public Prosecutor|Prosecutor|"
-    r"Consul|Procurator(?: General)?|Headman|muhtar|Superintendent|Inspector|Commander|Rapporteur))"
+    r"Consul|Procurator(?: General)?|Superintendent|Inspector|Commander|Rapporteur))"
     r"(?P<of>\s+(?:of|for|at|in)\s+(?:the\s+)?[A-Z][\w’'\-]*(?:\s+(?:of|for|and|the|[A-Z][\w’'\-]*)){0,8})?"
 )
 _ORG_LEAD = re.compile(
@@ -273,6 +273,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             if not ctx.is_masked(s, e):
                 out.append(Finding("AFFILIATION", m.group("org"), 3, 2, [ctx.ev(s, e)], "firm"))
     out.extend(_work_status(ctx, d))
+    out.extend(_appositive_title(ctx, d))
     out.extend(_email_affiliation(ctx, d))
     out.extend(_handle_job(ctx, d))
     if "agent" in d.roles:
@@ -458,7 +459,15 @@ def _agent_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
 #: ("taken into custody by police officers", "her lawyer", "the applicant's doctor").
 _OTHER_PERSON_BEFORE = re.compile(
     r"(?:\b(?:by|to|from|against|before|with)\s+(?:the\s+|a\s+|an\s+|two\s+|three\s+|"
-    r"several\s+|other\s+|some\s+)?|\b(?:his|her|their|its)\s+|[’']s\s+)$",
+    r"several\s+|other\s+|some\s+)?|(?:\b(?:his|her|their|its)|[’']s)\s+(?:[a-z][\w\-]*\s+)?)$",
+    re.IGNORECASE,
+)
+
+
+_DEFINITE_BEFORE = re.compile(r"\bthe\s+(?:[a-z][\w\-]*\s+)?$", re.IGNORECASE)
+_DEFINITE_OWN = re.compile(
+    r"(?:,|\b(?:is|was|as|became|become|been|being|remains|remained|and))\s+the\s+"
+    r"(?:[a-z][\w\-]*\s+)?$",
     re.IGNORECASE,
 )
 
@@ -468,7 +477,17 @@ def _job_of_subject(text: str, s: int, d: Draft) -> bool:
     a post author's own words are kept as they are."""
     if d.is_author:
         return True
-    return not _OTHER_PERSON_BEFORE.search(text[max(0, s - 30) : s])
+    own = next((m for m in d.mentions if m.start <= s < m.end), None)
+    if own is not None:
+        # The subject's own mention: its role's curated wording wins ("the Mayor" -> Mayor).
+        r = role_work().get(own.role) if own.kind == "role" else None
+        return r is None or not r.occupation
+    before = text[max(0, s - 40) : s]
+    if _OTHER_PERSON_BEFORE.search(before):
+        return False
+    # "the accredited doctor" names another person, unless in apposition or after a copula
+    # ("Mr X, the director", "he was the headmaster").
+    return not (_DEFINITE_BEFORE.search(before) and not _DEFINITE_OWN.search(before))
 
 
 def _job_position(word: str) -> str:
@@ -542,3 +561,33 @@ def _work_status(ctx: DocContext, d: Draft) -> list[Finding]:
             out.append(Finding("OCCUPATION", status, cert, 2, ev, "work-status"))
             break
     return out
+
+
+#: A civil-service title in apposition to a name ("Mr F. Alabrune, Director of Legal Affairs
+#: with the Ministry...", "Mrs A. Wittling-Vogel, Ministerialrätin, of the Federal Ministry",
+#: "Mrs F. Platou Amble, Attorney, Attorney-General's Office"): the post the person holds.
+_TITLE_HEAD = (
+    r"(?:(?:Deputy|Acting|Senior|Chief|Principal|Assistant)\s+)?(?:Head|Director(?:-General)?|"
+    r"Legal Adviser|Adviser|Advisor|Counsellor|Attorney|Ambassador|Secretary(?:-General)?|"
+    r"Ministerial\w+|Regierungs\w+|Ministerrat|[A-ZÄÖÜ]\w*(?:rat|rätin|dirigent|dirigentin))"
+)
+_APPOSITIVE_TITLE = re.compile(
+    rf"^\s*,\s*(?P<pos>{_TITLE_HEAD}(?:\s+(?:of|for)\s+(?:the\s+)?[A-Z][\w’'\-]*"
+    rf"(?:\s+(?:of|and|[A-Z][\w’'\-]*)){{0,5}})?)(?=\s*,|\s+(?:at|with|in|of)\s+the\b)"
+)
+
+
+def _appositive_title(ctx: DocContext, d: Draft) -> list[Finding]:
+    """POSITION from a title in apposition right after the subject's name (certainty 5)."""
+    if d.is_author:
+        return []
+    for m in d.mentions:
+        if m.kind not in {"name", "placeholder"}:
+            continue
+        hit = _APPOSITIVE_TITLE.match(ctx.text[m.end : m.end + 160])
+        if hit is None or ctx.is_masked(m.end + hit.start("pos"), m.end + hit.end("pos")):
+            continue
+        pos = _TRAILING.sub("", hit.group("pos"))
+        ev = [ctx.ev(m.end + hit.start("pos"), m.end + hit.start("pos") + len(pos))]
+        return [Finding("POSITION", pos, 5, 1, ev, "appositive-title")]
+    return []
