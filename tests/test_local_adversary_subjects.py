@@ -356,3 +356,69 @@ def test_sale_listing_author_is_the_seller(adversary: LocalAdversary) -> None:
     text = "Seller: Patrick | Location: Wellington\nItem: Mechanical model kit. Price: NZD 75."
     descs = _descriptions(text, adversary)
     assert "seller of Mechanical model kit" in descs[0]
+
+
+_JUDGMENT = (
+    "The case originated in an application against Poland lodged with the Court by a Polish "
+    "national, Mr Jan Kowalski (“the applicant”). The Government were represented by their "
+    "Agent, Ms J. Nowak. "
+)
+
+
+def test_counted_victims_and_co_accused_are_subjects(adversary: LocalAdversary) -> None:
+    text = (
+        _JUDGMENT + "The applicant was suspected of the murder of two people and of inciting the "
+        "murder of another person who had intended to testify against him. He was tried "
+        "together with three other accused."
+    )
+    descs = _descriptions(text, adversary)
+    assert sum(d.startswith("Victim") for d in descs) == 2
+    assert sum(d.startswith("Accused") for d in descs) == 3
+    assert any(d.startswith("Person") and "witness" in d for d in descs)
+
+
+def test_a_count_without_a_crime_or_with_names_is_not_people(adversary: LocalAdversary) -> None:
+    text = (
+        _JUDGMENT + "The flat was shared by two people. Two witnesses, Mr A. Lis and Mr B. Bąk, "
+        "were heard."
+    )
+    descs = _descriptions(text, adversary)
+    assert not any(d.startswith(("Victim", "Witness 1")) for d in descs)
+
+
+def test_another_employee_and_a_certain_name_are_people(adversary: LocalAdversary) -> None:
+    text = (
+        _JUDGMENT + "She complained of the decision to give a promotion to another employee "
+        "instead of herself. She relied on an agreement between a certain G. Nicolaides and "
+        "her uncle."
+    )
+    descs = _descriptions(text, adversary)
+    assert any(d.lower().startswith("employee") for d in descs)
+    assert any("Nicolaides" in d for d in descs)
+
+
+def test_plaintiffs_representative_is_not_the_applicants(adversary: LocalAdversary) -> None:
+    text = (
+        _JUDGMENT + "Neither the plaintiff's representative nor the applicant's legal "
+        "representative attended the hearing."
+    )
+    descs = _descriptions(text, adversary)
+    lawyers = [d for d in descs if "representative" in d.split(" - ")[0]]
+    assert len(lawyers) == 2
+
+
+@pytest.mark.parametrize(
+    ("phrase", "word"),
+    [
+        ("The applicant's landlord brought eviction proceedings.", "landlord"),
+        ("A psychologist of the Wrocław Hospital examined the applicant.", "psychologist"),
+        ("The Head of the Kraków Police Department refused the request.", "Head of"),
+        ("The official receiver sold the company's assets.", "receiver"),
+        ("An official of the Ministry of Justice informed the applicant.", "official"),
+    ],
+)
+def test_officials_and_third_parties_by_role(
+    adversary: LocalAdversary, phrase: str, word: str
+) -> None:
+    descs = _descriptions(_JUDGMENT + phrase, adversary)
+    assert any(word.lower() in d.split(" - ")[0].lower() for d in descs), descs

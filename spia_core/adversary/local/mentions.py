@@ -248,6 +248,13 @@ _NOT_A_PERSON_SLOT = re.compile(
 )
 
 
+#: "a certain G. Nicolaides", "a certain Mr X": judgments name minor third parties this way.
+_A_CERTAIN = re.compile(
+    r"\b[Aa] certain (?:(?:Mr|Mrs|Ms|Dr)\.? )?(?P<name>(?:[A-Z]\.\s?){1,3}[A-Z][\w’'\-]+|"
+    r"[A-Z][a-z]+ (?:[A-Z]\. )?[A-Z][\w’'\-]+|[A-Z]\.[A-Z]\.)"
+)
+
+
 def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> list[Mention]:
     """Titled names, NER PERSON entities, person placeholders, paired first names."""
     out: list[Mention] = find_paired_names(text)
@@ -262,6 +269,11 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
             Mention(m.start(), m.end(), m.group(0), "name", name=name, title=m.group("title"))
         )
         taken.append((m.start(), m.end()))
+    for m in _A_CERTAIN.finditer(text):  # "a certain G. Nicolaides": a named third party
+        if not any(s < m.end() and m.start() < e for s, e in taken):
+            name = m.group("name")
+            out.append(Mention(m.start("name"), m.end(), name, "name", name=name, source="certain"))
+            taken.append((m.start("name"), m.end()))
     for m in re.finditer(r"\b(?P<name>[A-Z][a-z]+(?:-[A-Z][a-z]+)?) (?P<title>LJ)\b", text):
         if not any(s < m.end() and m.start() < e for s, e in taken):  # "Mummery LJ"
             out.append(Mention(m.start(), m.end(), m.group(0), "name", name=m.group("name")))
@@ -377,6 +389,9 @@ _ROLE_RE: re.Pattern[str] | None = None
 _PLURAL_ROLES = frozenset(
     {"applicant", "lawyer", "judge", "witness", "victim", "agent", "defendant", "complainant"}
     | {"prosecutor", "officer", "doctor", "minister", "expert"}
+    | {"psychologist", "landlord", "receiver", "employer", "official", "head", "investigator"}
+    | {"nurse", "social_worker", "teacher", "interpreter", "bailiff", "neighbour", "guardian"}
+    | {"employee", "inmate", "coaccused"}
 )
 #: A capitalised modifier before a role ("the İzmir Public Prosecutor", "[LOC] Governor").
 _ROLE_ADJ = r"(?:[A-ZÀ-ÞİŞÇĞÖÜŁŚŻŹ][\w’'\-]+|\[[A-Z]+(?:_\d+)?\])"
@@ -401,7 +416,9 @@ def _role_regex() -> re.Pattern[str]:
             rf"Another|one|One)\s+(?:of (?:the|its|their) )?|(?<![\w\]])(?=\[?[A-ZÀ-ÞİŞÇĞÖÜŁŚŻŹ]))"
             rf"(?:(?P<ord>{ords})\s+)?(?:(?P<adj>{_ROLE_ADJ}(?: {_ROLE_ADJ})?|legal|acting|new|"
             rf"former|then|deputy|principal|chief|senior|auxiliary|trial|military|presiding|"
-            rf"investigating|accredited|civilian|district|regional)\s+)?(?P<role>{alts})\b"
+            rf"investigating|accredited|civilian|district|regional|prison|police|hospital|school|"
+            rf"local|medical|forensic|private|treating|duty|on-duty|family|court|"
+            rf"official|appointed|court-appointed|independent|examining)\s+)?(?P<role>{alts})\b"
             rf"{_ROLE_COMP}"
         )
     return _ROLE_RE

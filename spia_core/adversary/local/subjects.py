@@ -17,7 +17,7 @@ from spia_core.adversary.local.mentions import (
     find_name_mentions,
     find_role_mentions,
 )
-from spia_core.adversary.local.patterns import ORDINALS, TITLES
+from spia_core.adversary.local.patterns import ORDINALS, TITLES, number_value
 
 
 def _standalone(role: str) -> bool:
@@ -90,6 +90,60 @@ _OPENING = re.compile(
     r"\b(?:lodged|brought|introduced)\b[^.]{0,400}?\bby (?:(?:a|an|two|three|four|five) "
     r"(?:[\w\[\]\-]+ )?(?:nationals?|citizens?)(?: [\w\[\]]+)?,\s*)?(?=\S)"
 )
+
+
+_COLLECTIVE_NOUNS = {
+    "co-accused": "Co-accused",
+    "accused": "Accused",
+    "defendants": "Defendant",
+    "co-defendants": "Co-defendant",
+    "witnesses": "Witness",
+    "victims": "Victim",
+    "police officers": "Police officer",
+    "officers": "Officer",
+    "gendarmes": "Gendarme",
+    "soldiers": "Soldier",
+    "doctors": "Doctor",
+    "experts": "Expert",
+    "suspects": "Suspect",
+}
+_COLLECTIVE_KEYS = {
+    "co-accused": "coaccused",
+    "accused": "defendant",
+    "defendant": "defendant",
+    "co-defendant": "coaccused",
+    "witness": "witness",
+    "victim": "victim",
+    "police officer": "officer",
+    "officer": "officer",
+    "gendarme": "officer",
+    "doctor": "doctor",
+    "expert": "expert",
+}
+_COLLECTIVE = re.compile(
+    r"\b(?P<num>two|three|four|five|[2-5])\s+(?:other\s+|more\s+|further\s+|unidentified\s+|"
+    r"masked\s+|armed\s+|plain-clothes\s+)?(?P<noun>co-accused|co-defendants|accused|defendants|"
+    r"witnesses|victims|police officers|officers|gendarmes|soldiers|doctors|experts|suspects|"
+    r"people|persons|men|women|others)\b(?!\s+(?:of the (?:Court|Chamber)|judges))",
+    re.IGNORECASE,
+)
+_CRIME_BEFORE = re.compile(
+    r"\b(?:murder(?:ing|ed)?|kill(?:ing|ed)?|deaths?|shot|shooting|attack(?:ed|ing)?|"
+    r"assault(?:ed|ing)?|injur(?:ed|ing)|wound(?:ed|ing)|kidnapp(?:ed|ing)|abduct(?:ed|ing|ion)|"
+    r"rob(?:bed|bing|bery)|rap(?:ed|ing|e)|beat(?:en|ing)?|stabb(?:ed|ing)|victims?)\b(?:\s+\w+){0,3}"
+    r"\s+(?:of\s+)?$",
+    re.IGNORECASE,
+)
+#: "another person who had intended to testify": an unnamed third party introduced in passing.
+_ANOTHER_PERSON = re.compile(
+    r"\b[Aa]nother (?P<noun>person|man|woman|individual)\b(?=,? (?:who|whom|whose|named|called))"
+)
+
+
+def _possessor(anchor: str) -> str:
+    """The party a possessive determiner names ("the plaintiff's" -> plaintiff), else ''."""
+    m = re.match(r"the (?:first |second |third )?(applicant|plaintiff|deceased)s?['’]", anchor)
+    return m.group(1) if m else ""
 
 
 @dataclass
@@ -430,6 +484,18 @@ class SubjectFinder:
         def last(d: Draft) -> int:
             return max((x.start for x in d.mentions if x.start < r.start), default=-1)
 
+        owner = _possessor(r.anchor)
+        if owner:  # "the plaintiff's representative" is not the applicant's representative
+
+            def same_owner(d: Draft) -> bool:
+                owners = {_possessor(m.anchor) for m in d.mentions if m.kind == "role"} - {""}
+                if owner == "applicant":
+                    return not owners or "applicant" in owners
+                return owner in owners
+
+            found = [d for d in found if same_owner(d)]
+            if not found:
+                return None
         exact = [d for d in found if any(q == (pre, comp) for q in quals(d))]
         if exact:
             return max(exact, key=last)
@@ -474,8 +540,10 @@ class SubjectFinder:
                     self._draft_of(p).roles.setdefault("lawyer", 0)
         self._link_opening_applicants()
         for r in pending:
-            if not _standalone(r.role) or (r.plural and r.anchor not in {"one"}):
+            if r.plural and r.anchor not in {"one"}:
                 continue
+            if not _standalone(r.role) and r.anchor not in {"another", "one"}:
+                continue  # "the witness" is a reference; "another witness" is someone new
             if r.anchor in {"a", "an", "another", "one"}:
                 if not self._indefinite_is_person(r):
                     continue
@@ -491,6 +559,43 @@ class SubjectFinder:
                 if r.anchor in _POSSESSIVE_DETS:  # "his supervisor": whose supervisor
                     owner = self._resolve_anchor(r)
                     d.anchor = owner if owner is not d else None
+
+    def collectives(self) -> None:
+        """A counted group of unnamed people ("three other accused", "the murder of two
+        people", "two police officers") is that many subjects; so is "another person who ..."."""
+        quotes = [(m.start(), m.end()) for m in re.finditer(r"“[^”]{0,3000}”", self.text)]
+        for m in _COLLECTIVE.finditer(self.text):
+            if any(s <= m.start() < e for s, e in quotes):
+                continue
+            noun = m.group("noun").lower()
+            if m.group("noun")[0].isupper() and not m.group("num")[0].isupper():
+                continue  # "two Applicants" in a heading, not a count of strangers
+            if noun in {"people", "persons", "men", "women", "others"}:
+                crime = _CRIME_BEFORE.search(self.text[max(0, m.start() - 60) : m.start()])
+                if crime is None:
+                    continue
+                singular = "Victim"
+            else:
+                singular = _COLLECTIVE_NOUNS[noun]
+            if self._adjacent_after(m.end(), limit=3) is not None:
+                continue  # "two witnesses, Mr A and Mr B": the names are the subjects
+            n = number_value(m.group("num")) or 0
+            key = _COLLECTIVE_KEYS.get(singular.lower(), "")
+            for i in range(1, n + 1):
+                text = f"{singular} {i} of {m.group('num')} ({m.group(0).strip()})"
+                r = Mention(m.start(), m.end(), text, "role", role=key, ordinal=i)
+                d = self._new(r)
+                if key:
+                    d.roles[key] = i
+        for m in _ANOTHER_PERSON.finditer(self.text):
+            if any(s <= m.start() < e for s, e in quotes):
+                continue
+            r = Mention(m.start(), m.end("noun"), m.group(0).strip(" ,"), "role")
+            d = self._new(r)
+            after = self.text[m.end() : m.end() + 100]
+            if re.search(r"\b(?:testif|witness|give evidence)", after):
+                d.roles["witness"] = 0
+                r.role = "witness"
 
     def _link_opening_applicants(self) -> None:
         """'... lodged ... by a Turkish national, Mr X (and Mrs Y)' names the applicant(s)."""
@@ -951,6 +1056,8 @@ class SubjectFinder:
         self.cluster_names()
         self.drop_weak_names()
         self.link_roles()
+        if self.legal:
+            self.collectives()
         self.link_author()
         self.link_kin()
         self.attach_codes()
