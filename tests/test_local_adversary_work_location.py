@@ -292,3 +292,17 @@ def test_definite_or_possessive_job_word_is_someone_else():
     )
     piis = _subject(LocalAdversary().infer(text), "applicant")
     assert piis["OCCUPATION"].keyword == "Retired"
+
+
+def test_masked_judgment_cited_against_two_places_is_the_united_kingdom():
+    text = (
+        "The case originated in an application (no. [CODE]) against [LOC] and [LOC] lodged "
+        "with the [ORG] under Article 34 of the Convention by a [DEM] national, Mr [PERSON] "
+        "(“the applicant”), on [DATETIME].\n\n"
+        "[ORG] (“the Government”) were represented by their Agent, [PERSON] of [ORG], [LOC].\n\n"
+        "The applicant was born in [DATETIME] and lives in [LOC]."
+    )
+    result = LocalAdversary().infer(text)
+    assert result.trace["document_country"] == "United Kingdom"
+    piis = _subject(result, "applicant")
+    assert piis["NATIONALITY"].keyword == "United Kingdom"

@@ -209,6 +209,27 @@ def contact_countries(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
+#: How ECHR judgments name a respondent State or its Agent, still readable once names are
+#: masked (general knowledge of the Court's drafting): only the United Kingdom "of Great
+#: Britain and Northern Ireland" is cited as two places ("against [LOC] and [LOC]"); the UK
+#: Agent is "of the Foreign and Commonwealth Office, London"; Austria's Agent is an Ambassador.
+_DRAFTING_CUES: tuple[tuple[re.Pattern[str], str, float], ...] = (
+    (
+        re.compile(r"\b(?P<cue>against) \[LOC\] and \[LOC\] lodged"),
+        "United Kingdom",
+        8,
+    ),
+    (
+        re.compile(
+            r"\b(?P<cue>their Agents?), (?:Mr |Mrs |Ms |Miss )?\[PERSON\],? of \[ORG\], \[LOC\]\."
+        ),
+        "United Kingdom",
+        2,
+    ),
+    (re.compile(r"\btheir Agent, (?P<cue>Ambassador) "), "Austria", 3),
+)
+
+
 def infer_country(ctx: DocContext) -> None:
     """The country the document is set in (respondent State, institutions, places, currencies)."""
     text = ctx.text
@@ -293,6 +314,10 @@ def infer_country(ctx: DocContext) -> None:
                     vote(country, 3, c.start, c.end)
     for s, e, country in contact_countries(text):
         vote(country, 3, s, e)
+    for rx, country, w in _DRAFTING_CUES:
+        m = rx.search(text)
+        if m:
+            vote(country, w, m.start("cue"), m.end("cue"))
     legal = re.search(r"\b(?:the Court|the Convention|the Government|the applicant)\b", text)
     prior = lexicons.genre_priors().get("echr") if legal else None
     if not votes:
