@@ -422,3 +422,35 @@ def test_officials_and_third_parties_by_role(
 ) -> None:
     descs = _descriptions(_JUDGMENT + phrase, adversary)
     assert any(word.lower() in d.split(" - ")[0].lower() for d in descs), descs
+
+
+_MASKED_JUDGMENT = (
+    "The case originated in an application against [LOC] lodged with the [ORG] by a [DEM] "
+    "national, [PERSON] (“the applicant”), on [DATETIME]. [ORG] (“the Government”) were "
+    "represented by their Agent. "
+)
+
+
+def test_masked_body_filing_an_indictment_is_a_prosecutor(adversary: LocalAdversary) -> None:
+    text = (
+        _MASKED_JUDGMENT + "On [DATETIME] [ORG] at [ORG] filed an indictment accusing the "
+        "applicant. On [DATETIME] [ORG] at [ORG] submitted his written opinion to the [ORG]."
+    )
+    descs = _descriptions(text, adversary)
+    prosecutors = [d for d in descs if d.lower().startswith("public prosecutor")]
+    assert len(prosecutors) == 2
+
+
+def test_masked_donor_relatives_are_parents(adversary: LocalAdversary) -> None:
+    text = (
+        _MASKED_JUDGMENT + "On [DATETIME] the applicant’s [DEM] donated [QUANTITY] of their "
+        "house to the applicant."
+    )
+    descs = _descriptions(text, adversary)
+    assert sum(d.startswith("Parent") for d in descs) == 2
+
+
+def test_masked_applicant_in_apposition_is_the_same_applicant(adversary: LocalAdversary) -> None:
+    text = _MASKED_JUDGMENT + "THE FACTS\n\nThe applicant, [PERSON], was born in [DATETIME]."
+    descs = _descriptions(text, adversary)
+    assert sum("the applicant" in d for d in descs) == 1, descs

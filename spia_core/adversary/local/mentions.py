@@ -476,6 +476,15 @@ _MASKED_SPOUSE = re.compile(
     r"(?:(?(late)|(?=['’]s\s+(?:death|surname|family name)|,?\s+(?:had\s+)?(?:died|passed away|"
     r"was killed))))"
 )
+_DEM_ANCHOR = r"[Hh]is|[Hh]er|[Tt]heir|[Tt]he applicant['’]s"
+#: A masked relative who gives or leaves property is a parent (judgments on property rights):
+#: "a gift from her [DEM]", "the applicant's [DEM] donated ...", "a house belonging to his [DEM]".
+_MASKED_DONOR = re.compile(
+    rf"\b(?:gift|donation|inherit\w*|bequeathed|transferred|belonging|belonged)\s+"
+    rf"(?:[\w\[\]]+\s+){{0,4}}?(?:from|to|by) (?P<anchor>{_DEM_ANCHOR}) (?P<kin>\[DEM\])"
+    rf"(?!['’]s? \[)|\b(?P<anchor2>{_DEM_ANCHOR}) (?P<kin2>\[DEM\]),? (?:had )?(?:donated|"
+    rf"bequeathed|gave|transferred|left)\b"
+)
 _KIN_LIST_GAP = re.compile(r"^\s*(?:,|and|&|, and)\s*$")
 
 
@@ -610,6 +619,25 @@ def find_kin_mentions(text: str) -> list[Mention]:
                 "kin",
                 role=word,
                 anchor=anchor,
+            )
+        )
+    for m in _MASKED_DONOR.finditer(text):  # "a gift from her [DEM]": her parent(s)
+        g = "kin" if m.group("kin") else "kin2"
+        if any(k.start <= m.start(g) < k.end for k in out):
+            continue
+        anchor = (m.group("anchor") or m.group("anchor2")).lower()
+        both = bool(re.match(r"[^.]{0,60}\btheir\b", text[m.end() :])) or anchor == "their"
+        s0 = m.start(g) - len(anchor) - 1
+        out.append(
+            Mention(
+                s0,
+                m.end(g),
+                text[s0 : m.end(g)],
+                "kin",
+                role="parent",
+                anchor=anchor,
+                count=2 if both else 1,
+                plural=both,
             )
         )
     for m in re.finditer(r"\b(?P<anchor>[Oo]ur|[Mm]y) little ones?\b", text):

@@ -134,6 +134,12 @@ _CRIME_BEFORE = re.compile(
     r"\s+(?:of\s+)?$",
     re.IGNORECASE,
 )
+_ORG_SLOT = r"\[ORG(?:_\d+)?\]"
+_MASKED_PROSECUTOR = re.compile(
+    rf"(?<![\w’'])(?:the )?{_ORG_SLOT}(?: (?:at|attached to|of|before) (?:the )?{_ORG_SLOT})?,? "
+    r"(?:(?P<verb>filed|issued|lodged|preferred|drew up|submitted) (?:an |a bill of |the )?"
+    r"indictment|(?P<opinion>submitted|gave|delivered) (?:his|her) (?:written )?opinion)"
+)
 #: "another person who had intended to testify": an unnamed third party introduced in passing.
 _ANOTHER_PERSON = re.compile(
     r"\b[Aa]nother (?P<noun>person|man|woman|individual)\b(?=,? (?:who|whom|whose|named|called))"
@@ -528,6 +534,9 @@ class SubjectFinder:
                 continue
             if target is not None:
                 d = self._draft_of(target)
+                same = self._unique_role_holder(r, d) if target.kind == "placeholder" else None
+                if same is not None:  # "The applicant, [PERSON], is ...": the same applicant
+                    d = self._merge(same, d)
                 d.roles.setdefault(r.role, r.ordinal)
                 if r.anchor not in {"a", "an"}:
                     self._attach(d, r)
@@ -556,7 +565,7 @@ class SubjectFinder:
             else:
                 d = self._new(r)
                 d.roles[r.role] = r.ordinal
-                if r.anchor in _POSSESSIVE_DETS:  # "his supervisor": whose supervisor
+                if r.anchor in _POSSESSIVE_DETS and r.role != "agent":  # "his supervisor"
                     owner = self._resolve_anchor(r)
                     d.anchor = owner if owner is not d else None
 
@@ -596,6 +605,37 @@ class SubjectFinder:
             if re.search(r"\b(?:testif|witness|give evidence)", after):
                 d.roles["witness"] = 0
                 r.role = "witness"
+
+    def masked_officials(self) -> None:
+        """A masked body that files an indictment is a public prosecutor ('[ORG] at [ORG] filed an
+        indictment'); one that submits 'his written opinion' is a (principal) prosecutor too."""
+        for m in _MASKED_PROSECUTOR.finditer(self.text):
+            opinion = bool(m.group("opinion"))
+            known = [
+                d
+                for d in self._with_role("prosecutor")
+                if opinion == any("opinion" in x.text for x in d.mentions if x.kind == "role")
+            ]
+            what = "written opinion" if opinion else "indictment"
+            text = f"public prosecutor who {m.group('verb') or m.group('opinion')} the {what}"
+            r = Mention(m.start(), m.end(), text, "role", role="prosecutor", source="masked")
+            if known:
+                self._attach(known[0], r)
+                continue
+            d = self._new(r)
+            d.roles["prosecutor"] = 0
+
+    def _unique_role_holder(self, r: Mention, d: Draft) -> Draft | None:
+        """The one other holder of a single-person role ('the applicant', 'the Agent') that an
+        unnumbered masked name in apposition to it stands for; None when it may be someone new."""
+        if r.role not in {"applicant", "agent"} or r.ordinal or r.plural or d.identity:
+            return None
+        if not r.anchor.startswith("the") or d.best_name:
+            return None
+        others = [x for x in self._with_role(r.role) if x is not d]
+        if len(others) != 1 or others[0].best_name or others[0].roles.get(r.role):
+            return None
+        return others[0]
 
     def _link_opening_applicants(self) -> None:
         """'... lodged ... by a Turkish national, Mr X (and Mrs Y)' names the applicant(s)."""
@@ -1058,6 +1098,7 @@ class SubjectFinder:
         self.link_roles()
         if self.legal:
             self.collectives()
+            self.masked_officials()
         self.link_author()
         self.link_kin()
         self.attach_codes()
