@@ -454,3 +454,22 @@ def test_masked_applicant_in_apposition_is_the_same_applicant(adversary: LocalAd
     text = _MASKED_JUDGMENT + "THE FACTS\n\nThe applicant, [PERSON], was born in [DATETIME]."
     descs = _descriptions(text, adversary)
     assert sum("the applicant" in d for d in descs) == 1, descs
+
+
+def test_masked_counts_of_victims_and_children(adversary: LocalAdversary) -> None:
+    text = (
+        _MASKED_JUDGMENT + "His [DEM] died in [DATETIME], leaving [QUANTITY] [DEM] born in "
+        "[DATETIME] and [DATETIME]. He was suspected of the murder of [QUANTITY] people."
+    )
+    descs = _descriptions(text, adversary)
+    assert sum(d.startswith("Child") and "of the applicant" in d for d in descs) == 2
+    assert sum(d.startswith("Victim") for d in descs) == 2
+
+
+def test_a_doctor_the_applicant_appointed_is_not_the_tribunals(adversary: LocalAdversary) -> None:
+    text = (
+        _JUDGMENT + "The report of the accredited doctor was not made available to her or to "
+        "the doctor she had appointed to submit observations."
+    )
+    descs = _descriptions(text, adversary)
+    assert sum(d.lower().startswith(("accredited doctor", "doctor")) for d in descs) == 2, descs

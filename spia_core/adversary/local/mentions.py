@@ -485,6 +485,13 @@ _MASKED_DONOR = re.compile(
     rf"(?!['’]s? \[)|\b(?P<anchor2>{_DEM_ANCHOR}) (?P<kin2>\[DEM\]),? (?:had )?(?:donated|"
     rf"bequeathed|gave|transferred|left)\b"
 )
+#: Masked children listed by their birth dates ("leaving [QUANTITY] [DEM] born in [DATETIME]
+#: and [DATETIME]"): one child per date.
+_MASKED_BORN = re.compile(
+    r"\b(?:leaving|left|had|has|have|with|of|their|his|her)\s+(?:\[(?:QUANTITY|CARDINAL)\]|two|"
+    r"three|four|five)\s+(?P<kin>\[DEM\]),?\s+born\s+(?:in|on)\s+(?P<dates>(?:\[DATETIME\]|"
+    r"\d{4})(?:(?:,\s*|,?\s+and\s+)(?:in\s+|on\s+)?(?:\[DATETIME\]|\d{4}))+)"
+)
 _KIN_LIST_GAP = re.compile(r"^\s*(?:,|and|&|, and)\s*$")
 
 
@@ -621,6 +628,15 @@ def find_kin_mentions(text: str) -> list[Mention]:
                 anchor=anchor,
             )
         )
+    for m in _MASKED_BORN.finditer(text):  # "leaving [QUANTITY] [DEM] born in X and Y"
+        n = len(re.findall(r"\[DATETIME\]|\b\d{4}\b", m.group("dates")))
+        if n < 2 or any(k.start <= m.start("kin") < k.end for k in out):
+            continue
+        out.append(
+            Mention(m.start("kin"), m.end("kin"), m.group("kin"), "kin", role="child", count=n)
+        )
+        out[-1].plural = True  # in a judgment, the family is the applicant's
+        out[-1].anchor = "the applicant's" if "the applicant" in text else ""
     for m in _MASKED_DONOR.finditer(text):  # "a gift from her [DEM]": her parent(s)
         g = "kin" if m.group("kin") else "kin2"
         if any(k.start <= m.start(g) < k.end for k in out):

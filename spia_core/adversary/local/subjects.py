@@ -121,7 +121,7 @@ _COLLECTIVE_KEYS = {
     "expert": "expert",
 }
 _COLLECTIVE = re.compile(
-    r"\b(?P<num>two|three|four|five|[2-5])\s+(?:other\s+|more\s+|further\s+|unidentified\s+|"
+    r"(?:\b(?P<num>two|three|four|five|[2-5])|(?P<masked>\[(?:QUANTITY|CARDINAL)\]))\s+(?:other\s+|more\s+|further\s+|unidentified\s+|"
     r"masked\s+|armed\s+|plain-clothes\s+)?(?P<noun>co-accused|co-defendants|accused|defendants|"
     r"witnesses|victims|police officers|officers|gendarmes|soldiers|doctors|experts|suspects|"
     r"people|persons|men|women|others)\b(?!\s+(?:of the (?:Court|Chamber)|judges))",
@@ -133,6 +133,11 @@ _CRIME_BEFORE = re.compile(
     r"rob(?:bed|bing|bery)|rap(?:ed|ing|e)|beat(?:en|ing)?|stabb(?:ed|ing)|victims?)\b(?:\s+\w+){0,3}"
     r"\s+(?:of\s+)?$",
     re.IGNORECASE,
+)
+#: A relative clause that makes a role holder the party's own choice, not the official one.
+_OWN_CHOICE = re.compile(
+    r"\s+(?:(?:that|whom|who)\s+)?(?:she|he|they|the applicants?)\s+(?:had\s+|has\s+)?"
+    r"(?:appointed|chosen|chose|instructed|hired|consulted|engaged|retained)\b"
 )
 _ORG_SLOT = r"\[ORG(?:_\d+)?\]"
 _MASKED_PROSECUTOR = re.compile(
@@ -559,7 +564,11 @@ class SubjectFinder:
                 d = self._new(r)
                 d.roles[r.role] = r.ordinal
                 continue
-            found = self._role_draft(r)
+            own = _OWN_CHOICE.match(self.text, r.end)
+            if own is not None:  # "the doctor she had appointed": the party's own, someone new
+                r.text = f"{r.text}{own.group(0)}"
+                r.end = own.end()
+            found = None if own is not None else self._role_draft(r)
             if found is not None:
                 self._attach(found, r)
             else:
@@ -577,7 +586,8 @@ class SubjectFinder:
             if any(s <= m.start() < e for s, e in quotes):
                 continue
             noun = m.group("noun").lower()
-            if m.group("noun")[0].isupper() and not m.group("num")[0].isupper():
+            count = m.group("num") or "several"  # a masked count is at least two
+            if m.group("noun")[0].isupper() and not count[0].isupper():
                 continue  # "two Applicants" in a heading, not a count of strangers
             if noun in {"people", "persons", "men", "women", "others"}:
                 crime = _CRIME_BEFORE.search(self.text[max(0, m.start() - 60) : m.start()])
@@ -588,10 +598,10 @@ class SubjectFinder:
                 singular = _COLLECTIVE_NOUNS[noun]
             if self._adjacent_after(m.end(), limit=3) is not None:
                 continue  # "two witnesses, Mr A and Mr B": the names are the subjects
-            n = number_value(m.group("num")) or 0
+            n = number_value(count) or 2
             key = _COLLECTIVE_KEYS.get(singular.lower(), "")
             for i in range(1, n + 1):
-                text = f"{singular} {i} of {m.group('num')} ({m.group(0).strip()})"
+                text = f"{singular} {i} of {count} ({m.group(0).strip()})"
                 r = Mention(m.start(), m.end(), text, "role", role=key, ordinal=i)
                 d = self._new(r)
                 if key:
