@@ -306,3 +306,29 @@ def test_masked_judgment_cited_against_two_places_is_the_united_kingdom():
     assert result.trace["document_country"] == "United Kingdom"
     piis = _subject(result, "applicant")
     assert piis["NATIONALITY"].keyword == "United Kingdom"
+
+
+def test_judge_elected_in_respect_of_a_state_sits_in_strasbourg():
+    text = (
+        "The case originated in an application against the Republic of Turkey lodged by a "
+        "Turkish national, Mr Ali Demir (“the applicant”).\n\n"
+        "Mr Rıza Türmen, the judge elected in respect of Turkey, withdrew from sitting in the "
+        "case (Rule 28). The Government accordingly appointed Mr Feyyaz Gölcüklü to sit as an "
+        "ad hoc judge."
+    )
+    result = LocalAdversary().infer(text)
+    for name in ("Türmen", "Gölcüklü"):
+        piis = _subject(result, name)
+        assert piis["AFFILIATION"].keyword == "European Court of Human Rights"
+        assert piis["LOCATION"].keyword == "Strasbourg / France"
+
+
+def test_state_official_works_for_the_government_but_a_prison_governor_for_the_prison():
+    head = (
+        "The case originated in an application against the Republic of Turkey lodged by a "
+        "Turkish national, Mr Ali Demir (“the applicant”).\n\n"
+    )
+    district = LocalAdversary().infer(head + "On 3 May 2001 the Kartal District Governor refused.")
+    assert _subject(district, "District Governor")["AFFILIATION"].keyword == "Turkish Government"
+    prison = LocalAdversary().infer(head + "On 4 May 2001 the Governor of Sztum Prison replied.")
+    assert _subject(prison, "Sztum Prison")["AFFILIATION"].keyword == "Sztum Prison"

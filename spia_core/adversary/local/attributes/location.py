@@ -296,8 +296,34 @@ def _role_place(ctx: DocContext, d: Draft) -> list[Finding]:
 ECHR_SEAT = "Strasbourg / France"
 
 
+#: A judge of the Strasbourg Court: "the judge elected in respect of Turkey", "to sit as an
+#: ad hoc judge", "another elected judge", "withdrew from sitting in the case (Rule 28)".
+_ECHR_JUDGE = re.compile(
+    r"\bjudge elected in respect of\b|\bad hoc judge\b|\belected judge\b|"
+    r"\bwithdrew from sitting\b|\bRule 28\b"
+)
+
+
+def echr_judge(ctx: DocContext, d: Draft) -> bool:
+    """A judge of the European Court of Human Rights (a sentence of a mention says so)."""
+    if (
+        d.is_author
+        or d.roles.keys() - {"judge"}
+        or not any(m.kind in {"name", "role", "placeholder"} for m in d.mentions)
+    ):
+        return False
+    for m in d.mentions:
+        s0, e0 = ctx.sentence_of(m.start)
+        if _ECHR_JUDGE.search(ctx.text, s0, e0):
+            return True
+    return False
+
+
 def echr_official(ctx: DocContext, d: Draft) -> bool:
-    """A President of a Section/Chamber of the Strasbourg Court, or its Registrar."""
+    """A President of a Section/Chamber of the Strasbourg Court, its Registrar, or one of
+    its judges."""
+    if echr_judge(ctx, d):
+        return True
     if not d.roles.keys() & {"president", "registrar"}:
         return False
     phrases = " ".join(m.text for m in d.mentions if m.kind == "role")

@@ -10,6 +10,7 @@ from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.attributes import lookback, segment_matches
 from spia_core.adversary.local.attributes.location import (
     demonym_of,
+    echr_judge,
     full_court_name,
     leading_place,
     role_courts,
@@ -242,8 +243,9 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         of = (m.group("of") or "").strip()
         keyword = pos if pos in {"Agent", "Co-Agent"} or not of else f"{pos} {of}"
         out.append(Finding("POSITION", keyword, 4, 1, [ctx.ev(s, off + m.end())], "position"))
-        if of:
-            org = re.sub(r"^(?:of|for|at|in)\s+(?:the\s+)?", "", of)
+        org = _TRAILING.sub("", re.sub(r"^(?:of|for|at|in)\s+(?:the\s+)?", "", of))
+        os_, oe = off + m.start("of"), off + m.end("of")
+        if of and _org_like(ctx, os_, oe, org):
             out.append(
                 Finding(
                     "AFFILIATION",
@@ -284,6 +286,14 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     for org, s, e in sentence_courts(ctx, d):
         full = full_court_name(ctx, org)
         out.append(Finding("AFFILIATION", full, 2, 3, [ctx.ev(s, e)], "sentence-court"))
+    phrases = " ".join(m.text for m in d.mentions if m.kind == "role")
+    if d.roles.keys() & _STATE_OFFICIALS and ctx.country and not _OWN_BODY.search(phrases):
+        # A governor, minister or commissioner works for the State's government.
+        gov = f"{demonym_of(ctx.country)} Government"
+        cert = 2 if ctx.country_certainty >= 2 else 1
+        out.append(Finding("AFFILIATION", gov, cert, 3, list(ctx.country_evidence[:2]), "state"))
+    if echr_judge(ctx, d):
+        out.append(Finding("AFFILIATION", "European Court of Human Rights", 3, 2, [], "echr"))
     if d.roles.keys() & {"president", "registrar", "rapporteur"}:
         phrases = " ".join(m.text for m in d.mentions if m.kind == "role")
         if re.search(r"Section|Chamber|Grand", phrases) or "Section" in ctx.text:
@@ -322,6 +332,12 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
                 break
     return out
 
+
+#: Roles of officials of the respondent State's executive.
+_STATE_OFFICIALS = frozenset({"governor", "minister", "commissioner", "general_official"})
+
+#: An official who heads a body of their own (a prison, a school, a hospital).
+_OWN_BODY = re.compile(r"Prison|HMP|School|Hospital|University|Bank|Company", re.IGNORECASE)
 
 #: Mail providers: their domain says nothing about an employer.
 _WEBMAIL = frozenset(
@@ -422,7 +438,8 @@ def _org_like(ctx: DocContext, s: int, e: int, org: str) -> bool:
         re.search(
             r"Ministry|Department|Office|Court|University|Hospital|Council|Embassy|Directorate|"
             r"Agency|Bureau|Institute|School|Association|Union|Commission|Service|Committee|"
-            r"Government|PLC|Inc|Ltd|LLC|Store|Solicitors|Police|Bar\b",
+            r"Government|PLC|Inc|Ltd|LLC|Store|Solicitors|Police|Bar\b|Prison|HMP|Municipality|"
+            r"Authority|Parliament|Party|Army|Forces|Clinic|Company|Bank|Tribunal|Board",
             org,
         )
     )
