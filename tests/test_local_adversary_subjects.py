@@ -473,3 +473,15 @@ def test_a_doctor_the_applicant_appointed_is_not_the_tribunals(adversary: LocalA
     )
     descs = _descriptions(text, adversary)
     assert sum(d.lower().startswith(("accredited doctor", "doctor")) for d in descs) == 2, descs
+
+
+def test_more_judgment_roles_and_the_victims_relatives(adversary: LocalAdversary) -> None:
+    text = (
+        _JUDGMENT + "The court clerk refused to register the appeal. The gendarmerie commander "
+        "ordered an inquiry. The victim's mother identified the body. The head doctor of the "
+        "prison examined him. An undercover officer bought drugs from him."
+    )
+    labels = [d.split(" - ")[0] for d in _descriptions(text, adversary)]
+    for want in ("Court clerk", "Gendarmerie commander", "Head doctor", "Undercover officer"):
+        assert want in labels, labels
+    assert "Mother of the victim" in labels

@@ -64,7 +64,8 @@ def _owner(d: Draft) -> str:
         return "the author"
     if "applicant" in a.roles:
         return "the applicant"
-    return a.best_name or next((m.text for m in a.mentions if m.kind == "role"), "another subject")
+    role = next((m.text for m in a.mentions if m.kind == "role"), "another subject")
+    return a.best_name or re.sub(r"^The\b", "the", role)
 
 
 def _kin_phrase(d: Draft) -> str:

@@ -391,7 +391,8 @@ _PLURAL_ROLES = frozenset(
     | {"prosecutor", "officer", "doctor", "minister", "expert"}
     | {"psychologist", "landlord", "receiver", "employer", "official", "head", "investigator"}
     | {"nurse", "social_worker", "teacher", "interpreter", "bailiff", "neighbour", "guardian"}
-    | {"employee", "inmate", "coaccused"}
+    | {"employee", "inmate", "coaccused", "clerk", "field_commander", "pathologist"}
+    | {"journalist", "cleric", "soldier", "informant"}
 )
 #: A capitalised modifier before a role ("the İzmir Public Prosecutor", "[LOC] Governor").
 _ROLE_ADJ = r"(?:[A-ZÀ-ÞİŞÇĞÖÜŁŚŻŹ][\w’'\-]+|\[[A-Z]+(?:_\d+)?\])"
@@ -418,7 +419,7 @@ def _role_regex() -> re.Pattern[str]:
             rf"former|then|deputy|principal|chief|senior|auxiliary|trial|military|presiding|"
             rf"investigating|accredited|civilian|district|regional|prison|police|hospital|school|"
             rf"local|medical|forensic|private|treating|duty|on-duty|family|court|"
-            rf"official|appointed|court-appointed|independent|examining)\s+)?(?P<role>{alts})\b"
+            rf"official|appointed|court-appointed|independent|examining|undercover)\s+)?(?P<role>{alts})\b"
             rf"{_ROLE_COMP}"
         )
     return _ROLE_RE
@@ -517,7 +518,7 @@ def _kin_regex() -> re.Pattern[str]:
         )
         anchor = (
             r"my|My|his|His|her|Her|their|Their|our|Our|[Tt]he applicant['’]s|[Tt]he applicants['’]|"  # noqa: E501
-            r"[Tt]he (?:first|second|third) applicant['’]s|[Tt]he deceased['’]s|(?:(?:Mr|Mrs|Ms|Dr)\.? )?[A-Z][\w\-]+['’]s|\[PERSON(?:_\d+)?\]['’]s|a|an|A|An"  # noqa: E501
+            r"[Tt]he (?:first|second|third) applicant['’]s|[Tt]he (?:deceased|victim)['’]s|(?:(?:Mr|Mrs|Ms|Dr)\.? )?[A-Z][\w\-]+['’]s|\[PERSON(?:_\d+)?\]['’]s|a|an|A|An"  # noqa: E501
         )
         _KIN_RE = re.compile(
             rf"(?:\b(?P<anchor>{anchor})\s+)?(?:\b(?P<num>{nums})\s+)?(?:(?:[a-z]+|[\w\-]+-year-old)\s+){{0,2}}?"

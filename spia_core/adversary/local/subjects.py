@@ -729,6 +729,10 @@ class SubjectFinder:
             ordinal = ORDINALS.get(app.group("ord") or "", 0)
             found = self._with_role("applicant", ordinal)
             return found[0] if len(found) == 1 or (found and ordinal) else None
+        party = re.match(r"the (victim|deceased)['’]s", a)
+        if party:  # "the victim's mother": the victim's (or the deceased's) subject
+            found = self._with_role(party.group(1))
+            return found[0] if len(found) == 1 else None
         if a.endswith(("'s", "’s")):
             name = clean_name(a)
             for m in reversed(self._person_mentions()):
