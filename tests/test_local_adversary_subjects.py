@@ -485,3 +485,14 @@ def test_more_judgment_roles_and_the_victims_relatives(adversary: LocalAdversary
     for want in ("Court clerk", "Gendarmerie commander", "Head doctor", "Undercover officer"):
         assert want in labels, labels
     assert "Mother of the victim" in labels
+
+
+def test_masked_one_of_a_bodys_officers_is_a_person(adversary: LocalAdversary) -> None:
+    text = (
+        _MASKED_JUDGMENT + "On [DATETIME], [QUANTITY] of the [ORG]'s investigating officers "
+        "informed the applicant that her complaints had been rejected. He was reported to his "
+        "Commanding [DEM] on a wounding charge."
+    )
+    labels = [d.split(" - ")[0] for d in _descriptions(text, adversary)]
+    assert "Investigating officers" in labels
+    assert any(label.startswith("Commanding") for label in labels)

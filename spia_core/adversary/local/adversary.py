@@ -83,7 +83,8 @@ def _role_phrase(d: Draft) -> str:
         return ""
     best_phrase = max(phrases, key=len)
     return re.sub(
-        r"^(?:the|their|his|her|its|a|an|another|one)\s+(?:of the\s+)?",
+        r"^(?:the|their|his|her|its|a|an|another|one|\[QUANTITY\])\s+(?:of the\s+)?"
+        r"(?:\[ORG\]['’]s\s+)?",
         "",
         best_phrase,
         flags=re.IGNORECASE,

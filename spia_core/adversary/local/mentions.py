@@ -413,13 +413,15 @@ def _role_regex() -> re.Pattern[str]:
         alts = "|".join(f"(?P<r{i}>{r.pattern})" for i, r in enumerate(lexicons.roles()))
         ords = "|".join(ORDINALS)
         _ROLE_RE = re.compile(
-            rf"(?:\b(?P<det>{_POSS_DET}|the|The|their|Their|his|His|her|Her|its|a|an|An|A|another|"
-            rf"Another|one|One)\s+(?:of (?:the|its|their) )?|(?<![\w\]])(?=\[?[A-ZÀ-ÞİŞÇĞÖÜŁŚŻŹ]))"
+            rf"(?:(?:\b|(?=\[))(?P<det>{_POSS_DET}|the|The|their|Their|his|His|her|Her|its|a|an|An|"
+            rf"A|another|Another|one|One|\[(?:QUANTITY|CARDINAL)\](?= of ))\s+"
+            rf"(?:of (?:the|its|their) (?:(?:\[ORG\]|[A-Z][\w\-]+)['’]s )?)?"
+            rf"|(?<![\w\]])(?=\[?[A-ZÀ-ÞİŞÇĞÖÜŁŚŻŹ]))"
             rf"(?:(?P<ord>{ords})\s+)?(?:(?P<adj>{_ROLE_ADJ}(?: {_ROLE_ADJ})?|legal|acting|new|"
             rf"former|then|deputy|principal|chief|senior|auxiliary|trial|military|presiding|"
             rf"investigating|accredited|civilian|district|regional|prison|police|hospital|school|"
             rf"local|medical|forensic|private|treating|duty|on-duty|family|court|"
-            rf"official|appointed|court-appointed|independent|examining|undercover)\s+)?(?P<role>{alts})\b"
+            rf"official|appointed|court-appointed|independent|examining|undercover)\s+)?(?P<role>{alts})(?:\b|(?<=\]))"
             rf"{_ROLE_COMP}"
         )
     return _ROLE_RE
@@ -441,6 +443,8 @@ def find_role_mentions(text: str) -> list[Mention]:
     roles = lexicons.roles()
     for m in _role_regex().finditer(text):
         det = m.group("det") or ""
+        if det.startswith("["):
+            det = "one"  # "[QUANTITY] of the officers": a masked "one of the"
         if not det and not m.group("adj"):
             continue  # a bare capitalised role word ("Judges", "Agent") is no reference
         if not det and m.group("adj") and not re.match(r"\[|[A-ZÀ-ÞİŞÇĞÖÜŁŚŻŹ]", m.group("adj")):
