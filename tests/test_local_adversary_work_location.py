@@ -332,3 +332,28 @@ def test_state_official_works_for_the_government_but_a_prison_governor_for_the_p
     assert _subject(district, "District Governor")["AFFILIATION"].keyword == "Turkish Government"
     prison = LocalAdversary().infer(head + "On 4 May 2001 the Governor of Sztum Prison replied.")
     assert _subject(prison, "Sztum Prison")["AFFILIATION"].keyword == "Sztum Prison"
+
+
+def test_employer_membership_and_unknown_home_town():
+    text = (
+        "The case originated in an application against the Republic of Austria lodged by an "
+        "Austrian national, Mrs Anna Huber (“the applicant”).\n\n"
+        "The applicant was born in 1950 and lives in Maissau. She filed an action against her "
+        "employer, the General Accident Insurance Company. In 1994 she became a member of "
+        "the Jehovah’s Witnesses."
+    )
+    piis = _subject(LocalAdversary().infer(text), "applicant")
+    assert piis["AFFILIATION"].keyword == "General Accident Insurance Company"
+    assert piis["LOCATION"].keyword == "Maissau / Austria"
+    assert piis["LOCATION"].certainty == 3
+
+
+def test_section_president_is_not_affiliated_to_a_bare_court():
+    text = (
+        "The case originated in an application against the Republic of Poland lodged by a "
+        "Polish national, Mr Jan Nowak (“the applicant”).\n\n"
+        "On 5 March 2008 the President of the Fourth Section of the Court decided to give "
+        "notice of the application. The Katowice Court dismissed the claim."
+    )
+    piis = _subject(LocalAdversary().infer(text), "President of the Fourth Section")
+    assert piis["AFFILIATION"].keyword == "European Court of Human Rights"

@@ -263,7 +263,7 @@ def full_court_name(ctx: DocContext, org: str) -> str:
     """'Regional Court' -> 'Warsaw Regional Court' when the text names exactly one place's
     court of that kind (the short form refers back to it); otherwise ``org``."""
     org = re.sub(r"^(?:the|The)\s+", "", org.strip())
-    if not _GENERIC_COURT.match(org):
+    if not _GENERIC_COURT.match(org) or org in {"Court", "Tribunal"}:
         return org
     places = {
         m.group(1)
@@ -420,6 +420,46 @@ def header_location(ctx: DocContext, d: Draft) -> list[Finding]:
     return out
 
 
+#: Verbs after which an unknown capitalised name is a town (not an employer or a building).
+_HOME_VERBS = frozenset(
+    {
+        "lives",
+        "live",
+        "living",
+        "resides",
+        "reside",
+        "residing",
+        "domiciled",
+        "practising",
+        "practicing",
+    }
+)
+
+
+def _unknown_town(ctx: DocContext, raw: str, start: int, verb: str) -> str:
+    """'lives in Maissau' with Maissau unknown to the gazetteer: a town of the document's
+    country ("Maissau / Austria"); '' when the name looks like a first name, body or role
+    (NER often calls such small towns persons, so PERSON entities are not excluded)."""
+    if verb not in _HOME_VERBS or not ctx.country:
+        return ""
+    name = re.split(r"\s*,\s*|\s+(?:and|where|with|since|until|in)\b", raw.strip())[0]
+    words = name.split()
+    if not words or len(words) > 3:
+        return ""
+    first = lexicons.fold(words[0])
+    if first in ROLE_WORDS or first in lexicons.first_names() or first in _NOT_TOWN:
+        return ""
+    end = start + len(name)
+    if any(s < end and start < e and lab == "ORG" for s, e, lab in ctx.ents):
+        return ""
+    return f"{name} / {ctx.country}"
+
+
+_NOT_TOWN = frozenset(
+    {"prison", "hospital", "university", "house", "street", "road", "camp", "mr", "mrs", "ms"}
+)
+
+
 def residence(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
     for m, off in segment_matches(ctx, d, _RESIDE):
@@ -442,6 +482,10 @@ def residence(ctx: DocContext, d: Draft) -> list[Finding]:
             continue
         place = _place(raw, ctx.country)
         if place is None:
+            town = _unknown_town(ctx, raw, off + m.start("place"), verb)
+            if town:
+                ev = [ctx.ev(s, e)]
+                out.append(Finding("LOCATION", town, 3, 2, ev, f"residence-town:{verb}"))
             continue
         out.append(
             Finding("LOCATION", place.location(), cert, 1, [ctx.ev(s, e)], f"residence:{verb}")

@@ -11,6 +11,7 @@ from spia_core.adversary.local.attributes import lookback, segment_matches
 from spia_core.adversary.local.attributes.location import (
     demonym_of,
     echr_judge,
+    echr_official,
     full_court_name,
     leading_place,
     role_courts,
@@ -274,13 +275,24 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             s, e = off + m.start("org"), off + m.end("org")
             if not ctx.is_masked(s, e):
                 out.append(Finding("AFFILIATION", m.group("org"), 3, 2, [ctx.ev(s, e)], "firm"))
+    for rx, cert in _EMPLOYER:
+        for m, off in segment_matches(ctx, d, rx, ("mention", "pronoun")):
+            s, e = off + m.start("org"), off + m.end("org")
+            org = _TRAILING.sub("", m.group("org").strip())
+            if ctx.is_masked(s, e) or len(org) < 3 or _GENERIC_ORG.fullmatch(org):
+                continue
+            if lexicons.gazetteer().lookup(org) is not None or _NOT_AN_EMPLOYER.search(org):
+                continue
+            out.append(Finding("AFFILIATION", org, cert, 2, [ctx.ev(s, s + len(org))], "employer"))
     out.extend(_work_status(ctx, d))
     out.extend(_appositive_title(ctx, d))
     out.extend(_email_affiliation(ctx, d))
     out.extend(_handle_job(ctx, d))
     if "agent" in d.roles:
         out.extend(_agent_affiliation(ctx, d))
-    for org, s, e in role_courts(ctx, d):
+    for org, s, e in [] if echr_official(ctx, d) else role_courts(ctx, d):
+        if org.strip() in {"Court", "Tribunal"}:
+            continue
         full = full_court_name(ctx, org)
         out.append(Finding("AFFILIATION", full, 4, 2, [ctx.ev(s, e)], "role-court"))
     for org, s, e in sentence_courts(ctx, d):
@@ -332,6 +344,22 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
                 break
     return out
 
+
+_ORG_NAME = r"(?P<org>[A-Z][\w’'\-]*(?:\s+(?:of|and|for|the|[A-Z][\w’'\-]*)){0,6})"
+#: Who a judgment's person works for or belongs to: "her employer, the General Accident
+#: Insurance Company", "employment as a social worker with the London Borough of Islington",
+#: "became a member of the Jehovah's Witnesses", "a candidate for the British National Party".
+_EMPLOYER: tuple[tuple[re.Pattern[str], int], ...] = (
+    (re.compile(rf"\b(?:his|her|their) (?:former )?employer,? (?:the )?{_ORG_NAME}"), 4),
+    (
+        re.compile(
+            rf"\b(?:employment|employed|appointed|engaged|recruited|hired)\s+(?:\w+\s+){{0,4}}?"
+            rf"(?:with|at|by|to)\s+(?:the\s+)?{_ORG_NAME}"
+        ),
+        4,
+    ),
+    (re.compile(rf"\b(?:a|an|the) (?:member|candidate) (?:of|for) (?:the )?{_ORG_NAME}"), 3),
+)
 
 #: Roles of officials of the respondent State's executive.
 _STATE_OFFICIALS = frozenset({"governor", "minister", "commissioner", "general_official"})
