@@ -357,3 +357,18 @@ def test_section_president_is_not_affiliated_to_a_bare_court():
     )
     piis = _subject(LocalAdversary().infer(text), "President of the Fourth Section")
     assert piis["AFFILIATION"].keyword == "European Court of Human Rights"
+
+
+def test_lord_justice_and_professor_title():
+    text = (
+        "The case originated in an application against the United Kingdom lodged by a British "
+        "national, Mr John Smith (“the applicant”). The Government were represented by their "
+        "Agent, Prof. Dr Z. Necatigil.\n\n"
+        "On 3 May 2001 the Court of Appeal dismissed the appeal. Mummery LJ found that the "
+        "claim failed."
+    )
+    result = LocalAdversary().infer(text)
+    judge = _subject(result, "Mummery")
+    assert judge["POSITION"].keyword == "Lord Justice"
+    assert judge["AFFILIATION"].keyword == "Court of Appeal"
+    assert _subject(result, "Necatigil")["EDUCATION"].keyword == "PhD"

@@ -304,6 +304,13 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         gov = f"{demonym_of(ctx.country)} Government"
         cert = 2 if ctx.country_certainty >= 2 else 1
         out.append(Finding("AFFILIATION", gov, cert, 3, list(ctx.country_evidence[:2]), "state"))
+    for m in d.mentions:
+        if m.kind == "name" and re.search(r"\sLJ$", m.text):
+            # "Mummery LJ": a Lord Justice of Appeal of the Court of Appeal (England and Wales).
+            ev = [ctx.ev(m.end - 2, m.end)]
+            out.append(Finding("POSITION", "Lord Justice", 4, 2, ev, "lord-justice"))
+            out.append(Finding("AFFILIATION", "Court of Appeal", 3, 2, ev, "lord-justice"))
+            break
     if echr_judge(ctx, d):
         out.append(Finding("AFFILIATION", "European Court of Human Rights", 3, 2, [], "echr"))
     if d.roles.keys() & {"president", "registrar", "rapporteur"}:
@@ -317,10 +324,13 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         if s - off < 80 and not ctx.is_masked(s, e):
             ev = [ctx.ev(s, e)]
             out.append(Finding("AFFILIATION", f"Ministry {m.group('of')}", 3, 2, ev, "minister"))
-    if d.title.lower().rstrip(".") in {"dr", "doctor", "professor", "prof"}:
+    title_words = set(re.findall(r"[a-z]+", d.title.lower()))
+    if title_words & {"dr", "doctor", "professor", "prof"}:
         t = next(m for m in d.mentions if m.title)
+        # A professor holds a doctorate, whatever the role's usual degree ("Prof. Dr X").
+        cert = 4 if title_words & {"prof", "professor"} else 3
         out.append(
-            Finding("EDUCATION", "PhD", 3, 2, [ctx.ev(t.start, t.start + len(t.title))], "title")
+            Finding("EDUCATION", "PhD", cert, 2, [ctx.ev(t.start, t.start + len(t.title))], "title")
         )
         if t.title.lower().startswith("prof"):
             out.append(
