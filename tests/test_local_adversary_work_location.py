@@ -372,3 +372,14 @@ def test_lord_justice_and_professor_title():
     assert judge["POSITION"].keyword == "Lord Justice"
     assert judge["AFFILIATION"].keyword == "Court of Appeal"
     assert _subject(result, "Necatigil")["EDUCATION"].keyword == "PhD"
+
+
+def test_role_phrase_drops_relative_clause_and_judge_keeps_the_post():
+    assert role_phrase("the public prosecutor who filed the indictment") == "Public prosecutor"
+    text = (
+        "The case originated in an application against the Republic of Poland lodged by a "
+        "Polish national, Mr Jan Nowak (“the applicant”).\n\n"
+        "On 4 June 2002 a judge of the Regional Court wrote to the applicant."
+    )
+    piis = _subject(LocalAdversary().infer(text), "Judge")
+    assert piis["POSITION"].keyword == "Judge"

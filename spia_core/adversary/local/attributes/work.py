@@ -138,6 +138,7 @@ def role_phrase(text: str) -> str:
     part is dropped ('President of [LOC]' -> 'President', '[LOC] Governor' -> 'Governor')."""
     text = re.sub(r"^\s*(?:the\s+)?\[[A-Z_0-9]+\]\s+", "", text)
     text = re.sub(r"\s+(?:of|for|at|in)\s+(?:the\s+)?\[[A-Z_0-9]+\].*$", "", text)
+    text = re.sub(r"\s+(?:who|whom|whose|which|that)\b.*$", "", text, flags=re.DOTALL)
     phrase = _LEAD_WORDS.sub("", text.strip(" ,.;:()“”\"'"))
     phrase = re.sub(r"\s+", " ", phrase)
     return phrase[:1].upper() + phrase[1:]
@@ -158,6 +159,9 @@ def _role_findings(ctx: DocContext, d: Draft) -> list[Finding]:
             phrase = rest[:1].upper() + rest[1:]  # 'İzmir Public Prosecutor' -> 'Public Prosecutor'
         if key == "court_president":
             phrase = "President"
+        elif key in {"judge", "dean"}:
+            # The post is the judge's or dean's; the court or university is the affiliation.
+            phrase = re.sub(r"\s+(?:of|at|in)\s+.*$", "", phrase)
         occupation = r.occupation
         if key == "prosecutor" and "public prosecutor" in phrase.lower():
             occupation = "Public Prosecutor"
