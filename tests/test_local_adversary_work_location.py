@@ -383,3 +383,13 @@ def test_role_phrase_drops_relative_clause_and_judge_keeps_the_post():
     )
     piis = _subject(LocalAdversary().infer(text), "Judge")
     assert piis["POSITION"].keyword == "Judge"
+
+
+def test_masked_agent_director_of_legal_affairs_points_to_france():
+    text = (
+        "The case originated in an application (no. [CODE]) against the [DEM] Republic lodged "
+        "with the [ORG] by Mr [PERSON] (“the applicant”), on [DATETIME].\n\n"
+        "[ORG] (“the Government”) were represented by their Agent, Mrs [PERSON], Director of "
+        "[ORG] with [ORG].\n\nThe applicant was born in [DATETIME] and lives in [LOC]."
+    )
+    assert LocalAdversary().infer(text).trace["document_country"] == "France"

@@ -212,7 +212,8 @@ def contact_countries(text: str) -> list[tuple[int, int, str]]:
 #: How ECHR judgments name a respondent State or its Agent, still readable once names are
 #: masked (general knowledge of the Court's drafting): only the United Kingdom "of Great
 #: Britain and Northern Ireland" is cited as two places ("against [LOC] and [LOC]"); the UK
-#: Agent is "of the Foreign and Commonwealth Office, London"; Austria's Agent is an Ambassador.
+#: Agent is "of the Foreign and Commonwealth Office, London"; Austria's Agent is an Ambassador;
+#: France's is the "Director of Legal Affairs" of its Ministry of Foreign Affairs.
 _DRAFTING_CUES: tuple[tuple[re.Pattern[str], str, float], ...] = (
     (
         re.compile(r"\b(?P<cue>against) \[LOC\] and \[LOC\] lodged"),
@@ -227,6 +228,12 @@ _DRAFTING_CUES: tuple[tuple[re.Pattern[str], str, float], ...] = (
         2,
     ),
     (re.compile(r"\btheir Agent, (?P<cue>Ambassador) "), "Austria", 3),
+    # France's Agent is the Director of Legal Affairs of the Ministry of Foreign Affairs.
+    (
+        re.compile(r"\btheir Agents?,[^.;]{0,80}?(?P<cue>Director) of (?:\[ORG\]|Legal Affairs)"),
+        "France",
+        3,
+    ),
 )
 
 
