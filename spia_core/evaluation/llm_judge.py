@@ -11,9 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from spia_core.evaluation.judge import LABEL_SCORES, JudgeRequest, JudgeVerdict
-from spia_core.llm.base import LLM
-from spia_core.llm.catalog import resolve_llm
-from spia_core.prompts import data_block, load_prompt
+from spia_core.llm.stage import PromptedLLMStage
+from spia_core.prompts import data_block
 
 JUDGE_SCHEMA: dict[str, Any] = {
     "title": "verdicts",
@@ -47,26 +46,11 @@ def render_pairs(requests: list[JudgeRequest]) -> str:
     return data_block("pairs", "\n".join(lines))
 
 
-class LLMJudge:
+class LLMJudge(PromptedLLMStage):
     """Judges rule-0 pairs with one LLM call per document (batched)."""
 
     name = "llm"
-
-    def __init__(
-        self,
-        llm: LLM | None = None,
-        *,
-        backbone: str | None = None,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        cache: Any = None,
-        temperature: float | None = 0.0,
-    ) -> None:
-        self.llm = resolve_llm(
-            llm, backbone=backbone, base_url=base_url, api_key=api_key, cache=cache
-        )
-        self.temperature = temperature
-        self.prompt = load_prompt("pii_judge")
+    prompt_name = "pii_judge"
 
     def judge(self, requests: list[JudgeRequest]) -> list[JudgeVerdict | None]:
         if not requests:

@@ -11,10 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from spia_core.evaluation.matching import MATCHERS, Similarity, assign
-from spia_core.llm.base import LLM
-from spia_core.llm.catalog import resolve_llm
+from spia_core.llm.stage import PromptedLLMStage
 from spia_core.model import Assignment, MatchPair, Subject
-from spia_core.prompts import data_block, load_prompt
+from spia_core.prompts import data_block
 
 ALIGNMENT_SCHEMA: dict[str, Any] = {
     "title": "alignment",
@@ -57,26 +56,14 @@ def render_annotation(subjects: list[Subject]) -> str:
     return "\n\n".join(blocks)
 
 
-class LLMMatcher:
+class LLMMatcher(PromptedLLMStage):
     """Aligns GT subjects (A) with inferred subjects (B) with one LLM call per document."""
 
     name = "llm"
+    prompt_name = "subject_alignment"
 
-    def __init__(
-        self,
-        llm: LLM | None = None,
-        *,
-        backbone: str | None = None,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        cache: Any = None,
-        temperature: float | None = 0.0,
-    ) -> None:
-        self.llm = resolve_llm(
-            llm, backbone=backbone, base_url=base_url, api_key=api_key, cache=cache
-        )
-        self.temperature = temperature
-        self.prompt = load_prompt("subject_alignment")
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         #: Warnings of the last call (ignored ids, conflicting pairs).
         self.warnings: list[str] = []
 

@@ -10,10 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from spia_core.llm.base import LLM
-from spia_core.llm.catalog import resolve_llm
+from spia_core.llm.stage import PromptedLLMStage
 from spia_core.model import UtilityScores
-from spia_core.prompts import data_block, load_prompt
+from spia_core.prompts import data_block
 
 
 def _scored(kind: str) -> dict[str, Any]:
@@ -47,26 +46,11 @@ class LLMUtility:
     warnings: list[str] = field(default_factory=list)
 
 
-class LLMUtilityJudge:
+class LLMUtilityJudge(PromptedLLMStage):
     """Rates an anonymized text against its original with one LLM call."""
 
     name = "llm"
-
-    def __init__(
-        self,
-        llm: LLM | None = None,
-        *,
-        backbone: str | None = None,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        cache: Any = None,
-        temperature: float | None = 0.0,
-    ) -> None:
-        self.llm = resolve_llm(
-            llm, backbone=backbone, base_url=base_url, api_key=api_key, cache=cache
-        )
-        self.temperature = temperature
-        self.prompt = load_prompt("utility")
+    prompt_name = "utility"
 
     def assess(self, original: str, anonymized: str) -> LLMUtility:
         response = self.llm.complete(
