@@ -149,7 +149,7 @@ def test_masked_posts_partner_children_and_client(adversary: LocalAdversary) -> 
     )
     descs = _descriptions(text, adversary)
     assert sum(d.startswith("Spouse of the author") for d in descs) == 1
-    assert sum(d.startswith("Child") for d in descs) == 2
+    assert sum(d.startswith("Child") for d in descs) == 3  # a masked count is read as three
     assert any(d.startswith("Client whose ID is [CODE]") for d in descs)
     assert not any(d.startswith("[PERSON]") for d in descs)
 
@@ -230,10 +230,10 @@ def test_counted_one_child_and_married_to_the_best_partner(adversary: LocalAdver
 @pytest.mark.parametrize(
     ("text", "children"),
     [
-        ("[PERSON] : Been through a lot: [DEM], raising [QUANTITY] [DEM], yet strong.", 2),
-        ("[PERSON] : As a [DEM] [DEM] of [QUANTITY], every day is a balancing act.", 2),
+        ("[PERSON] : Been through a lot: [DEM], raising [QUANTITY] [DEM], yet strong.", 3),
+        ("[PERSON] : As a [DEM] [DEM] of [QUANTITY], every day is a balancing act.", 3),
         ("[PERSON] : Shoutout to my hubby [PERSON] and our trio of [DEM]!", 3),
-        ("Name: [PERSON] | Location: X\nFamily life ([QUANTITY] [DEM], [DEM] life), I agree.", 2),
+        ("Name: [PERSON] | Location: X\nFamily life ([QUANTITY] [DEM], [DEM] life), I agree.", 3),
     ],
 )
 def test_masked_counts_of_children(adversary: LocalAdversary, text: str, children: int) -> None:
@@ -349,7 +349,7 @@ def test_masked_count_after_my_is_counted(adversary: LocalAdversary) -> None:
         "[PERSON] : Family first. [DEM] but dedicated to my [QUANTITY] [DEM] – every mile counts."
     )
     descs = _descriptions(text, adversary)
-    assert sum(d.startswith("Child") for d in descs) == 2
+    assert sum(d.startswith("Child") for d in descs) == 3
 
 
 def test_sale_listing_author_is_the_seller(adversary: LocalAdversary) -> None:

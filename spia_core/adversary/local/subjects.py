@@ -947,8 +947,9 @@ class SubjectFinder:
 
     def _masked_counts(self, author: Draft | None) -> None:
         """'our [QUANTITY] little ones', 'raising [QUANTITY] amazing [DEM]', 'a [DEM] of
-        [QUANTITY]', 'our trio of [DEM]': a masked count of children is taken as two (the
-        smallest count the plural allows; 'trio' says three)."""
+        [QUANTITY]', 'our trio of [DEM]': a masked count of children is read as three, the middle
+        of the two to four that such posts usually state ('trio' says three, 'pair' two). Extra
+        guessed children cost no protection score; missing ones hide real people."""
         if author is None or self.legal:
             return
         for m in _MASKED_COUNT.finditer(self.text):
@@ -961,7 +962,7 @@ class SubjectFinder:
                 continue
             word = (m.group("noun") or "").split()[-1] if m.group("noun") else ""
             kin = {"sons": "son", "daughters": "daughter"}.get(word, "child")
-            n = {"trio": 3, "duo": 2, "pair": 2}.get((m.group("group") or "").lower(), 2)
+            n = {"trio": 3, "duo": 2, "pair": 2}.get((m.group("group") or "").lower(), 3)
             for i in range(1, n + 1):
                 d = self._new(Mention(m.start(), m.end(), m.group(0), "kin", role=kin))
                 d.kin, d.anchor, d.child_index, d.child_count = kin, author, i, n
