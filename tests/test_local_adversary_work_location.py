@@ -393,3 +393,15 @@ def test_masked_agent_director_of_legal_affairs_points_to_france():
         "[ORG] with [ORG].\n\nThe applicant was born in [DATETIME] and lives in [LOC]."
     )
     assert LocalAdversary().infer(text).trace["document_country"] == "France"
+
+
+@pytest.mark.parametrize(
+    ("post", "firm"),
+    [
+        ("@x_1 : Sadly our team at Diaz, Powell and Jarvis is stuck.", "Diaz, Powell and Jarvis"),
+        ("@x_1 : Our call system at Hurst-Jones drops calls.", "Hurst-Jones"),
+    ],
+)
+def test_our_team_at_keeps_the_whole_firm_name(post: str, firm: str) -> None:
+    author = LocalAdversary().infer(post).subjects[0]
+    assert [v.keyword for v in author.values("AFFILIATION")] == [firm]

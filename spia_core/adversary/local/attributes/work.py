@@ -45,9 +45,9 @@ _WITH_ORG = re.compile(
 )
 #: "our call routing system at Hurst-Jones": the organisation the author's team works at.
 _OUR_AT = re.compile(
-    r"\b(?:our|my)\s+(?:[\w\-]+\s+){0,3}?(?:system|systems|network|office|team|store|platform|"
+    r"\b(?:[Oo]ur|[Mm]y)\s+(?:[\w\-]+\s+){0,3}?(?:system|systems|network|office|team|store|platform|"
     r"database|servers?|portal|department)\s+at\s+"
-    r"(?P<org>[A-Z][\w’'\-]+(?:[ \-][A-Z][\w’'\-]+){0,3})"
+    r"(?P<org>[A-Z][\w’'\-]+(?:(?:,\s+|\s+and\s+|\s+&\s+|[ \-])[A-Z][\w’'\-]+){0,3})"
 )
 _OCC_PHRASE = re.compile(
     r"\b(?:is|was|am|I'm|I’m|as|being|works as|working as|worked as|a|an|the|his|her|my)\s+(?:an?\s+)?(?:\w+\s+){0,2}?(?P<job>JOB)\b"  # noqa: E501
