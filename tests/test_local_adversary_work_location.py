@@ -405,3 +405,22 @@ def test_masked_agent_director_of_legal_affairs_points_to_france():
 def test_our_team_at_keeps_the_whole_firm_name(post: str, firm: str) -> None:
     author = LocalAdversary().infer(post).subjects[0]
     assert [v.keyword for v in author.values("AFFILIATION")] == [firm]
+
+
+def _occupations(post: str) -> dict[str, list[str]]:
+    return {
+        s.description.split(" - ")[0]: [v.keyword for v in s.values("OCCUPATION")]
+        for s in LocalAdversary().infer(post).subjects
+    }
+
+
+def test_author_job_coordinated_after_kin_stays_with_the_author() -> None:
+    occ = _occupations("@x_1 : Loving my life as a mom of 2 and a dedicated lecturer here.")
+    assert occ["The author"] == ["Lecturer"]
+    assert all("Lecturer" not in v for k, v in occ.items() if k.startswith("Child"))
+
+
+def test_job_in_apposition_to_a_relative_is_the_relatives() -> None:
+    occ = _occupations("@x_1 : My son, a doctor, visited me today.")
+    assert occ["The author"] == []
+    assert occ["Son of the author"] == ["Doctor"]

@@ -531,11 +531,23 @@ _DEFINITE_OWN = re.compile(
 )
 
 
+#: A job coordinated after a relative's mention ("mom of 2 and a dedicated lecturer").
+_COORDINATED_SELF = re.compile(r"[\s,]*(?:and|&)\s+(?:an?|the)\s+(?:[\w-]+\s+){0,2}")
+
+
+@functools.cache
+def _kin_apposition() -> re.Pattern[str]:
+    """'my son, a' / 'our daughter, the' right before a job word."""
+    kin = "|".join(sorted((re.escape(k) for k in lexicons.kin_words()), key=len, reverse=True))
+    return re.compile(rf"\b(?:my|our)\s+(?:{kin})\s*,\s*(?:an?|the)\s+(?:[\w-]+\s+){{0,2}}$", re.I)
+
+
 def _job_of_subject(text: str, s: int, d: Draft) -> bool:
     """False when the job word at ``s`` is another person's (see _OTHER_PERSON_BEFORE);
     a post author's own words are kept as they are."""
     if d.is_author:
-        return True
+        # "my son, a doctor, ...": the job in apposition to a relative is the relative's.
+        return not _kin_apposition().search(text, max(0, s - 60), s)
     own = next((m for m in d.mentions if m.start <= s < m.end), None)
     if own is not None:
         # The subject's own mention: its role's curated wording wins ("the Mayor" -> Mayor).
@@ -543,6 +555,15 @@ def _job_of_subject(text: str, s: int, d: Draft) -> bool:
         return r is None or not r.occupation
     before = text[max(0, s - 40) : s]
     if _OTHER_PERSON_BEFORE.search(before):
+        return False
+    if (
+        d.anchor is not None
+        and d.anchor.is_author
+        and _COORDINATED_SELF.fullmatch(
+            text, max((m.end for m in d.mentions if m.end <= s), default=s), s
+        )
+    ):
+        # "a mom of 2 and a dedicated lecturer": the author describes themself, not the kids.
         return False
     # "the accredited doctor" names another person, unless in apposition or after a copula
     # ("Mr X, the director", "he was the headmaster").
