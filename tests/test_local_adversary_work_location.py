@@ -424,3 +424,13 @@ def test_job_in_apposition_to_a_relative_is_the_relatives() -> None:
     occ = _occupations("@x_1 : My son, a doctor, visited me today.")
     assert occ["The author"] == []
     assert occ["Son of the author"] == ["Doctor"]
+
+
+def test_handle_residue_after_a_masked_handle_names_the_author() -> None:
+    author = LocalAdversary().infer("[PERSON].curtis : Our clinic software crashed.").subjects[0]
+    assert [(v.keyword, v.certainty) for v in author.values("NAME")] == [("Curtis", 2)]
+
+
+def test_one_line_post_is_not_a_header_name() -> None:
+    author = LocalAdversary().infer("[PERSON] : hello there.").subjects[0]
+    assert author.values("NAME") == []

@@ -227,6 +227,12 @@ def complete_with_email(name: str, emails: list[str]) -> str:
     return name
 
 
+#: What the masker left of a handle that opens a post ("[PERSON].curtis :", "[PERSON]_55 :").
+_HANDLE_RESIDUE = re.compile(
+    r"\s*@?\[PERSON(?:_\d+)?\][._-]?(?P<rest>[A-Za-z][\w.]*[A-Za-z\d])\s*:"
+)
+
+
 def header_name(text: str) -> tuple[str, int, int] | None:
     """The name in a post header ('Seller Name: Mitali', '[PERSON]: Arjun'), with its span."""
     m = _HEADER.match(text[:200])
@@ -235,6 +241,8 @@ def header_name(text: str) -> tuple[str, int, int] | None:
     raw = m.group("name").strip()
     if raw.startswith("[") or not re.search(r"[A-Za-z]", raw) or len(raw.split()) > 3:
         return None
+    if " " in raw and not all(w[:1].isupper() for w in raw.split()) or raw[-1] in ".!?":
+        return None  # "[PERSON] : hello there." is a one-line post, not a header name
     name = raw if " " in raw else handle_name(raw)
     return (name, m.start("name"), m.start("name") + len(raw)) if name else None
 
@@ -272,6 +280,12 @@ def subject_name(ctx: DocContext, d: Draft) -> NameChoice | None:
         if head is not None:
             value = complete_with_email(head[0], emails)
             return NameChoice(value, 3, [ctx.ev(head[1], head[2])], "header")
+        rest = _HANDLE_RESIDUE.match(ctx.text)
+        value = handle_name(rest.group("rest")) if rest else ""
+        if rest and value:
+            # "[PERSON].curtis :": the masker hid one part of the handle, the rest names them.
+            ev = [ctx.ev(rest.start("rest"), rest.end("rest"))]
+            return NameChoice(complete_with_email(value, emails), 2, ev, "handle-residue")
     for c in d.codes:
         if c.tag == "EMAIL_ADDRESS":
             value = email_name(c.value)
