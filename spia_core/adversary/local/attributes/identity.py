@@ -241,7 +241,7 @@ def header_name(text: str) -> tuple[str, int, int] | None:
     raw = m.group("name").strip()
     if raw.startswith("[") or not re.search(r"[A-Za-z]", raw) or len(raw.split()) > 3:
         return None
-    if " " in raw and not all(w[:1].isupper() for w in raw.split()) or raw[-1] in ".!?":
+    if (" " in raw and not all(w[:1].isupper() for w in raw.split())) or raw[-1] in ".!?":
         return None  # "[PERSON] : hello there." is a one-line post, not a header name
     name = raw if " " in raw else handle_name(raw)
     return (name, m.start("name"), m.start("name") + len(raw)) if name else None
