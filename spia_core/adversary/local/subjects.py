@@ -64,6 +64,38 @@ _MASKED_COUNT = re.compile(
     r"|\b[Aa] (?:\w+ |\[DEM\] )?\[DEM\] of \[(?:QUANTITY|CARDINAL)\]"
     r"|\b(?:[Oo]ur|[Mm]y) (?P<group>trio|duo|pair) of (?:\[DEM\]|kids|children|little ones)"
 )
+#: 'my [DEM], [ORG]' (a masked kin word, then a masked list of names) and 'passed down
+#: since [ORG]' (a family legacy's founders).
+_MASKED_PARENT_LIST = re.compile(
+    r"\b(?:[Mm]y|[Oo]ur) (?:(?:amazing|dear|lovely|wonderful|beloved|late|awesome|incredible) )?"
+    r"\[(?:DEM|NORP)\],? (?P<ph>\[ORG(?:_\d+)?\])(?! \w+ly\b)"
+    r"|\b(?:passed down|handed down|inherited|started|founded) (?:since|from|by) "
+    r"(?P<ph2>\[ORG(?:_\d+)?\])"
+)
+#: Words around a masked kin word that point to the writer's parents.
+_PARENT_CUE = re.compile(
+    r"\b(?:legacy|lessons?|taught|raised|upbringing|grateful|thanks|thank|shout-?out|"
+    r"support(?:ed|ive)?|inspir\w*|roots|tradition|passed down|grounded|always been)\b"
+    r"|\b[Tt]heir\b|\b[Tt]hey\b",
+    re.IGNORECASE,
+)
+_SOCIAL_ROLE = re.compile(
+    r"\b[Mm]y (?:(?:amazing|dear|great|wonderful|old|former|new|awesome|incredible|best) )?"
+    r"(?P<noun>mentor|coach|landlord|landlady|neighbou?r|roommate|flatmate|colleague|co-?worker|"
+    r"best friend|boss|therapist|tutor)\b(?!s|['’]s)"
+)
+_SOCIAL_KEYS = {
+    "landlady": "landlord",
+    "neighbor": "neighbour",
+    "coworker": "colleague",
+    "co-worker": "colleague",
+    "best friend": "friend",
+    "flatmate": "roommate",
+}
+_COUNTED_PEOPLE = re.compile(
+    r"\[(?:QUANTITY|CARDINAL)\] (?:\w+ )?(?P<noun>guests|users|customers|clients|patients|"
+    r"employees|students|candidates|members|tenants|passengers|applicants)\b"
+)
 _LIST_GAP = re.compile(r"^\s*(?:,|and|&|, and|,\s*and)\s*$")
 _POSSESSIVE_DETS = frozenset({"his", "her", "their", "its"}) | {
     f"the {o}applicant{s}"
@@ -823,6 +855,9 @@ class SubjectFinder:
         self._masked_parents(author)
         self._masked_close(author)
         self._masked_counts(author)
+        self._masked_parent_list(author)
+        self._social_roles(author)
+        self._counted_people(author)
         spouse_words = {"wife", "husband", "spouse", "partner"}
         has_spouse = any(
             d.alive and d.kin in spouse_words | {"spouse"} and d.anchor is author
@@ -919,6 +954,60 @@ class SubjectFinder:
                 continue
             for i, d in enumerate(drafts, 1):
                 d.kin, d.anchor, d.child_index, d.child_count = "parent", author, i, 2
+
+    def _masked_parent_list(self, author: Draft | None) -> None:
+        """A masked name list after a masked kin word ('my [DEM], [ORG]' for 'my parents, Sean &
+        Jessica') in a gratitude, legacy or upbringing context, or 'passed down since/from
+        [ORG]': NER labels two names joined by '&'/'and' as one organisation, so the slot holds
+        two people, most likely the writer's father and mother (kept as a low-certainty guess)."""
+        if author is None or self.legal:
+            return
+        taken = {(m.start, m.end) for d in self.drafts if d.alive for m in d.mentions}
+        for m in _MASKED_PARENT_LIST.finditer(self.text):
+            ph = m.group("ph") or m.group("ph2")
+            start = m.start("ph") if m.group("ph") else m.start("ph2")
+            if (start, start + len(ph)) in taken:
+                continue
+            s0 = max(0, self.text.rfind(".", 0, m.start()) + 1)
+            window = self.text[s0 : m.end() + 120]
+            kin_slot = bool(m.group("ph"))
+            if kin_slot and not _PARENT_CUE.search(window):
+                continue
+            for i, guess in enumerate(("father", "mother"), 1):
+                d = self._new(Mention(start, start + len(ph), ph, "kin", role="parent"))
+                d.anchor, d.guess = author, guess
+                d.kin, d.child_index, d.child_count = "parent", i, 2
+            return
+
+    def _social_roles(self, author: Draft | None) -> None:
+        """'my mentor', 'my coach', 'my landlord': an unnamed person close to the writer is a
+        subject; a name in apposition ('my mentor, [PERSON]') gets the role instead."""
+        if author is None or self.legal:
+            return
+        for m in _SOCIAL_ROLE.finditer(self.text):
+            noun = m.group("noun").lower()
+            key = _SOCIAL_KEYS.get(noun, noun)
+            if any(x.role == key for d in self.drafts if d.alive for x in d.mentions):
+                continue
+            named = self._adjacent_after(m.end(), limit=3)
+            if named is not None and not self._draft_of(named).kin:
+                self._attach(self._draft_of(named), Mention(m.start(), m.end(), noun, "role"))
+                continue
+            # No role key: the words around the mention describe this unnamed person.
+            d = self._new(Mention(m.start("noun"), m.end(), noun, "role", role=key, anchor="my"))
+            d.anchor = author
+
+    def _counted_people(self, author: Draft | None) -> None:
+        """'when [QUANTITY] guests share similar names': a masked count of people in a post is
+        at least two people (two subjects, described by the words around them)."""
+        if author is None or self.legal:
+            return
+        for m in _COUNTED_PEOPLE.finditer(self.text):
+            noun = m.group("noun").lower()
+            for i in range(1, 3):
+                text = f"{noun[:-1].capitalize()} {i}, one of the {noun}"
+                self._new(Mention(m.start(), m.end(), text, "role", role=""))
+            return
 
     def _masked_close(self, author: Draft | None) -> None:
         """'my [PERSON] and [PERSON]': NER masks capitalised kin words ('Mum', 'Dad'), and a

@@ -86,6 +86,18 @@ _DIED_AFTER = re.compile(
 )
 _DEATH_OF = re.compile(r"\b(?:death|loss|murder|killing) of\s+(?:his|her|their|my)?\s*$")
 _DEM_LIFE = re.compile(r"\[(?:DEM|NORP|MISC)\] life\b")
+#: Masked status structures that read as a parent raising children alone (masking hides the
+#: status word, the structure survives): "a [DEM] [DEM] of [QUANTITY]" ("a single dad of 4"),
+#: "[DEM] but dedicated to my [QUANTITY] [DEM]" (a status one must overcome: "Divorced but
+#: dedicated to my kids"), and a masked word listed among life's hardships ("life throws
+#: curveballs - [DEM], parenting ..."). Divorce is the commonest way to be a lone parent.
+_LONE_PARENT = re.compile(
+    r"\b[Aa] \[DEM\] \[DEM\] (?:of|to) \[(?:QUANTITY|CARDINAL)\]"
+    r"|(?:^|[.!?:–—\-]\s*|\n)\[DEM\],? but (?:\w+ ){0,2}(?:dedicated|devoted|committed|"
+    r"determined|grateful|thankful|blessed|happy|proud|still|strong|focused)\b"
+    r"|\b(?:curveballs?|challenges|struggles|hardships|(?:hard|tough|rough) (?:times|years?)|"
+    r"hits? hard|ups and downs|a lot on my plate|juggling)\b[^.!?\n]{0,12}?[–—:\-]\s*\[DEM\],"
+)
 _PARENTS = {"father", "mother", "parent", "stepfather", "stepmother"}
 _CHILDREN = {"child", "kid", "son", "daughter", "kiddo", "baby", "stepson", "stepdaughter"}
 
@@ -232,7 +244,11 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             out.append(Finding("RELATIONSHIP", value, 4, 2, ev, "anchor-of-kin"))
         elif canon in _CHILDREN:
             has_children = True
-    if has_children and d.is_author:
+    lone = _LONE_PARENT.search(ctx.text) if d.is_author else None
+    if lone is not None:
+        ev = [ctx.ev(lone.start(), lone.end())]
+        out.append(Finding("RELATIONSHIP", "Divorced", 2, 3, ev, "lone-parent-masked"))
+    elif has_children and d.is_author:
         out.append(Finding("RELATIONSHIP", "Married", 2, 3, [], "parent"))
     if d.is_author:
         out.extend(_status_for_author(ctx, d))

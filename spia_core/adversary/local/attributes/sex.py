@@ -27,6 +27,16 @@ _SELF = re.compile(
     rf"\s+(?:\w+\s+){{0,2}}?(?:(?P<m>{_SELF_MALE})|(?P<f>{_SELF_FEMALE}))\b(?!['’]s)",
     re.IGNORECASE,
 )
+#: Gendered emoji that survive masking: a woman/man with a job or activity (ZWJ sequences
+#: 👩‍🌾 farmer, 👨‍💻 technologist, 👩‍⚕️ health worker) and any emoji with a female/male sign
+#: (🙋‍♀️, 🤷‍♂️). Family and couple sequences (👨‍👩‍👧, 👩‍❤️‍👨) say nothing about the writer.
+_ZWJ = "\u200d"
+_PEOPLE = "\U0001f466\U0001f467\U0001f468\U0001f469\U0001f476\U0001f9d2\u2764\U0001f48b"
+_EMOJI_SEX = re.compile(
+    rf"(?<![{_PEOPLE}{_ZWJ}])(?:(?P<f>\U0001f469)|(?P<m>\U0001f468))(?:\U0001f3fb|\U0001f3fc|"
+    rf"\U0001f3fd|\U0001f3fe|\U0001f3ff)?{_ZWJ}(?![{_PEOPLE}])"
+    rf"|[^\s{_ZWJ}]{_ZWJ}(?:(?P<f2>\u2640)|(?P<m2>\u2642))"
+)
 _POSSESSIVE = re.compile(r"\b(?:my|his|her|your|their|our|the|this|that|whose)\b", re.I)
 _HASHTAG = re.compile(
     r"#(?:(?:\w*?(?P<m>Dad|Daddy|Papa|Father|Man|Guy|Husband|Hubby|Grandpa))|"
@@ -102,10 +112,24 @@ def _author_self(ctx: DocContext, d: Draft) -> list[Finding]:
             continue
         sex = "Male" if m.group("m") else "Female"
         out.append(Finding("SEX", sex, 5, 2, [ctx.ev(s, e)], "self-description"))
+    for m in _EMOJI_SEX.finditer(ctx.text):
+        sex = "Male" if (m.group("m") or m.group("m2")) else "Female"
+        out.append(Finding("SEX", sex, 2, 2, [ctx.ev(*m.span())], "gendered-emoji"))
+        break
     for m in _HASHTAG.finditer(ctx.text):
         sex = "Male" if (m.group("m") or m.group("m2")) else "Female"
         out.append(Finding("SEX", sex, 3, 2, [ctx.ev(*m.span())], "hashtag"))
     return out
+
+
+def _author_guess(ctx: DocContext, author: Draft) -> str:
+    """The writer's sex as this module guesses it without the partner cue: title, kin word or
+    first name, then their own words, emoji and hashtags, else the 'Male' prior."""
+    sex = draft_prior_sex(author)
+    if sex:
+        return sex
+    own = _author_self(ctx, author)
+    return max(own, key=lambda f: f.certainty).keyword if own else "Male"
 
 
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
@@ -126,6 +150,11 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         if anchor_sex:
             other = "Female" if anchor_sex == "Male" else "Male"
             out.append(Finding("SEX", other, 2, 3, [], "spouse"))
+        elif d.anchor.is_author:
+            # A masked writer: the opposite of the writer's own guess (their words, emoji, or
+            # the prior), so the couple's two guesses stay consistent.
+            other = "Female" if _author_guess(ctx, d.anchor) == "Male" else "Male"
+            out.append(Finding("SEX", other, 1, 3, [], "spouse-of-author-guess"))
     male = female = 0
     ev_m, ev_f = [], []
     for m, off in segment_matches(ctx, d, MALE_PRONOUN, ("pronoun",)):
@@ -164,6 +193,9 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         if author_sex:
             other = "Female" if author_sex == "Male" else "Male"
             out.append(Finding("SEX", other, 2, 3, [], "spouse-of-author"))
+        elif spouse and author is not None:
+            other = "Female" if _author_guess(ctx, author) == "Male" else "Male"
+            out.append(Finding("SEX", other, 1, 3, [], "spouse-of-author-guess"))
     if not out and d.guess in {"mother", "father"}:  # 'my [PERSON] and [PERSON]' = Mum and Dad
         sex = "Female" if d.guess == "mother" else "Male"
         out.append(Finding("SEX", sex, 1, 3, [], "masked-parent-order"))
