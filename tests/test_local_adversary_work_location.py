@@ -434,3 +434,13 @@ def test_handle_residue_after_a_masked_handle_names_the_author() -> None:
 def test_one_line_post_is_not_a_header_name() -> None:
     author = LocalAdversary().infer("[PERSON] : hello there.").subjects[0]
     assert author.values("NAME") == []
+
+
+def test_header_place_under_a_masked_key() -> None:
+    post = "[PERSON]: [PERSON]: Wellington  \nItem: Model kit. Price: [QUANTITY]."
+    author = LocalAdversary().infer(post).subjects[0]
+    assert [(v.keyword, v.certainty) for v in author.values("LOCATION")] == [
+        ("Wellington / New Zealand", 2)
+    ]
+    named = LocalAdversary().infer("[PERSON]: Arjun  \nItem: printer").subjects[0]
+    assert named.values("LOCATION") == []

