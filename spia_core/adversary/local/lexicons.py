@@ -231,19 +231,34 @@ def roles() -> tuple[Role, ...]:
 
 
 @functools.cache
-def first_names() -> dict[str, str]:
-    """First name (folded) -> 'Male' or 'Female', from Faker's locale lists (ambiguous dropped)."""
+def faker_providers(package: str) -> tuple[tuple[str, type], ...]:
+    """(locale, Provider class) of every locale module of a Faker provider package
+    ('faker.providers.person', 'faker.providers.address'); modules that fail to import are
+    skipped."""
     import importlib
     import pkgutil
 
-    import faker.providers.person as person_pkg
-
-    votes: dict[str, dict[str, int]] = {}
-    for mod in pkgutil.iter_modules(person_pkg.__path__):
+    pkg = importlib.import_module(package)
+    out = []
+    for mod in pkgutil.iter_modules(pkg.__path__):
         try:
-            provider = importlib.import_module(f"{person_pkg.__name__}.{mod.name}").Provider
+            out.append((mod.name, importlib.import_module(f"{package}.{mod.name}").Provider))
         except (ImportError, AttributeError):
             continue
+    return tuple(out)
+
+
+@functools.cache
+def kin_alternation() -> str:
+    """The kin words of ``kin_words`` as a regex alternation, longest first."""
+    return "|".join(re.escape(w) for w in sorted(kin_words(), key=len, reverse=True))
+
+
+@functools.cache
+def first_names() -> dict[str, str]:
+    """First name (folded) -> 'Male' or 'Female', from Faker's locale lists (ambiguous dropped)."""
+    votes: dict[str, dict[str, int]] = {}
+    for _locale, provider in faker_providers("faker.providers.person"):
         for attr, sex in (("first_names_male", "Male"), ("first_names_female", "Female")):
             names = getattr(provider, attr, None) or ()
             for name in names:
@@ -310,20 +325,6 @@ def _locale_country(locale: str) -> str:
     return gazetteer().countries_by_iso.get(iso, "") if iso else ""
 
 
-def _faker_modules(package: str) -> list[tuple[str, object]]:
-    import importlib
-    import pkgutil
-
-    pkg = importlib.import_module(package)
-    out = []
-    for mod in pkgutil.iter_modules(pkg.__path__):
-        try:
-            out.append((mod.name, importlib.import_module(f"{package}.{mod.name}").Provider))
-        except (ImportError, AttributeError):
-            continue
-    return out
-
-
 #: Faker address attributes holding real place names: (attribute, is an admin region).
 _FAKER_PLACE_ATTRS = (
     ("cities", False),
@@ -349,7 +350,7 @@ def faker_places() -> dict[str, Place]:
     gaz = gazetteer()
     noise = common_words() | first_names().keys()
     found: dict[str, dict[str, Place]] = {}
-    for locale, provider in _faker_modules("faker.providers.address"):
+    for locale, provider in faker_providers("faker.providers.address"):
         country = _locale_country(locale)
         if not country:
             continue
@@ -379,7 +380,7 @@ def given_name_countries() -> dict[str, str]:
     lists (en, en_US, en_GB...) or in a locale with no country are dropped; so are common
     English words. A weak cue (certainty 1): people carry names across borders."""
     per: dict[str, set[str]] = {}
-    for locale, provider in _faker_modules("faker.providers.person"):
+    for locale, provider in faker_providers("faker.providers.person"):
         country = "" if locale in _SHARED_NAME_LOCALES else _locale_country(locale)
         for attr in ("first_names", "first_names_male", "first_names_female"):
             names = getattr(provider, attr, None)

@@ -503,8 +503,7 @@ _KIN_LIST_GAP = re.compile(r"^\s*(?:,|and|&|, and)\s*$")
 def _kin_regex() -> re.Pattern[str]:
     global _KIN_RE
     if _KIN_RE is None:
-        words = sorted(lexicons.kin_words(), key=len, reverse=True)
-        kin = "|".join(re.escape(w) for w in words)
+        kin = lexicons.kin_alternation()
         nums = "|".join(
             [
                 "two",

@@ -964,17 +964,16 @@ class SubjectFinder:
             return
         taken = {(m.start, m.end) for d in self.drafts if d.alive for m in d.mentions}
         for m in _MASKED_PARENT_LIST.finditer(self.text):
-            ph = m.group("ph") or m.group("ph2")
-            start = m.start("ph") if m.group("ph") else m.start("ph2")
-            if (start, start + len(ph)) in taken:
+            slot = "ph" if m.group("ph") else "ph2"  # 'my [DEM], [ORG]' or 'passed down since'
+            start, end = m.span(slot)
+            if (start, end) in taken:
                 continue
             s0 = max(0, self.text.rfind(".", 0, m.start()) + 1)
             window = self.text[s0 : m.end() + 120]
-            kin_slot = bool(m.group("ph"))
-            if kin_slot and not _PARENT_CUE.search(window):
+            if slot == "ph" and not _PARENT_CUE.search(window):
                 continue
             for i, guess in enumerate(("father", "mother"), 1):
-                d = self._new(Mention(start, start + len(ph), ph, "kin", role="parent"))
+                d = self._new(Mention(start, end, m.group(slot), "kin", role="parent"))
                 d.anchor, d.guess = author, guess
                 d.kin, d.child_index, d.child_count = "parent", i, 2
             return

@@ -76,11 +76,6 @@ def _lean(word: str) -> int:
 @functools.cache
 def name_votes() -> tuple[dict[str, int], dict[str, int]]:
     """How many Faker person locales list each folded ASCII word as a first name / a surname."""
-    import importlib
-    import pkgutil
-
-    import faker.providers.person as person_pkg
-
     firsts: dict[str, int] = {}
     lasts: dict[str, int] = {}
 
@@ -89,11 +84,7 @@ def name_votes() -> tuple[dict[str, int], dict[str, int]]:
             return []
         return [w.lower() for w in value if isinstance(w, str) and w.isascii() and w.isalpha()]
 
-    for mod in pkgutil.iter_modules(person_pkg.__path__):
-        try:
-            provider = importlib.import_module(f"{person_pkg.__name__}.{mod.name}").Provider
-        except (ImportError, AttributeError):
-            continue
+    for _locale, provider in lexicons.faker_providers("faker.providers.person"):
         given: set[str] = set()
         for attr in ("first_names", "first_names_male", "first_names_female"):
             given.update(words(getattr(provider, attr, None)))

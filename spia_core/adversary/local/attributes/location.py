@@ -474,8 +474,10 @@ def _masked_key_places(ctx: DocContext) -> list[tuple[str, int, int, int]]:
     for m in _MASKED_KEY_PLACE.finditer(ctx.text[:400]):
         value = m.group("value").strip()
         place = lexicons.gazetteer().lookup(value)
+        if place is None:
+            continue
         loc, known = header_place(value, ctx.country)
-        if not (loc and known and place is not None):
+        if not (loc and known):
             continue
         if lexicons.fold(value) not in lexicons.first_names():
             out.append((loc, 3, m.start("value"), m.start("value") + len(value)))
@@ -687,7 +689,7 @@ def given_name_country(ctx: DocContext, d: Draft) -> list[Finding]:
     return []
 
 
-def _weak_country_nationality(ctx: DocContext, out: list[Finding], is_child: bool) -> None:
+def _weak_country_nationality(out: list[Finding], is_child: bool) -> None:
     """A country guessed only from a place name's ending ('header-suffix') also hints at the
     NATIONALITY (certainty 1) when nothing else names one."""
     if any(f.tag == "NATIONALITY" for f in out):
@@ -729,7 +731,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
                 "residence-country",
             )
         )
-    _weak_country_nationality(ctx, out, is_child)
+    _weak_country_nationality(out, is_child)
     if nats and not locs:
         top = max(nats, key=lambda f: f.certainty)
         out.append(

@@ -57,17 +57,8 @@ def name_sex(name: str) -> str:
 @functools.cache
 def _sex_votes() -> dict[str, tuple[int, int]]:
     """Folded first name -> (male, female) counts over Faker's person locales."""
-    import importlib
-    import pkgutil
-
-    import faker.providers.person as person_pkg
-
     votes: dict[str, list[int]] = {}
-    for mod in pkgutil.iter_modules(person_pkg.__path__):
-        try:
-            provider = importlib.import_module(f"{person_pkg.__name__}.{mod.name}").Provider
-        except (ImportError, AttributeError):
-            continue
+    for _locale, provider in lexicons.faker_providers("faker.providers.person"):
         for attr, i in (("first_names_male", 0), ("first_names_female", 1)):
             for name in set(getattr(provider, attr, None) or ()):
                 if isinstance(name, str) and name.isalpha():
@@ -122,6 +113,11 @@ def _author_self(ctx: DocContext, d: Draft) -> list[Finding]:
     return out
 
 
+def _opposite(sex: str) -> str:
+    """The partner's sex guessed from one's own: 'Female' for 'Male', else 'Male'."""
+    return "Female" if sex == "Male" else "Male"
+
+
 def _author_guess(ctx: DocContext, author: Draft) -> str:
     """The writer's sex as this module guesses it without the partner cue: title, kin word or
     first name, then their own words, emoji and hashtags, else the 'Male' prior."""
@@ -148,12 +144,12 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     if canonical_kin(d.kin) in {"spouse", "partner"} and d.anchor is not None:
         anchor_sex = draft_prior_sex(d.anchor)
         if anchor_sex:
-            other = "Female" if anchor_sex == "Male" else "Male"
+            other = _opposite(anchor_sex)
             out.append(Finding("SEX", other, 2, 3, [], "spouse"))
         elif d.anchor.is_author:
             # A masked writer: the opposite of the writer's own guess (their words, emoji, or
             # the prior), so the couple's two guesses stay consistent.
-            other = "Female" if _author_guess(ctx, d.anchor) == "Male" else "Male"
+            other = _opposite(_author_guess(ctx, d.anchor))
             out.append(Finding("SEX", other, 1, 3, [], "spouse-of-author-guess"))
     male = female = 0
     ev_m, ev_f = [], []
@@ -184,17 +180,17 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
                 continue  # in-laws and step-parents say nothing about the author's sex
             km = next((m for m in k.mentions if m.kind == "kin"), None)
             ev = [ctx.ev(km.start, km.end)] if km else []
-            sex = "Female" if info.sex == "Male" else "Male"
+            sex = _opposite(info.sex)
             out.append(Finding("SEX", sex, 3, 3, ev, "partner"))
     if not d.kin and not d.is_author and not out:
         spouse = any(f.source in {"spouse-context", "co-parent"} for f in named_context(ctx, d))
         author = next((x for x in ctx.drafts if x.is_author), None)
         author_sex = draft_prior_sex(author) if spouse and author is not None else ""
         if author_sex:
-            other = "Female" if author_sex == "Male" else "Male"
+            other = _opposite(author_sex)
             out.append(Finding("SEX", other, 2, 3, [], "spouse-of-author"))
         elif spouse and author is not None:
-            other = "Female" if _author_guess(ctx, author) == "Male" else "Male"
+            other = _opposite(_author_guess(ctx, author))
             out.append(Finding("SEX", other, 1, 3, [], "spouse-of-author-guess"))
     if not out and d.guess in {"mother", "father"}:  # 'my [PERSON] and [PERSON]' = Mum and Dad
         sex = "Female" if d.guess == "mother" else "Male"

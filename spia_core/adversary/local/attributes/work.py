@@ -538,7 +538,7 @@ _COORDINATED_SELF = re.compile(r"[\s,]*(?:and|&)\s+(?:an?|the)\s+(?:[\w-]+\s+){0
 @functools.cache
 def _kin_apposition() -> re.Pattern[str]:
     """'my son, a' / 'our daughter, the' right before a job word."""
-    kin = "|".join(sorted((re.escape(k) for k in lexicons.kin_words()), key=len, reverse=True))
+    kin = lexicons.kin_alternation()
     return re.compile(rf"\b(?:my|our)\s+(?:{kin})\s*,\s*(?:an?|the)\s+(?:[\w-]+\s+){{0,2}}$", re.I)
 
 
