@@ -127,7 +127,11 @@ _GUESSES = {
     "close": "someone close to the author (likely family)",
 }
 _CLIP_WORDS = 10
-_ITEM = re.compile(r"\b(?:Item|For sale|Selling)\s*:\s*(?P<item>[^|\n.]{3,80})")
+_ITEM = re.compile(
+    r"\b(?:Item(?:\s+Description)?\s*:\s*|For [Ss]ale\s*:\s*|[Ss]elling\s*:?\s*)"
+    r"(?:(?:Selling|For sale)\s*:?\s*)?(?:(?:a|an|my|the|some|this|these|our)\s+)?"
+    r"(?P<item>[^|\n.\[]{3,80})"
+)
 _PLACEHOLDER = re.compile(r"\[[A-Z_]+(?:_\d+)?\]")
 
 
@@ -142,6 +146,10 @@ def _context_clip(ctx: DocContext, d: Draft) -> str:
         return ""
     s0, s1 = ctx.sentence_of(m.start)
     s1 = max(s1, m.end)
+    if s0 > 0 and not ctx.text[s0 : m.start].strip():
+        # The parser may open a sentence at a placeholder ("... number [CODE] for a [DEM]."):
+        # the words before it belong to the same clause.
+        s0 = ctx.sentence_of(s0 - 1)[0]
     before = re.split(r"[|\n]", ctx.text[s0 : m.start])[-1].split()[-_CLIP_WORDS:]
     after = re.split(r"[|\n]", ctx.text[m.end : s1])[0].split()[:_CLIP_WORDS]
     words = [

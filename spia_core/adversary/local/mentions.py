@@ -325,8 +325,15 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
     ]
     names: list[Mention] = []
     head = text[:300]
+    hidden = False  # "Seller Name: [ORG]": the masker hid the name; its key is no name either
     for m in HEADER_NAME.finditer(head):
         raw = m.group("name").strip()
+        if raw.startswith("[") and not raw.startswith("[PERSON"):
+            # (a '[PERSON]' value stays a header mention: its placeholder is merged into the
+            # author in subjects.py)
+            hidden = True
+            firsts.insert(0, Mention(m.start("name"), m.end("name"), raw, "author"))
+            break
         name = handle_to_name(raw) if re.search(r"[_.\d@]", raw) or " " not in raw else raw
         if "@" in raw:
             from spia_core.adversary.local.attributes.identity import handle_name
@@ -334,7 +341,7 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
             name = handle_name(raw) or name
         names.append(Mention(m.start("name"), m.end("name"), raw, "handle", name=name))
         break
-    if not names:
+    if not names and not hidden:
         hm = HANDLE.search(text[:200])
         if hm and text[: hm.start()].strip() == "":
             names.append(
@@ -342,7 +349,7 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
                     hm.start(), hm.end(), hm.group(0), "handle", name=handle_to_name(hm.group(0))
                 )
             )
-    if not names:
+    if not names and not hidden:
         lm = LEAD_NAME.match(text)
         if lm and lexicons.fold(lm.group("name").split()[0]) not in _NOT_NAMES:
             names.append(

@@ -163,7 +163,8 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         sex, ev = ("Male", ev_m) if male >= female else ("Female", ev_f)
         out.append(Finding("SEX", sex, 4 if abs(male - female) >= 1 else 2, 2, ev[:3], "pronoun"))
     choice = subject_name(ctx, d)
-    if choice is not None:
+    # What a masker leaves after '[PERSON].' in a handle is the surname: no sex in it.
+    if choice is not None and choice.source != "handle-residue":
         sex = name_sex(choice.name)
         if sex:
             out.append(Finding("SEX", sex, 4, 2, list(choice.evidence), "first-name"))

@@ -85,6 +85,15 @@ _COMPOUND_BEFORE = re.compile(
 )
 
 
+#: A job word naming the audience of an item or post ("great for students", "ideal for budding
+#: nurses or seasoned professionals", "a must for teachers").
+_AUDIENCE_BEFORE = re.compile(
+    r"\b(?:great|ideal|perfect|suitable|useful|handy|good|best|designed|made|a must)\s+for\s+"
+    r"(?:(?:any|all|new|young|budding|aspiring|future|student|fellow|busy|seasoned)\s+)*$",
+    re.IGNORECASE,
+)
+
+
 def job_used_as_job(text: str, s: int, e: int) -> bool:
     """False when the job word at ``text[s:e]`` is part of a compound noun or a product/error
     name ("driver's license", "Driver Error", "printer driver"), True otherwise."""
@@ -192,6 +201,10 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             continue
         near = s - off < 80
         cert = 5 if near else 3
+        if d.is_author and _AUDIENCE_BEFORE.search(ctx.text, max(0, s - 40), s):
+            # "Great for students", "ideal for budding nurses": who the item suits, at best a
+            # hint at the seller's own trade.
+            near, cert = False, 1
         out.append(Finding("OCCUPATION", job.occupation, cert, 1, [ctx.ev(s, e)], "job-word"))
         if d.is_author and near:
             # A post author's stated job is also the post they hold ("my status as a cashier").
@@ -201,7 +214,10 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             pos = _job_position(m.group(0))
             out.append(Finding("POSITION", pos, 2, 2, [ctx.ev(s, e)], "job-position"))
         if job.education:
-            out.append(Finding("EDUCATION", job.education, 3, 2, [ctx.ev(s, e)], "job-education"))
+            edu_cert = min(3, cert)
+            out.append(
+                Finding("EDUCATION", job.education, edu_cert, 2, [ctx.ev(s, e)], "job-education")
+            )
         if word in {
             "lawyer",
             "lawyers",

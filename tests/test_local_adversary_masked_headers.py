@@ -1,0 +1,78 @@
+"""Masked post headers and listings: what the masker hid is not read as a name, sex or job."""
+
+from __future__ import annotations
+
+import pytest
+
+from spia_core.adversary.local import LocalAdversary
+from spia_core.model import Subject
+
+
+@pytest.fixture(scope="module")
+def adv() -> LocalAdversary:
+    return LocalAdversary()
+
+
+def _author(adv: LocalAdversary, text: str) -> Subject:
+    for s in adv.infer(text).subjects:
+        if "author of the text" in s.description:
+            return s
+    raise AssertionError("no author subject")
+
+
+def _values(s: Subject) -> dict[str, tuple[str, int]]:
+    return {p.tag: (p.keyword, p.certainty) for p in s.piis if p.keyword}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Username: [ORG]: [DATETIME]\nHad lunch at a noodle bar with my [DEM]. Overall, 4 stars.",
+        "[PERSON] Name: [ORG]\nContact: [CODE]\nItem: Oak bookshelf\nPrice: [QUANTITY]",
+    ],
+)
+def test_masked_header_name_is_no_name(adv: LocalAdversary, text: str) -> None:
+    author = _author(adv, text)
+    assert author.description.startswith("The author - ")
+    assert "NAME" not in _values(author)
+
+
+def test_listing_item_description_names_the_item(adv: LocalAdversary) -> None:
+    text = (
+        "Seller Name: [ORG]\nLocation: [LOC]\nItem Description: Selling a small collection of "
+        "woodworking chisels and planes that served me well. Pickup only."
+    )
+    assert "seller of small collection of woodworking chisels" in _author(adv, text).description
+
+
+def test_audience_job_word_is_a_weak_hint(adv: LocalAdversary) -> None:
+    text = (
+        "Name: [ORG]\nItem: Circuit kits\nDescription: Kits I used for early designs at [ORG]. "
+        "Great for students and collectors."
+    )
+    got = _values(_author(adv, text))
+    assert got["OCCUPATION"] == ("Student", 1)
+    assert got["EDUCATION"][1] == 1
+    assert "POSITION" not in got
+
+
+def test_stated_job_keeps_its_certainty(adv: LocalAdversary) -> None:
+    got = _values(_author(adv, "I am a nurse and I sell my old textbooks. Ideal for nurses."))
+    assert got["OCCUPATION"] == ("Nurse", 5)
+
+
+def test_handle_residue_gives_no_sex(adv: LocalAdversary) -> None:
+    # The masker hid the first name; 'curtis' is a surname here, not the first name Curtis.
+    text = "[PERSON].curtis : Merging two patient databases left duplicated records. Ideas?"
+    got = _values(_author(adv, text))
+    assert got["NAME"][0] == "Curtis"
+    assert got["SEX"][1] == 1  # only the prior, not a first-name reading (certainty 4)
+
+
+def test_code_holder_described_by_its_clause(adv: LocalAdversary) -> None:
+    text = (
+        "[PERSON] : Merging records failed. One record even showed an inconsistent passport "
+        "number [CODE] for a [DEM]. Any idea?"
+    )
+    holder = next(s for s in adv.infer(text).subjects if "passport number" in s.description)
+    assert "inconsistent passport number" in holder.description
