@@ -287,6 +287,7 @@ def adversary_is_local(adversary: Any, name: str) -> bool:
 def lower_bound_warning(dataset: str, anonymizer: str) -> str:
     """Why a local adversary's figures are a lower bound, with the closest published figure."""
     from spia_core.benchmarks import closest_published, paper_dataset, published_adversary_results
+    from spia_core.evaluation.local_calibration import gap_sentence
 
     text = (
         "Offline result: the local rule-and-lexicon adversary infers less than an LLM "
@@ -313,7 +314,8 @@ def lower_bound_warning(dataset: str, anonymizer: str) -> str:
                     f"{best['subject_match']:.1%} of subjects and infers "
                     f"{best['pii_accuracy']:.1%} of their PII."
                 )
-    return text
+    gap = gap_sentence(dataset)
+    return f"{text} {gap}" if gap else text
 
 
 def _usage_of(trace: dict[str, Any]) -> StageUsage | None:

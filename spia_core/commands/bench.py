@@ -143,13 +143,19 @@ def bench_offline(args: argparse.Namespace) -> dict[str, Any]:
 def bench_adversary(args: argparse.Namespace) -> dict[str, Any]:
     """Local adversary quality on original and ner-mask text, with the paper's figures beside."""
     from spia_core.evaluation.adversary_quality import adversary_quality
+    from spia_core.evaluation.local_calibration import calibration_record, write_calibration
 
     datasets = [args.dataset] if args.dataset else ["TAB-144", "PANORAMA-151"]
     out: dict[str, Any] = {}
+    records: dict[str, dict[str, Any]] = {}
     for name in datasets:
         rep = adversary_quality(name, half=args.half, limit=args.limit, masked=not args.no_masked)
         out[name] = _adversary_summary(rep, show_tags=args.tags)
+        if getattr(args, "save_calibration", False):
+            records[name] = calibration_record(rep)
     out["peak_rss_mb"] = round(peak_rss_mb(), 1)
+    if records:
+        out["calibration_written_to"] = str(write_calibration(records))
     return out
 
 
@@ -222,6 +228,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help=f"processes for the evaluate path (default: {DEFAULT_WORKERS})",
     )
     p.add_argument("--json", type=Path, help="also write the figures to this JSON file")
+    p.add_argument(
+        "--save-calibration",
+        action="store_true",
+        help="adversary: write data/benchmarks/local_adversary_calibration.json (the measured "
+        "local-vs-LLM gap an offline audit shows); needs every document of both datasets",
+    )
     p.set_defaults(func=run)
 
 
@@ -240,6 +252,19 @@ def _print(result: dict[str, Any], indent: str = "") -> None:
 def run(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 2:
         print("error: --limit must be at least 2 (one warm-up document)", file=sys.stderr)
+        return 2
+    if getattr(args, "save_calibration", False) and (
+        args.name != "adversary"
+        or args.dataset
+        or args.limit
+        or args.half != "all"
+        or args.no_masked
+    ):
+        print(
+            "error: --save-calibration needs `bench adversary` on every document of both "
+            "datasets (no --dataset, --limit, --half or --no-masked)",
+            file=sys.stderr,
+        )
         return 2
     result = BENCHMARKS[args.name](args)
     _print(result)

@@ -1,0 +1,98 @@
+"""The measured local-vs-LLM gap an offline audit shows: its file, its sentence, its freshness."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from spia_core.evaluation.adversary_quality import adversary_quality
+from spia_core.evaluation.local_calibration import (
+    CALIBRATION_DATASETS,
+    CALIBRATION_PATH,
+    calibration_record,
+    gap_sentence,
+    load_calibration,
+    write_calibration,
+)
+from spia_core.pipeline import lower_bound_warning
+
+#: Float noise allowed between machines; any real change to the adversary moves CPR more.
+TOLERANCE = 0.003
+
+
+def _record(cpr: float, llm: float) -> dict:
+    return {
+        "n_docs": 3,
+        "original": {"cpr": 0.1},
+        "masked_ner_mask": {"cpr": cpr},
+        "paper_llm_on_longformer_masking": {"cpr": llm, "token_recall": 0.9, "ipr": llm},
+    }
+
+
+def test_shipped_file_covers_every_dataset() -> None:
+    records = load_calibration()
+    assert sorted(records) == sorted(CALIBRATION_DATASETS)
+    for rec in records.values():
+        assert 0.0 <= rec["masked_ner_mask"]["cpr"] <= 1.0
+        assert 0.0 < rec["paper_llm_on_longformer_masking"]["cpr"] < 1.0
+
+
+def test_gap_sentence_names_the_figures(tmp_path: Path) -> None:
+    path = tmp_path / "cal.json"
+    write_calibration({"TAB-144": _record(0.46, 0.33), "PANORAMA-151": _record(0.66, 0.597)}, path)
+    tab = gap_sentence("TAB-bf828", path)
+    assert "CPR 0.460" in tab and "0.330" in tab and "+0.130" in tab
+    assert "PANORAMA" not in tab
+    both = gap_sentence("my-upload", path)
+    assert "TAB-144" in both and "PANORAMA-151" in both and "+0.063" in both
+
+
+def test_missing_or_garbage_file_gives_no_sentence(tmp_path: Path) -> None:
+    assert gap_sentence("TAB-144", tmp_path / "absent.json") == ""
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    assert gap_sentence("TAB-144", bad) == ""
+    bad.write_text(json.dumps({"datasets": {"TAB-144": {"masked_ner_mask": {}}}}), "utf-8")
+    assert gap_sentence("TAB-144", bad) == ""
+
+
+def test_write_refuses_partial_coverage(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="missing"):
+        write_calibration({"TAB-144": _record(0.4, 0.3)}, tmp_path / "x.json")
+
+
+def test_record_refuses_a_half_or_unmasked_report() -> None:
+    with pytest.raises(ValueError, match="every document"):
+        calibration_record({"half": "dev", "masked": {}})
+    with pytest.raises(ValueError, match="masked"):
+        calibration_record({"half": "all", "original": {}})
+
+
+def test_offline_warning_carries_the_measured_gap() -> None:
+    text = lower_bound_warning("PANORAMA-151", "ner-mask")
+    assert "Measured (`bench adversary`)" in text and "PANORAMA-151" in text
+
+
+def _check_fresh(dataset: str) -> None:
+    shipped = load_calibration()[dataset]
+    now = calibration_record(adversary_quality(dataset))
+    for part in ("original", "masked_ner_mask"):
+        for key in ("subject_match", "accuracy_matched", "cpr"):
+            assert now[part][key] == pytest.approx(shipped[part][key], abs=TOLERANCE), (
+                f"{CALIBRATION_PATH.name} is stale for {dataset} {part} {key}: run "
+                "`python -m spia_core bench adversary --save-calibration`"
+            )
+
+
+def test_shipped_figures_are_fresh_panorama() -> None:
+    _check_fresh("PANORAMA-151")
+
+
+@pytest.mark.skipif(
+    os.environ.get("SPIA_SLOW_CHECKS") != "1", reason="about 80 s; CI sets SPIA_SLOW_CHECKS=1"
+)
+def test_shipped_figures_are_fresh_tab() -> None:
+    _check_fresh("TAB-144")
