@@ -1,4 +1,4 @@
-"""Masked post headers and listings: what the masker hid is not read as a name, sex or job."""
+"""Masked post headers and listings, and partner lists: what is not a name, sex, job or firm."""
 
 from __future__ import annotations
 
@@ -76,3 +76,13 @@ def test_code_holder_described_by_its_clause(adv: LocalAdversary) -> None:
     )
     holder = next(s for s in adv.infer(text).subjects if "passport number" in s.description)
     assert "inconsistent passport number" in holder.description
+
+
+def test_friends_listed_after_with_are_no_firm(adv: LocalAdversary) -> None:
+    got = _values(_author(adv, "Dinner with Anna, Marco and Lisa tonight, my oldest friends!"))
+    assert "AFFILIATION" not in got
+
+
+def test_partners_firm_is_the_affiliation(adv: LocalAdversary) -> None:
+    text = "I work with Hardy, Hernandez and Fernandez as a customer service rep."
+    assert _values(_author(adv, text))["AFFILIATION"][0] == "Hardy, Hernandez and Fernandez"

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from spia_core.adversary.local import lexicons
+from spia_core.adversary.local.attributes.identity import leans_first
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.subjects import Draft
@@ -213,6 +214,15 @@ def _degree(ctx: DocContext, d: Draft) -> list[Finding]:
     return []
 
 
+def _people_list(org: str) -> bool:
+    """'Anna, Marco and Lisa' lists people: most of its words are mainly first names in Faker's
+    locales ('Diaz, Powell and Jarvis' are mainly surnames: a firm)."""
+    if not re.search(r" (?:and|&) ", org):
+        return False
+    words = re.findall(r"[A-Z][\w’']+", org)
+    return 2 * sum(leans_first(lexicons.fold(w)) for w in words) > len(words)
+
+
 def _firm_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
     """The firm the author works at/with, from a first-person sentence (certainty 3)."""
     for m in _FIRM.finditer(ctx.text):
@@ -223,7 +233,7 @@ def _firm_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
         if not _FIRST_PERSON_ANY.search(ctx.text[s0:e0]):
             continue
         org = m.group("org").rstrip(".")
-        if lexicons.gazetteer().lookup(org) is not None:
+        if lexicons.gazetteer().lookup(org) is not None or _people_list(org):
             continue
         # A partners' list is the firm's full name: it beats a truncated "at Diaz" (3).
         cert = 4 if re.search(r" (?:and|&) ", org) else 3
