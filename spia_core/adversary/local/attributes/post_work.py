@@ -215,12 +215,12 @@ def _degree(ctx: DocContext, d: Draft) -> list[Finding]:
 
 
 def _people_list(org: str) -> bool:
-    """'Anna, Marco and Lisa' lists people: most of its words are mainly first names in Faker's
-    locales ('Diaz, Powell and Jarvis' are mainly surnames: a firm)."""
+    """'Anna, Marco and Lisa' lists people: every word is mainly a first name in Faker's
+    locales ('Diaz, Powell and Jarvis' are mainly surnames: a firm). All, not most: a missed
+    firm hides an affiliation, so a list stays a firm unless it cannot be one."""
     if not re.search(r" (?:and|&) ", org):
         return False
-    words = re.findall(r"[A-Z][\w’']+", org)
-    return 2 * sum(leans_first(lexicons.fold(w)) for w in words) > len(words)
+    return all(leans_first(lexicons.fold(w)) for w in re.findall(r"[A-Z][\w’']+", org))
 
 
 def _firm_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
