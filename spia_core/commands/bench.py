@@ -161,7 +161,8 @@ def bench_adversary(args: argparse.Namespace) -> dict[str, Any]:
 
 def _adversary_summary(rep: dict[str, Any], *, show_tags: bool) -> dict[str, Any]:
     """Flatten an adversary_quality report for printing."""
-    keys = ("subject_match", "accuracy_matched", "inferred_share", "cpr", "ipr", "n_subjects")
+    from spia_core.evaluation.adversary_quality import HEADLINE_FIGURES
+
     summary: dict[str, Any] = {"n_docs": rep["n_docs"], "half": rep["half"]}
     for variant in ("original", "masked"):
         block = rep.get(variant)
@@ -170,7 +171,7 @@ def _adversary_summary(rep: dict[str, Any], *, show_tags: bool) -> dict[str, Any
         rows: dict[str, Any] = {}
         for part in ("all", "dev", "test", "null_test"):
             if part in block:
-                rows[part] = {k: block[part][k] for k in keys}
+                rows[part] = {k: block[part][k] for k in HEADLINE_FIGURES}
         rows["seconds_per_doc"] = block["seconds_per_doc"]
         if show_tags:
             rows["per_tag_inferred_share"] = {

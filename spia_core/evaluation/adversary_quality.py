@@ -43,6 +43,17 @@ def score_predictions(
     ]
 
 
+#: The scalar figures of :func:`figures` that summaries print and the calibration file keeps.
+HEADLINE_FIGURES: tuple[str, ...] = (
+    "subject_match",
+    "accuracy_matched",
+    "inferred_share",
+    "cpr",
+    "ipr",
+    "n_subjects",
+)
+
+
 def figures(scored: list[Any]) -> dict[str, Any]:
     """Subject match, accuracy over matched, inferred share, CPR/IPR and per-tag shares."""
     from spia_core.evaluation.metrics import compute_metrics, inference_stats

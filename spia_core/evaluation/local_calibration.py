@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from spia_core.benchmarks import DATA_DIR, paper_dataset
+from spia_core.evaluation.adversary_quality import HEADLINE_FIGURES
 
 CALIBRATION_PATH: Path = DATA_DIR / "benchmarks" / "local_adversary_calibration.json"
 #: Datasets the calibration must cover (every bundled SPIA test set).
 CALIBRATION_DATASETS: tuple[str, ...] = ("TAB-144", "PANORAMA-151")
-_FIGURES = ("subject_match", "accuracy_matched", "inferred_share", "cpr", "ipr", "n_subjects")
 
 
 def calibration_record(report: dict[str, Any]) -> dict[str, Any]:
@@ -29,8 +29,8 @@ def calibration_record(report: dict[str, Any]) -> dict[str, Any]:
     paper = report["paper"].get("table4_longformer_masked") or {}
     return {
         "n_docs": report["n_docs"],
-        "original": {k: report["original"]["all"][k] for k in _FIGURES},
-        "masked_ner_mask": {k: report["masked"]["all"][k] for k in _FIGURES},
+        "original": {k: report["original"]["all"][k] for k in HEADLINE_FIGURES},
+        "masked_ner_mask": {k: report["masked"]["all"][k] for k in HEADLINE_FIGURES},
         "paper_llm_on_longformer_masking": {
             k: float(paper[k]) for k in ("token_recall", "cpr", "ipr") if k in paper
         },
