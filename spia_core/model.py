@@ -28,6 +28,19 @@ class Evidence:
 
 
 @dataclass
+class Explanation:
+    """Why an adversary inferred a value: the rule (or model reasoning) and its evidence.
+
+    ``rule`` is a registered rule id of the local adversary (e.g. ``work.activity``) or
+    ``llm`` for a model's own reasoning; ``text`` is one sentence a person can read.
+    """
+
+    rule: str
+    text: str
+    evidence: list[Evidence] = field(default_factory=list)
+
+
+@dataclass
 class PII:
     """One piece of personal information about a subject, in SPIA format."""
 
@@ -36,6 +49,8 @@ class PII:
     certainty: int = 0
     hardness: int = 0
     evidence: list[Evidence] = field(default_factory=list)
+    #: Why the value was inferred (None for ground truth and for adversaries that give none).
+    explanation: Explanation | None = None
 
     @property
     def is_empty(self) -> bool:
@@ -156,6 +171,51 @@ class SubjectResult:
     match_reason: str = ""
     scores: list[PIIScore] = field(default_factory=list)
     is_target: bool = False
+
+
+class Severity:
+    """How much a :class:`Notice` weighs on a verdict."""
+
+    INFO = "info"  # context for the reader; the result stands
+    WARNING = "warning"  # the result stands but is weaker than it looks (a lower bound, ...)
+    ERROR = "error"  # the result is incomplete or wrong: no verdict may be given
+
+
+class NoticeKind:
+    """The kinds of :class:`Notice`; the UI and the verdict branch on these, never on text."""
+
+    STAGE_FAILED = "stage_failed"  # a stage raised; its output is missing
+    INFERENCE_INCOMPLETE = "inference_incomplete"  # an LLM call of the adversary failed
+    ANONYMIZER_REFUSED = "anonymizer_refused"  # refusal / empty / not a rewrite of the input
+    UNSUPPORTED_LANGUAGE = "unsupported_language"  # the engine cannot read this language
+    NO_SUBJECTS_FOUND = "no_subjects_found"  # no person found where the text speaks of people
+    DEGRADED_MODEL = "degraded_model"  # no trained spaCy model: patterns only
+    LOWER_BOUND = "lower_bound"  # the local adversary infers less than an LLM would
+    NO_GROUND_TRUTH = "no_ground_truth"  # GT inferred from the original, or no original at all
+    PARTIAL_FAILURE = "partial_failure"  # a part of a stage failed (a subject, a call)
+    INPUT_QUIRK = "input_quirk"  # something odd in the input that was repaired or noted
+    CAVEAT = "caveat"  # any other caveat worth reading
+
+
+@dataclass
+class Notice:
+    """A typed failure, degradation or caveat raised by a stage (never parsed from text).
+
+    ``severity`` is a :class:`Severity` value; any ``error`` notice means the audit is
+    incomplete and no verdict (safe or not) may be given from it.
+    """
+
+    kind: str
+    stage: str
+    message: str
+    severity: str = Severity.WARNING
+    data_id: str = ""
+    #: Machine-readable details (counts, the language detected, the failing call ...).
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def blocks_verdict(self) -> bool:
+        return self.severity == Severity.ERROR
 
 
 @dataclass
@@ -391,3 +451,7 @@ class AuditReport:
     anonymizer_trace: dict[str, Any] = field(default_factory=dict)
     versions: dict[str, str] = field(default_factory=dict)
     created_at: str = ""
+    #: Typed failures, degradations and caveats of every stage (see :class:`Notice`).
+    notices: list[Notice] = field(default_factory=list)
+    #: "with_original" (the original text was given) or "redacted_only" (no original, no CPR).
+    mode: str = "with_original"
