@@ -189,10 +189,30 @@ def _adversary_summary(rep: dict[str, Any], *, show_tags: bool) -> dict[str, Any
     return summary
 
 
+def bench_subjects(args: argparse.Namespace) -> dict[str, Any]:
+    """Subject precision/recall of the local adversary on the written-for-purpose set.
+    Per-document errors are printed for the dev part; held-out errors only with --half test."""
+    from spia_core.evaluation.subject_quality import TARGETS, local_subjects, subject_quality
+
+    t0 = time.perf_counter()
+    rep = subject_quality(local_subjects)
+    out: dict[str, Any] = {part: rep[part] for part in ("all", "dev", "heldout")}
+    out["targets"] = TARGETS
+    out["seconds"] = round(time.perf_counter() - t0, 2)
+    show = {"all": "dev", "dev": "dev", "test": "heldout"}[args.half]
+    errors: dict[str, Any] = {}
+    for s in rep["scores"]:
+        if s.split == show and (s.missed or s.extra):
+            errors[s.doc_id] = {"missed": "; ".join(s.missed), "extra": "; ".join(s.extra)}
+    out[f"errors ({show})"] = errors
+    return out
+
+
 #: Sub-benchmarks: name -> function(args) -> JSON-safe result.
 BENCHMARKS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "offline": bench_offline,
     "adversary": bench_adversary,
+    "subjects": bench_subjects,
 }
 
 
