@@ -3,8 +3,9 @@
 The set (``tests/fixtures/written/documents.jsonl``, see its README) holds short documents
 written for this test, each with the people it names or implies. Every expected person has
 *cues* (name parts, role or kin words, the placeholder that masks them), is *required* or
-optional, and may stand for a counted group (``count``: "our three kids"); ``not_subjects`` lists firms, streets, places and headers that must never become a
-subject. A predicted subject is read by what a user sees of it: its label (the description
+optional, and may stand for a counted group (``count``: "our three kids"); ``not_subjects``
+lists firms, streets, places and headers that must never become a subject. A predicted
+subject is read by what a user sees of it: its label (the description
 before `` - ``), its NAME value and, for an unnamed person, the words around its first mention.
 
 Scoring, per document: predicted subjects are matched one-to-one to expected people whose cues
@@ -27,7 +28,9 @@ from typing import Any
 from spia_core.model import Subject
 
 #: Where the written-for-purpose documents live (one JSON object per line).
-WRITTEN_SET = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "written" / "documents.jsonl"
+WRITTEN_SET = (
+    Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "written" / "documents.jsonl"
+)
 #: Targets of issue 14 for the offline engine.
 TARGETS = {"precision": 0.90, "recall": 0.85}
 _CLIP = re.compile(r"individual mentioned in “([^”]*)”")
@@ -92,14 +95,14 @@ def score_document(doc: dict[str, Any], predicted: Iterable[Subject]) -> DocScor
     """Match one document's predicted subjects to its expected people."""
     views = [subject_view(s) for s in predicted]
     out = DocScore(doc_id=doc["id"], split=doc.get("split", "dev"))
-    banned = {
-        i for i, v in enumerate(views) for ns in doc.get("not_subjects", []) if _has(v, ns)
-    }
+    banned = {i for i, v in enumerate(views) for ns in doc.get("not_subjects", []) if _has(v, ns)}
     out.not_person = [views[i] for i in sorted(banned)]
     # A counted group ("three kids") is that many people, each matched once.
     expected = [e for e in doc["subjects"] for _ in range(e.get("count", 1))]
     edges = {
-        j: [i for i, v in enumerate(views) if i not in banned and any(_has(v, c) for c in e["cues"])]
+        j: [
+            i for i, v in enumerate(views) if i not in banned and any(_has(v, c) for c in e["cues"])
+        ]
         for j, e in enumerate(expected)
     }
     taken: dict[int, int] = {}
