@@ -32,6 +32,10 @@ DATA_TAGS = (
     "pairs",
     "anonymized",
     "invalid_reply",
+    "target",
+    "history",
+    "clues",
+    "critique",
 )
 _DELIMITER = re.compile(r"<\s*/?\s*(?:" + "|".join(DATA_TAGS) + r")\b[^>]*>", re.IGNORECASE)
 
