@@ -190,11 +190,20 @@ def summarise(outcomes: list[DocOutcome], elapsed_s: float) -> dict[str, Any]:
             "end_to_end_accuracy": stats["end_to_end_accuracy"],
             "n_docs": len(outcomes),
             "n_failed": sum(o.status != "ok" for o in outcomes),
+            "n_anonymizer_refused": sum(_refused(o) for o in outcomes),
             "elapsed_s": round(elapsed_s, 3),
         }
     )
     summary.update({k: v for k, v in metrics_summary(metrics).items() if k not in summary})
     return summary
+
+
+def _refused(outcome: DocOutcome) -> bool:
+    """True when the anonymizer's output was rejected (refusal, empty or junk)."""
+    from spia_core.model import NoticeKind
+
+    notices = outcome.report.notices if outcome.report is not None else []
+    return any(n.kind == NoticeKind.ANONYMIZER_REFUSED for n in notices)
 
 
 def document_summary(outcome: DocOutcome) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from typing import Any
 
 from spia_core.adversary.base import Adversary, InferenceResult
 from spia_core.anonymizers.base import AnonymizedText, Anonymizer
+from spia_core.anonymizers.validation import check_rewrite
 from spia_core.llm.runtime import (
     LLMRuntime,
     bind_usage,
@@ -35,6 +36,7 @@ from spia_core.model import (
     Document,
     Failure,
     Metrics,
+    Notice,
     SpanMetrics,
     StageUsage,
     Subject,
@@ -318,6 +320,19 @@ def lower_bound_warning(dataset: str, anonymizer: str) -> str:
     return f"{text} {gap}" if gap else text
 
 
+def _rewrites(anonymizer: Any, name: str) -> bool:
+    """True for an anonymizer whose output is a model's rewrite (validated before scoring)."""
+    from spia_core.anonymizers.registry import anonymizer_info
+
+    flag = getattr(anonymizer, "rewrites", None)
+    if flag is not None:
+        return bool(flag)
+    try:
+        return bool(anonymizer_info(name)["needs_backbone"]) and name != "provided"
+    except Exception:  # an anonymizer given as a component, not registered
+        return False
+
+
 def _usage_of(trace: dict[str, Any]) -> StageUsage | None:
     usage = trace.get("usage")
     if isinstance(usage, StageUsage):
@@ -378,6 +393,7 @@ class _Run:
         self.failures: list[Failure] = []
         self.warnings: list[str] = []
         self.usage: dict[str, StageUsage] = {}
+        self.notices: list[Notice] = []
 
     def start(self, stage: str) -> float:
         if self.cancel is not None and self.cancel.is_set():
@@ -495,8 +511,17 @@ def audit(
             run.usage["anonymize"] = usage
     except Exception as exc:  # recorded, the document is reported as not scored
         run.fail("anonymize", exc)
+    rejected: AnonymizedText | None = None
+    if anonymized is not None and _rewrites(parts.anonymizer, config.anonymizer):
+        notice = check_rewrite(doc.text, anonymized.text, anonymizer=config.anonymizer)
+        if notice is not None:  # a refusal or junk is never protection: not scored
+            notice.data_id = doc.data_id
+            run.notices.append(notice)
+            run.fail("anonymize", f"{notice.kind}: {notice.message}")
+            rejected, anonymized = anonymized, None
     run.done("anonymize", t0)
-    anonymized_text = anonymized.text if anonymized is not None else ""
+    shown = anonymized if anonymized is not None else rejected
+    anonymized_text = shown.text if shown is not None else ""
 
     # ---- ground truth
     t0 = run.start("ground_truth")
@@ -645,7 +670,7 @@ def audit(
         config=config.to_dict(),
         original_text=doc.text,
         anonymized_text=anonymized_text,
-        masked_spans=None if anonymized is None else anonymized.masked_spans,
+        masked_spans=None if shown is None else shown.masked_spans,
         anonymizer=config.anonymizer,
         adversary=adversary_name,
         adversary_is_local=is_local,
@@ -662,7 +687,8 @@ def audit(
         degraded=degraded,
         warnings=list(dict.fromkeys(run.warnings)),
         failures=run.failures,
-        anonymizer_trace={} if anonymized is None else dict(anonymized.trace),
+        anonymizer_trace={} if shown is None else dict(shown.trace),
+        notices=list(run.notices),
         versions=_versions(built),
         created_at=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
     )

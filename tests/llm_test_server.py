@@ -3,13 +3,18 @@
 Each POST to ``/v1/chat/completions`` pops the next scripted reply (or asks ``responder``):
 - ``Reply(content="...")``: a normal completion;
 - ``Reply(status=429, headers={"Retry-After": "1"})``, ``Reply(status=500)``: errors;
-- ``Reply(refusal="...")``: a refusal; ``Reply(raw="{not json")``: a broken HTTP body.
+- ``Reply(refusal="...")``: a refusal; ``Reply(raw="{not json")``: a broken HTTP body;
+- ``Reply(choices=False)``: HTTP 200 with an empty ``choices`` list;
+- ``Reply(truncate=True)``: the body stops half-way (Content-Length promises more);
+- ``Reply(reset=True)``: the connection is closed without an answer;
+- ``Reply(delay=2.0)``: the answer comes after 2 s (a hang, against a shorter client timeout).
 Every request body and its headers are recorded in ``requests``.
 """
 
 from __future__ import annotations
 
 import json
+import socket
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,6 +30,10 @@ class Reply:
     refusal: str | None = None
     raw: str | None = None
     usage: tuple[int, int] = (50, 10)
+    choices: bool = True
+    truncate: bool = False
+    reset: bool = False
+    delay: float = 0.0
 
 
 @dataclass
@@ -42,6 +51,7 @@ class ScriptedServer:
         self.responder: Callable[[dict[str, Any]], Reply] | None = None
         self.requests: list[Recorded] = []
         self._lock = threading.Lock()
+        self._stopped = threading.Event()
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -49,10 +59,22 @@ class ScriptedServer:
                 pass
 
             def do_POST(self) -> None:
+                try:
+                    self._answer()
+                except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout)
+                    self.close_connection = True
+
+            def _answer(self) -> None:
                 length = int(self.headers.get("Content-Length", 0))
                 body = json.loads(self.rfile.read(length) or b"{}")
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 reply = server._next(Recorded(self.path, headers, body))
+                if reply.delay:
+                    server._stopped.wait(reply.delay)
+                if reply.reset:
+                    self.close_connection = True
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                    return
                 payload = reply.raw if reply.raw is not None else json.dumps(_body(reply, body))
                 data = payload.encode("utf-8")
                 self.send_response(reply.status)
@@ -61,6 +83,12 @@ class ScriptedServer:
                 for key, value in reply.headers.items():
                     self.send_header(key, value)
                 self.end_headers()
+                if reply.truncate:
+                    self.wfile.write(data[: len(data) // 2])
+                    self.wfile.flush()
+                    self.close_connection = True
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                    return
                 self.wfile.write(data)
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -87,6 +115,7 @@ class ScriptedServer:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self._stopped.set()  # ends any scripted hang
         self._httpd.shutdown()
         self._httpd.server_close()
         self._thread.join(timeout=5)
@@ -100,7 +129,9 @@ def _body(reply: Reply, request: dict[str, Any]) -> dict[str, Any]:
         "object": "chat.completion",
         "created": 0,
         "model": request.get("model", ""),
-        "choices": [
+        "choices": []
+        if not reply.choices
+        else [
             {
                 "index": 0,
                 "message": {

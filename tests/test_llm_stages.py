@@ -32,6 +32,12 @@ TEXT = (
     "Contact: jan.kowalski@example.pl."
 )
 
+#: The scripted rewrite of TEXT (a full redaction, long enough to be a rewrite of it).
+REDACTED = (
+    "The applicant, [redacted], was born in [redacted] and lives in [redacted]. "
+    "He works as a [redacted] at the [redacted]. His wife, [redacted], is a [redacted]."
+)
+
 
 def profile(piis: list[dict[str, Any]], sid: int = 0) -> dict[str, Any]:
     return {"subjects": [{"id": sid, "description": "", "piis": piis}]}
@@ -106,7 +112,7 @@ def respond(messages: list[Message], schema: dict[str, Any] | None) -> str:
         )
     if title in answers:
         return json.dumps(answers[title])
-    return "I will remove names.\n<anonymized>\n[redacted] lives in [redacted].\n</anonymized>"
+    return f"I will remove names.\n<anonymized>\n{REDACTED}\n</anonymized>"
 
 
 # --------------------------------------------------------------------------- adversary
@@ -224,7 +230,7 @@ def test_llm_anonymizers_are_registered_as_cloud_methods() -> None:
 def test_deid_gpt_and_dp_prompt_parameters() -> None:
     fake = FakeLLM(responder=respond)
     out = DeIDGPTAnonymizer(fake).anonymize(TEXT)
-    assert out.text == "[redacted] lives in [redacted]." and out.masked_spans is None
+    assert out.text == REDACTED and out.masked_spans is None
     assert fake.calls[0].params["temperature"] == 0.05
     fake = FakeLLM(responder=respond)
     DPPromptAnonymizer(fake, temperature=1.5).anonymize(TEXT)
@@ -264,7 +270,7 @@ def test_subject_aware_stops_when_nothing_certain_remains() -> None:
     assert out.trace["stopped"] == "nothing_inferable"
     assert len(out.trace["rounds"]) == 2 and out.trace["rounds"][0]["diff"]
     assert len(fake.calls) == 3 + 1 + 1  # adversary, rewrite, adversary (no subjects left)
-    assert out.text == "[redacted] lives in [redacted]."
+    assert out.text == REDACTED
 
 
 def test_first_round_failure_raises() -> None:

@@ -13,6 +13,7 @@ from typing import Any
 from spia_core.anonymizers._llm_text import extract_rewrite, rewrite_budget, word_diff
 from spia_core.anonymizers.base import AnonymizedText
 from spia_core.anonymizers.registry import ANONYMIZERS
+from spia_core.anonymizers.validation import rejected_round
 from spia_core.llm.base import LLM, LLMError
 from spia_core.llm.catalog import resolve_llm
 from spia_core.prompts import data_block, load_prompt
@@ -73,6 +74,8 @@ class AdversarialAnonymizer:
     display_name = "Adversarial Anonymization (Staab et al.)"
     is_local = False
     needs_backbone = True
+    #: Its output is a model's rewrite: checked by validation.check_rewrite before scoring.
+    rewrites = True
     description = (
         "Each round an LLM adversary guesses one target's attributes (TAB's 8 categories), "
         "then an LLM anonymizer generalises the text against those guesses (2 calls per round)."
@@ -139,6 +142,9 @@ class AdversarialAnonymizer:
                 break
             rewritten, round_warnings = extract_rewrite(reply)
             warnings.extend(f"round {round_no}: {w}" for w in round_warnings)
+            if rejected_round(trace, warnings, round_no, current, rewritten, self.name):
+                current = rewritten if round_no == 1 else current
+                break
             trace["rounds"].append(
                 {
                     "round": round_no,

@@ -21,6 +21,8 @@ class DeIDGPTAnonymizer:
     display_name = "DeID-GPT (LLM redaction)"
     is_local = False
     needs_backbone = True
+    #: Its output is a model's rewrite: checked by validation.check_rewrite before scoring.
+    rewrites = True
     description = (
         "An LLM replaces every name, code, place, organisation, demographic attribute, date, "
         "quantity and other identifier with [redacted] (one call, temperature 0.05 where the "

@@ -20,6 +20,8 @@ class DPPromptAnonymizer:
     display_name = "DP-Prompt (paraphrase)"
     is_local = False
     needs_backbone = True
+    #: Its output is a model's rewrite: checked by validation.check_rewrite before scoring.
+    rewrites = True
     description = (
         "An LLM paraphrases the whole document at a high temperature (1.0-1.5, top_p 1.0) "
         "to blur wording and style. Models without sampling parameters (Claude on the current "

@@ -18,7 +18,7 @@ from spia_core.registry import Registry
 
 ANONYMIZERS: Registry[Anonymizer] = Registry[Anonymizer]("anonymizer")
 
-_SKIP_MODULES = frozenset({"base", "registry"})
+_SKIP_MODULES = frozenset({"base", "registry", "validation"})
 #: Modules that could not be imported (name -> error), reported by :func:`load_errors`.
 _LOAD_ERRORS: dict[str, str] = {}
 _loaded = False

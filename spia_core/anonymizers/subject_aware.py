@@ -15,6 +15,7 @@ from spia_core.adversary.llm import LLMAdversary, inference_failures
 from spia_core.anonymizers._llm_text import extract_rewrite, rewrite_budget, word_diff
 from spia_core.anonymizers.base import AnonymizedText
 from spia_core.anonymizers.registry import ANONYMIZERS
+from spia_core.anonymizers.validation import rejected_round
 from spia_core.llm.base import LLM, LLMError
 from spia_core.llm.catalog import resolve_llm
 from spia_core.model import Subject, to_dict
@@ -52,6 +53,8 @@ class SubjectAwareAnonymizer:
     display_name = "Subject-aware anonymization (ours)"
     is_local = False
     needs_backbone = True
+    #: Its output is a model's rewrite: checked by validation.check_rewrite before scoring.
+    rewrites = True
     description = (
         "Each round the full SPIA adversary infers the PII of every person in the text; an LLM "
         "then generalises the text against all inferences with certainty >= 3. Stops when "
@@ -132,6 +135,10 @@ class SubjectAwareAnonymizer:
                 break
             rewritten, round_warnings = extract_rewrite(reply)
             warnings.extend(f"round {round_no}: {w}" for w in round_warnings)
+            if rejected_round(trace, warnings, round_no, current, rewritten, self.name):
+                current = rewritten if round_no == 1 else current
+                trace["stopped"] = "rewrite_rejected"
+                break
             entry["text"] = rewritten
             entry["diff"] = word_diff(current, rewritten)
             current = rewritten

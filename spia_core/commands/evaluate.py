@@ -229,6 +229,11 @@ def run(args: argparse.Namespace) -> int:
             f"{u['input_tokens']:.0f} in / {u['output_tokens']:.0f} out tokens, "
             f"${u['cost_usd']:.4f}, {u['latency_s']:.2f}s"
         )
+    if summary.get("n_anonymizer_refused"):
+        print(
+            f"{summary['n_anonymizer_refused']} document(s) failed because the anonymizer refused "
+            "or returned no rewrite of the input (not scored, never counted as protected)"
+        )
     if summary.get("n_resumed"):
         print(f"(resumed run {result.run_id}: {summary['n_resumed']} document(s) already done)")
     print(f"results written to {args.out}")

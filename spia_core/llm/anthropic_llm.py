@@ -12,8 +12,10 @@ from spia_core.llm.base import Message
 from spia_core.llm.catalog import ModelSpec
 from spia_core.llm.provider import (
     ErrorInfo,
+    MalformedResponse,
     ProviderLLM,
     RawCompletion,
+    as_tokens,
     classify_sdk_error,
     split_system,
 )
@@ -71,6 +73,8 @@ class AnthropicLLM(ProviderLLM):
         if schema is not None and self.spec.structured_output == "json_schema":
             kwargs["output_config"] = {"format": {"type": "json_schema", "schema": schema}}
         message = self._client.messages.create(**kwargs)
+        if not isinstance(getattr(message, "content", None), list):
+            raise MalformedResponse("HTTP 200 without a content list")
         text = "".join(
             block.text for block in message.content if getattr(block, "type", "") == "text"
         )
@@ -79,8 +83,8 @@ class AnthropicLLM(ProviderLLM):
             refusal = text.strip() or "the model refused to answer"
         return RawCompletion(
             text=text,
-            input_tokens=message.usage.input_tokens or 0,
-            output_tokens=message.usage.output_tokens or 0,
+            input_tokens=as_tokens(getattr(message.usage, "input_tokens", 0)),
+            output_tokens=as_tokens(getattr(message.usage, "output_tokens", 0)),
             refusal=refusal,
             finish_reason=str(message.stop_reason or ""),
         )

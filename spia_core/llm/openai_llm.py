@@ -13,8 +13,10 @@ from spia_core.llm.base import Message
 from spia_core.llm.catalog import ModelSpec
 from spia_core.llm.provider import (
     ErrorInfo,
+    MalformedResponse,
     ProviderLLM,
     RawCompletion,
+    as_tokens,
     classify_sdk_error,
     split_system,
 )
@@ -87,6 +89,8 @@ class OpenAILLM(_OpenAIBase):
         elif schema is not None and self.spec.structured_output == "json_object":
             kwargs["text"] = {"format": {"type": "json_object"}}
         response = self._client.responses.create(**kwargs)
+        if not isinstance(getattr(response, "output", None), list):
+            raise MalformedResponse("HTTP 200 without an output list")
         refusal = None
         for item in response.output or []:
             for part in getattr(item, "content", None) or []:
@@ -95,8 +99,8 @@ class OpenAILLM(_OpenAIBase):
         usage = response.usage
         return RawCompletion(
             text=response.output_text or "",
-            input_tokens=getattr(usage, "input_tokens", 0) or 0,
-            output_tokens=getattr(usage, "output_tokens", 0) or 0,
+            input_tokens=as_tokens(getattr(usage, "input_tokens", 0)),
+            output_tokens=as_tokens(getattr(usage, "output_tokens", 0)),
             refusal=refusal,
             finish_reason=str(getattr(response, "status", "") or ""),
         )
@@ -132,14 +136,24 @@ class OpenAICompatibleLLM(_OpenAIBase):
         elif schema is not None and self.spec.structured_output == "json_object":
             kwargs["response_format"] = {"type": "json_object"}
         completion = self._client.chat.completions.create(**kwargs)
-        if not completion.choices:
-            return RawCompletion(text="")
-        choice = completion.choices[0]
-        usage = completion.usage
-        return RawCompletion(
-            text=choice.message.content or "",
-            input_tokens=getattr(usage, "prompt_tokens", 0) or 0,
-            output_tokens=getattr(usage, "completion_tokens", 0) or 0,
-            refusal=getattr(choice.message, "refusal", None),
-            finish_reason=str(choice.finish_reason or ""),
-        )
+        return chat_completion(completion)
+
+
+def chat_completion(completion: Any) -> RawCompletion:
+    """The first choice of a Chat Completions answer; MalformedResponse when there is none."""
+    choices = getattr(completion, "choices", None)
+    if not isinstance(choices, list) or not choices:
+        raise MalformedResponse("HTTP 200 without choices")
+    message = getattr(choices[0], "message", None)
+    content = getattr(message, "content", None)
+    refusal = getattr(message, "refusal", None)
+    if content is not None and not isinstance(content, str):
+        raise MalformedResponse("the message content is not text")
+    usage = getattr(completion, "usage", None)
+    return RawCompletion(
+        text=content or "",
+        input_tokens=as_tokens(getattr(usage, "prompt_tokens", 0)),
+        output_tokens=as_tokens(getattr(usage, "completion_tokens", 0)),
+        refusal=refusal if isinstance(refusal, str) and refusal else None,
+        finish_reason=str(getattr(choices[0], "finish_reason", "") or ""),
+    )

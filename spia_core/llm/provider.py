@@ -41,6 +41,26 @@ class RawCompletion:
     finish_reason: str = ""
 
 
+class MalformedResponse(Exception):
+    """An HTTP 200 whose body is not a usable completion (bad JSON, no choices, wrong shape)."""
+
+
+#: What a malformed answer is treated as: transient (the next try usually parses).
+MALFORMED = "malformed_response"
+
+
+def classify_malformed(exc: Exception) -> ErrorInfo | None:
+    """A broken 200 body (the SDK's JSON decoding, or our own shape checks): retried."""
+    if isinstance(exc, (MalformedResponse, json.JSONDecodeError, UnicodeDecodeError)):
+        return ErrorInfo(True, MALFORMED, f"the server sent an unusable answer: {exc}"[:300])
+    return None
+
+
+def as_tokens(value: Any) -> int:
+    """A token count from a usage field (0 for anything that is not a non-negative integer)."""
+    return value if isinstance(value, int) and value >= 0 else 0
+
+
 @dataclass
 class ErrorInfo:
     """How to treat a failed call: retry or not, after how long, and a short reason."""
@@ -162,7 +182,7 @@ class ProviderLLM:
                 with self._semaphore:
                     raw = self._send(messages, schema, params)
             except Exception as exc:  # classified below; unknown errors propagate
-                info = self._classify(exc)
+                info = classify_malformed(exc) or self._classify(exc)
                 if info is None:
                     raise
                 if not info.retryable or attempt >= self.max_retries:

@@ -1,0 +1,81 @@
+"""Broken HTTP 200 answers through the real openai SDK (issue 15, defect 3).
+
+A malformed body, an empty ``choices`` list, a truncated body or a dropped connection is
+retried and, when it persists, classed as an ``LLMError`` (never a raw JSONDecodeError);
+the adversary keeps the other stage's good answer.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from llm_test_server import Reply, ScriptedServer
+from test_llm_integration import spia_answer
+
+from spia_core.adversary.llm import LLMAdversary
+from spia_core.llm.base import LLMError, Message
+from spia_core.llm.catalog import ModelSpec
+from spia_core.llm.openai_llm import OpenAICompatibleLLM
+
+SPEC = ModelSpec(
+    id="local", provider="openai-compatible", model="m", structured_output="json_schema"
+)
+SCHEMA = {
+    "title": "answer",
+    "type": "object",
+    "properties": {"ok": {"type": "boolean"}},
+    "required": ["ok"],
+    "additionalProperties": False,
+}
+BROKEN = {
+    "malformed": Reply(raw="{not json"),
+    "not_an_object": Reply(raw="[1, 2]"),
+    "empty_choices": Reply(choices=False),
+    "truncated": Reply(content='{"ok": true}', truncate=True),
+    "reset": Reply(reset=True),
+    "bad_usage": Reply(raw='{"choices": [{"message": {"content": 7}}]}'),
+}
+
+
+def _llm(server: ScriptedServer, **options: Any) -> OpenAICompatibleLLM:
+    options.setdefault("sleep", lambda _s: None)
+    return OpenAICompatibleLLM(SPEC, base_url=server.base_url, timeout=5, **options)
+
+
+@pytest.mark.parametrize("kind", sorted(BROKEN))
+def test_a_broken_200_is_retried_then_answers(kind: str) -> None:
+    with ScriptedServer([BROKEN[kind], Reply(content='{"ok": true}')]) as server:
+        response = _llm(server).complete([Message("user", "q")], schema=SCHEMA)
+    assert response.parsed == {"ok": True}
+    assert len(server.requests) == 2
+
+
+@pytest.mark.parametrize("kind", ["malformed", "empty_choices", "not_an_object"])
+def test_a_persistent_broken_200_is_an_llm_error(kind: str) -> None:
+    """Before the fix: JSONDecodeError after 1 request (malformed) / 'empty' without retry."""
+    with ScriptedServer([BROKEN[kind]] * 3) as server, pytest.raises(LLMError) as info:
+        _llm(server, max_retries=2).complete([Message("user", "q")], schema=SCHEMA)
+    assert info.value.reason == "malformed_response"
+    assert len(server.requests) == 3
+
+
+def test_adversary_keeps_the_good_stage_when_the_other_gets_junk() -> None:
+    def answer(body: dict[str, Any]) -> Reply:
+        name = body["response_format"]["json_schema"]["name"]
+        if name == "code_profile":
+            return Reply(raw='{"choices": [')
+        return Reply(content=spia_answer(body))
+
+    with ScriptedServer() as server:
+        server.responder = answer
+        adversary = LLMAdversary(_llm(server, max_retries=1), parallel=True)
+        result = adversary.infer("Posted by a lighthouse keeper from a windy island.")
+    assert result.trace["complete"] is False
+    assert [f["stage"] for f in result.trace["failures"]] == ["adversary.code"]
+    assert "malformed_response" in result.trace["failures"][0]["reason"]
+    assert "non_code" in result.trace  # the good answer is kept
+    occupations = [p.keyword for s in result.subjects for p in s.piis if p.tag == "OCCUPATION"]
+    assert occupations == ["lighthouse keeper"]
+    json.dumps(result.trace)  # the trace stays serialisable
