@@ -164,7 +164,13 @@ def test_zero_iterations_returns_the_first_rewrite() -> None:
 
 
 def test_parsing_failure_on_the_first_iterate_raises() -> None:
-    llm = FakeLLM(["<anonymized>\nA person rowed out.\n</anonymized>", "not json", "still not"])
+    llm = FakeLLM(
+        [
+            "<anonymized>\nA pilot of a bay rowed out at dawn to guide the ferry.\n</anonymized>",
+            "not json",
+            "still not",
+        ]
+    )
     with pytest.raises(LLMError) as info:
         RuptaAnonymizer(llm, target=TRUTH).anonymize(TEXT)
     assert info.value.reason == "invalid_json"
