@@ -12,7 +12,9 @@ import functools
 from pathlib import Path
 from typing import Any
 
-DATA_DIR: Path = Path(__file__).resolve().parent.parent / "data"
+from spia_core.paths import DATA_DIR as BUNDLED_DATA_DIR
+
+DATA_DIR: Path = BUNDLED_DATA_DIR
 TABLE4: Path = DATA_DIR / "paper_table4.csv"
 TABLE9: Path = DATA_DIR / "paper_table9.csv"
 

@@ -10,14 +10,21 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 #: Command modules, in the order ``--help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = ("score", "span", "evaluate", "bench")
 
 
+def _prog() -> str:
+    """``spia-audit`` when run as the installed console script, else ``python -m spia_core``."""
+    name = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else ""
+    return "spia-audit" if name.startswith("spia-audit") else "python -m spia_core"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m spia_core",
+        prog=_prog(),
         description="SPIA Audit: subject-level privacy evaluation of anonymized text.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

@@ -23,10 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from spia_core.model import PII, Document, EntityMention, Evidence, Subject
+from spia_core.paths import DATA_DIR as BUNDLED_DATA_DIR
 from spia_core.taxonomy import IDENTIFIER_TYPES, TAB_ENTITY_TYPES, TAGS
 
 #: Repository data directory (spia_core/../data).
-DATA_DIR: Path = Path(__file__).resolve().parent.parent / "data"
+DATA_DIR: Path = BUNDLED_DATA_DIR
 
 #: Bundled datasets: name -> (subject GT file, entity file).
 BUNDLED: dict[str, tuple[Path, Path]] = {

@@ -10,7 +10,8 @@ import json
 import re
 import unicodedata
 from functools import lru_cache
-from pathlib import Path
+
+from spia_core.paths import DATA_DIR as BUNDLED_DATA_DIR
 
 __all__ = [
     "COUNTRY_ALIASES_PATH",
@@ -24,7 +25,7 @@ __all__ = [
 ]
 
 COUNTRY_ALIASES_PATH = (
-    Path(__file__).resolve().parents[2] / "data" / "lexicons" / "country_aliases.json"
+    BUNDLED_DATA_DIR / "lexicons" / "country_aliases.json"
 )
 
 # Letters that Unicode NFKD does not decompose into base letter + combining mark.

@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from spia_core.llm.base import LLM, LLMError
+from spia_core.paths import DATA_DIR as BUNDLED_DATA_DIR
 
-DEFAULT_CATALOG = Path(__file__).resolve().parents[2] / "data" / "models.json"
+DEFAULT_CATALOG = BUNDLED_DATA_DIR / "models.json"
 PROVIDERS = ("anthropic", "openai", "openai-compatible")
 STRUCTURED_MODES = ("json_schema", "json_object", "none")
 #: Environment variable holding each cloud provider's key.

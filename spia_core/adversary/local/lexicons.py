@@ -9,11 +9,11 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 from spia_core.evaluation.normalise import fold as _normalise_fold
+from spia_core.paths import DATA_DIR as BUNDLED_DATA_DIR
 
-LEXICON_DIR = Path(__file__).resolve().parents[3] / "data" / "lexicons"
+LEXICON_DIR = BUNDLED_DATA_DIR / "lexicons"
 
 #: SPIA writes Turkey as "Türkiye" (the reference scorer rewrites 'turkey' to 'türkiye').
 _COUNTRY_RENAMES = {"Turkey": "Türkiye", "Czech Republic": "Czechia"}
