@@ -94,6 +94,7 @@ class RuptaAnonymizer:
     display_name = "RUPTA (privacy then utility, Yang et al.)"
     is_local = False
     needs_backbone = True
+    rewrites = True
     description = (
         "An LLM rewrites the text, then refines it up to 5 times: privacy first (an attacker's "
         "top-10 guesses, or the SPIA adversary's CPR over every person), then utility (a 0-100 "

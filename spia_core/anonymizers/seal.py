@@ -119,6 +119,7 @@ class SealAnonymizer:
     display_name = "SEAL-style self-refinement (Kim et al.)"
     is_local = False
     needs_backbone = True
+    rewrites = True
     description = (
         "One LLM infers the author's attributes, rewrites the text against them and against its "
         "own utility critique, and judges readability, meaning and hallucination; up to 3 "
