@@ -264,7 +264,7 @@ def _export_files(
         "exports",
         rkey,
         lambda: (
-            report_export.report_json(report),
+            report_export.report_json_text(report),
             report_export.scores_csv(report),
             report_export.report_html(report, Target(min_cpr, min_subject)),
         ),

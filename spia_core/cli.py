@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 #: Command modules, in the order ``--help`` lists them.
-COMMAND_MODULES: tuple[str, ...] = ("score", "span", "evaluate", "bench", "tria")
+COMMAND_MODULES: tuple[str, ...] = ("audit", "score", "span", "evaluate", "bench", "tria")
 
 
 def _prog() -> str:

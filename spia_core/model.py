@@ -422,6 +422,62 @@ class StageUsage:
 
 
 @dataclass
+class PlaceholderReading:
+    """A masking placeholder of the analysed text and what the adversary read through it.
+
+    ``seen_through`` is True when an inferred value (certainty >= the exposure threshold)
+    rests on evidence that covers the placeholder: the mask hid the words, not the fact.
+    """
+
+    start: int
+    end: int
+    text: str
+    label: str = ""  # PERSON, LOCATION, ... ('' for a generic mask such as [REDACTED] or ***)
+    seen_through: bool = False
+    #: "subject id:TAG" of every inference whose evidence covers this placeholder.
+    inferred: list[str] = field(default_factory=list)
+
+
+@dataclass
+class SubjectExposure:
+    """Exposure of one inferred subject (see docs/exposure.md)."""
+
+    subject_id: int
+    label: str
+    #: Direct-identifier tags (NAME, codes) recovered with certainty >= the threshold.
+    direct: list[str] = field(default_factory=list)
+    #: Quasi-identifier tags inferred with certainty >= the threshold.
+    quasi: list[str] = field(default_factory=list)
+
+    @property
+    def score(self) -> int:
+        """Exposed tags, each weighing 1 as in the scorer's CPR."""
+        return len(self.direct) + len(self.quasi)
+
+
+@dataclass
+class DocumentExposure:
+    """Per-subject and per-document exposure of one analysed text (docs/exposure.md)."""
+
+    min_certainty: int
+    subjects: list[SubjectExposure] = field(default_factory=list)
+    placeholders: list[PlaceholderReading] = field(default_factory=list)
+
+    @property
+    def score(self) -> int:
+        """Sum of the subjects' exposure scores."""
+        return sum(s.score for s in self.subjects)
+
+    @property
+    def n_exposed_subjects(self) -> int:
+        return sum(1 for s in self.subjects if s.score > 0)
+
+    @property
+    def n_seen_through(self) -> int:
+        return sum(1 for p in self.placeholders if p.seen_through)
+
+
+@dataclass
 class AuditReport:
     """Everything one audit computed; the dashboard renders it, the store saves it."""
 
@@ -455,3 +511,5 @@ class AuditReport:
     notices: list[Notice] = field(default_factory=list)
     #: "with_original" (the original text was given) or "redacted_only" (no original, no CPR).
     mode: str = "with_original"
+    #: What the adversary exposes in the analysed text (set by the exposure stage).
+    exposure: DocumentExposure | None = None

@@ -739,3 +739,34 @@ def report_from_dict(data: dict[str, Any]) -> AuditReport:
     if report.masked_spans is not None:
         report.masked_spans = [(int(s), int(e)) for s, e in report.masked_spans]
     return report
+
+
+def audit_redacted(
+    text: str,
+    config: AuditConfig,
+    *,
+    on_stage: StageCallback | None = None,
+    cancel: threading.Event | None = None,
+    components: Components | None = None,
+    api_keys: dict[str, str] | None = None,
+    cache: Any = True,
+) -> AuditReport:
+    """Audit a redacted text alone: the adversary reads it without the original.
+
+    The report has ``mode == "redacted_only"``, ``original_text == ""``, ``anonymized_text ==
+    text``, no ground truth and no CPR (``metrics.cpr is None``), the inferred subjects with
+    their evidence, and ``report.exposure`` (per-subject and document exposure, placeholders
+    seen through; docs/exposure.md). Failures, an unreadable language, no subjects in a text
+    about people and the lower-bound caveat are ``report.notices``.
+    """
+    from spia_core.redacted_audit import audit_redacted as _audit_redacted
+
+    return _audit_redacted(
+        text,
+        config,
+        on_stage=on_stage,
+        cancel=cancel,
+        components=components,
+        api_keys=api_keys,
+        cache=cache,
+    )

@@ -7,27 +7,61 @@ from html.parser import HTMLParser
 
 from _dashboard_factory import make_report
 
-from spia_core.model import AuditReport, Override, from_dict
-from spia_core.report_export import CSV_COLUMNS, report_html, report_json, scores_csv
+from pathlib import Path
+
+import jsonschema
+
+from spia_core.export_safety import escape_markdown, neutralise_cell
+from spia_core.model import Override
+from spia_core.report_export import (
+    CSV_COLUMNS,
+    PERSONAL_DATA_NOTICE,
+    report_html,
+    report_json,
+    report_json_text,
+    scores_csv,
+)
 from spia_core.verdict import Target
 
+SCHEMA = json.loads((Path(__file__).parents[1] / "docs" / "report.schema.json").read_text())
 
-def test_json_round_trip_keeps_overrides() -> None:
+
+def _csv_rows(text: str) -> list[dict[str, str]]:
+    first, _, body = text.partition("\n")
+    assert first.startswith("# ") and "personal data" in first
+    return list(csv.DictReader(io.StringIO(body)))
+
+
+def test_json_is_redacted_by_default_and_valid() -> None:
     r = make_report()
     r.subject_results[0].scores[1].override = Override(0.0, "generic nationality", "auditor")
-    data = json.loads(report_json(r, extra={"versions": [1]}))
-    assert data["extra"] == {"versions": [1]}
-    data.pop("extra")
-    back = from_dict(AuditReport, data)
-    assert back.subject_results[0].scores[1].override == Override(
-        0.0, "generic nationality", "auditor"
-    )
+    data = report_json(r, extra={"versions": [1]})
+    jsonschema.validate(data, SCHEMA)
+    assert data["extra"] == {"versions": [1]} and data["personal_data"] == PERSONAL_DATA_NOTICE
+    raw = json.dumps(data)
+    for value in ("Raja Arlewin", "Stockholm", "Sweden", "K. Lewis"):
+        assert value not in raw
+    assert "text" not in data
+    nat = data["ground_truth_scores"][0]["scores"][1]
+    assert nat["gt_value"] == "[NATIONALITY]" and nat["score"] == 0.0  # the override counts
+
+
+def test_json_full_form_only_when_asked() -> None:
+    r = make_report()
+    full = report_json(r, redact_values=False, include_original=True)
+    jsonschema.validate(full, SCHEMA)
+    assert full["text"]["original"] == r.original_text
+    assert full["text"]["analysed"] == r.anonymized_text
+    assert "Stockholm" in json.dumps(full)
+    no_original = report_json(r, redact_values=False)
+    assert "original" not in no_original["text"]
+    assert json.loads(report_json_text(r)) == report_json(r) | {"created_at": r.created_at}
 
 
 def test_csv_rows_and_effective_score() -> None:
     r = make_report()
     r.subject_results[0].scores[1].override = Override(0.5, "partial, x", "")
-    rows = list(csv.DictReader(io.StringIO(scores_csv(r))))
+    rows = _csv_rows(scores_csv(r, redact_values=False))
     assert tuple(rows[0]) == CSV_COLUMNS
     assert len(rows) == sum(len(x.scores) for x in r.subject_results)
     nat = next(x for x in rows if x["tag"] == "NATIONALITY")
@@ -37,9 +71,42 @@ def test_csv_rows_and_effective_score() -> None:
     assert nat["override_reason"] == "partial, x"
 
 
+def test_csv_is_redacted_by_default() -> None:
+    rows = _csv_rows(scores_csv(make_report()))
+    assert {x["gt_keyword"] for x in rows} <= {f"[{x['tag']}]" for x in rows}
+    assert not any("Arlewin" in v for x in rows for v in x.values())
+
+
+def test_csv_cells_cannot_become_formulas() -> None:
+    r = make_report()
+    r.subject_results[0].description = '=HYPERLINK("http://x.example","click")'
+    r.subject_results[0].scores[0].reason = "+1 and more"
+    r.subject_results[0].scores[0].override = Override(0.5, "@SUM(A1)", "-auditor")
+    rows = _csv_rows(scores_csv(r, redact_values=False))
+    first = rows[0]
+    assert first["subject"].startswith("'=") and first["reason"].startswith("'+")
+    assert first["override_reason"] == "'@SUM(A1)" and first["override_author"] == "'-auditor"
+    for cell in ("\tcmd", "\rcmd", "-2+3"):
+        assert neutralise_cell(cell) == "'" + cell
+    assert neutralise_cell(-2) == -2 and neutralise_cell("plain") == "plain"
+
+
+def test_markdown_escape_makes_links_inert() -> None:
+    raw = "[x](https://evil.example) **bold** # head <b>tag</b> ![i](y.png)"
+    out = escape_markdown(raw)
+    assert "[x](" not in out and "**" not in out and "<b>" not in out and "![" not in out
+    assert out.replace("\\", "") == raw  # only backslashes were added
+
+
+def test_html_states_personal_data_and_is_redacted() -> None:
+    out = report_html(make_report(), Target(0.9, 0.8))
+    assert "personal data" in out and "Redacted form" in out
+    assert "Stockholm" not in out and "Raja Arlewin" not in out
+
+
 def test_html_standalone_and_inert() -> None:
     r = make_report()
-    out = report_html(r, Target(0.9, 0.8))
+    out = report_html(r, Target(0.9, 0.8), redact_values=False)
     tags = _tags(out)
     names = {t for t, _ in tags}
     assert not names & {"script", "img", "iframe", "link", "object", "embed", "b", "i"}
@@ -49,6 +116,7 @@ def test_html_standalone_and_inert() -> None:
     assert "&lt;script&gt;" in out and "&lt;img src=x onerror=alert(1)&gt;" in out
     assert "http://" not in out.lower() and "https://" not in out.lower()
     assert "not safe to release: 2 of 2 people remain identifiable" in out
+    assert '<div class="verdict unsafe">' in out
     assert "Subjects the adversary found that the ground truth lacks" in out
     assert "overestimated" in out
     assert "&lt;i&gt;x&lt;/i&gt;" in out  # description escaped

@@ -1,0 +1,135 @@
+"""``python -m spia_core audit FILE``: audit one document, write report.json and report.html.
+
+* ``audit REDACTED --out DIR``: redacted-only audit (no original): who the adversary singles
+  out, what it infers, which placeholders it sees through, the exposure score; no CPR.
+* ``audit REDACTED --original ORIGINAL --out DIR``: the redaction is scored against the
+  original (CPR, IPR, 1-AAC, span metrics).
+* ``audit ORIGINAL --anonymizer NAME --out DIR``: anonymize the text, then score it.
+
+Files: .txt, .md, .docx, .pdf. Reports are redacted (values masked to their tag, no text)
+unless ``--with-values`` / ``--include-original``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from spia_core.taxonomy import DEFAULT_MIN_CERTAINTY
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "audit",
+        help="audit one document (redacted alone, or against its original); write a report",
+        description=(
+            "Audit FILE and write OUT/report.json (schema: docs/report.schema.json) and "
+            "OUT/report.html. Without --original FILE is read as a redacted text and audited "
+            "alone (exposure, no CPR); with --original it is scored against the original; "
+            "with --anonymizer FILE is an original that the anonymizer redacts first."
+        ),
+    )
+    p.add_argument("file", type=Path, help="the document (.txt, .md, .docx, .pdf)")
+    p.add_argument("--original", type=Path, help="the original of FILE (enables CPR)")
+    p.add_argument(
+        "--anonymizer",
+        help="anonymize FILE with this anonymizer first (FILE is then the original)",
+    )
+    p.add_argument("--backbone", help="LLM backbone of an LLM anonymizer")
+    p.add_argument("--adversary", default="local", help="adversary: local (default) or llm")
+    p.add_argument("--adversary-backbone", help="LLM backbone of the adversary")
+    p.add_argument("--base-url", help="OpenAI-compatible endpoint of a local LLM server")
+    p.add_argument(
+        "--min-certainty",
+        type=int,
+        default=DEFAULT_MIN_CERTAINTY,
+        help=f"certainty an inference needs to count (default {DEFAULT_MIN_CERTAINTY})",
+    )
+    p.add_argument("--out", type=Path, required=True, help="output folder")
+    p.add_argument(
+        "--with-values",
+        action="store_true",
+        help="write inferred values and the analysed text (default: masked to their tag)",
+    )
+    p.add_argument(
+        "--include-original",
+        action="store_true",
+        help="write the original text into the report (default: never)",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    p.set_defaults(func=run)
+
+
+def read_document(path: Path) -> str:
+    """Text of a .txt/.md/.docx/.pdf file (raises InputError with a clear message)."""
+    from spia_core.textio import InputError, extract_text
+
+    if not path.is_file():
+        raise InputError(f"{path}: no such file")
+    return extract_text(path.read_bytes(), path.name)
+
+
+def _progress(quiet: bool) -> Any:
+    if quiet:
+        return None
+
+    def show(stage: str, fraction: float, *counts: Any) -> None:
+        extra = f" {counts[0]}" if counts and counts[0] else ""
+        print(f"[{fraction:4.0%}] {stage}{extra}", file=sys.stderr, flush=True)
+
+    return show
+
+
+def build_report(args: argparse.Namespace) -> Any:
+    """Run the audit the arguments ask for and return its report."""
+    from spia_core.model import Document
+    from spia_core.pipeline import AuditConfig, audit, audit_redacted
+
+    if args.original is not None and args.anonymizer:
+        raise ValueError("give either --original (FILE is its redaction) or --anonymizer")
+    text = read_document(args.file)
+    config = AuditConfig(
+        adversary=args.adversary,
+        adversary_backbone=args.adversary_backbone,
+        base_url=args.base_url,
+        min_certainty=args.min_certainty,
+    )
+    progress = _progress(args.quiet)
+    if args.original is None and not args.anonymizer:
+        return audit_redacted(text, config, on_stage=progress)
+    if args.original is not None:
+        original = read_document(args.original)
+        config.anonymizer = "provided"
+        config.provided_text = text
+    else:
+        original = text
+        config.anonymizer = args.anonymizer
+        config.anonymizer_backbone = args.backbone
+    doc = Document(data_id=args.file.stem, text=original)
+    return audit(doc, config, on_stage=progress)
+
+
+def run(args: argparse.Namespace) -> int:
+    from spia_core.report_export import write_report
+    from spia_core.textio import InputError
+    from spia_core.verdict import assess
+
+    try:
+        report = build_report(args)
+    except (InputError, ValueError, KeyError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    paths = write_report(
+        report,
+        args.out,
+        include_original=args.include_original,
+        redact_values=not args.with_values,
+    )
+    verdict = assess(report)
+    print(f"verdict: {verdict.headline}")
+    for reason in verdict.reasons[:5]:
+        print(f"  - {reason}")
+    print(f"wrote {paths['json']} and {paths['html']}")
+    return 0

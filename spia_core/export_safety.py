@@ -1,0 +1,75 @@
+"""Making exported text safe: values masked to their tag, CSV cells and Markdown neutralised.
+
+* :class:`ValueMasker` replaces every known personal value (the inferred and ground-truth
+  keywords of a report) in a free text (a description, an explanation) with ``[TAG]``.
+* :func:`neutralise_cell` stops a spreadsheet from running a CSV cell as a formula.
+* :func:`escape_markdown` makes document-derived text inert in Markdown (no links, emphasis,
+  headings or HTML).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from spia_core.model import AuditReport, Subject
+
+#: Shorter values (an initial) are not masked in free text.
+_MIN_VALUE_CHARS = 2
+
+
+@dataclass
+class ValueMasker:
+    """Replaces known values (longest first, case-insensitive, whole words) with ``[TAG]``."""
+
+    pattern: re.Pattern[str] | None
+    tags: dict[str, str]
+
+    def mask(self, text: str) -> str:
+        if not text or self.pattern is None:
+            return text
+        return self.pattern.sub(lambda m: f"[{self.tags[m.group(0).casefold()]}]", text)
+
+
+def value_masker(subjects: Iterable[Subject]) -> ValueMasker:
+    """A masker for every non-empty PII keyword of ``subjects``."""
+    tags: dict[str, str] = {}
+    for subject in subjects:
+        for pii in subject.piis:
+            value = pii.keyword.strip()
+            if pii.is_empty or len(value) < _MIN_VALUE_CHARS:
+                continue
+            tags.setdefault(value.casefold(), pii.tag)
+    if not tags:
+        return ValueMasker(None, {})
+    alternatives = sorted(tags, key=len, reverse=True)
+    body = "|".join(re.escape(v) for v in alternatives)
+    pattern = re.compile(rf"(?<!\w)(?:{body})(?!\w)", re.IGNORECASE)
+    return ValueMasker(pattern, tags)
+
+
+def masker_for(report: AuditReport) -> ValueMasker:
+    """A masker for every value a report holds (inferred and ground truth)."""
+    return value_masker([*report.inferred_subjects, *report.gt_subjects])
+
+
+#: First characters a spreadsheet reads as the start of a formula (or a DDE payload).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def neutralise_cell(value: object) -> object:
+    """A CSV cell a spreadsheet will not evaluate: text starting with = + - @ TAB CR LF gets a
+    leading apostrophe. Numbers pass unchanged."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~>$&])")
+
+
+def escape_markdown(text: str) -> str:
+    """``text`` with every Markdown (and inline-HTML) metacharacter backslash-escaped, so it
+    renders literally: no link, image, emphasis, heading, list, table or HTML tag."""
+    return _MD_SPECIAL.sub(r"\\\1", text)

@@ -1,0 +1,140 @@
+"""Can the engine read this text? Language detection and the "people but no subjects" check.
+
+The offline (local) adversary reads English only: its lexicons, patterns and spaCy model are
+English. A text in another language gets a blocking :class:`Notice` (``unsupported_language``)
+so no verdict is given from an audit that could not read it. Language identification uses
+py3langid, whose model ships inside the wheel (nothing is downloaded at run time).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from spia_core.model import Notice, NoticeKind, Severity, Subject
+
+#: Languages the offline engine reads.
+LOCAL_LANGUAGES: frozenset[str] = frozenset({"en"})
+#: Below this many letters the language is not judged (too short to identify reliably).
+MIN_LETTERS = 40
+#: Log-probability lead per letter another language needs over English (German and French
+#: paragraphs lead by 1.6-1.8; informal English posts that a creole edges out by < 0.01).
+ENGLISH_MARGIN = 0.25
+_PLACEHOLDER = re.compile(r"\[[^\]\n]{1,40}\]|<[A-Z_0-9]{2,30}>|\*{3,}|█+|\bX{3,}\b")
+_LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
+#: Personal pronouns: a text using them speaks of people.
+PERSONAL_PRONOUN = re.compile(
+    r"\b(?:he|him|his|himself|she|her|hers|herself|I|me|my|mine|myself)\b"
+    r"|\b(?:He|Him|His|Himself|She|Her|Hers|Herself|Me|My|Mine|Myself)\b"
+)
+
+
+@dataclass(frozen=True)
+class LanguageGuess:
+    """The most likely language of a text (ISO 639-1 code) and whether it was judged at all."""
+
+    code: str  # "" when the text is too short to judge
+    n_letters: int
+
+    @property
+    def judged(self) -> bool:
+        return bool(self.code)
+
+
+@functools.lru_cache(maxsize=1)
+def _ranker() -> Callable[[str], list[tuple[str, float]]]:
+    """py3langid's ranking (its bundled model loads on first use, about 0.5 s)."""
+    from py3langid.langid import _get_identifier
+
+    return _get_identifier().rank
+
+
+def _sample(text: str, limit: int = 20_000) -> str:
+    """Placeholders removed; a long text is sampled at its start, middle and end."""
+    text = _PLACEHOLDER.sub(" ", text)
+    if len(text) <= limit:
+        return text
+    third = limit // 3
+    mid = len(text) // 2
+    return " ".join((text[:third], text[mid - third // 2 : mid + third // 2], text[-third:]))
+
+
+def detect_language(text: str) -> LanguageGuess:
+    """The language of ``text`` (placeholders ignored); code '' when it is too short to judge."""
+    sample = _sample(text)
+    n_letters = len(_LETTER.findall(sample))
+    if n_letters < MIN_LETTERS:
+        return LanguageGuess("", n_letters)
+    scores = _ranker()(sample)
+    code, best = scores[0]
+    english = dict(scores).get("en", float("-inf"))
+    # English-lexified creoles (Nigerian Pidgin) score within a hair of English on informal
+    # posts; a language only counts as "not English" when it wins by a clear margin.
+    if code != "en" and (best - english) / n_letters < ENGLISH_MARGIN:
+        code = "en"
+    return LanguageGuess(str(code), n_letters)
+
+
+def language_notice(
+    text: str, *, adversary_is_local: bool, stage: str = "validate", data_id: str = ""
+) -> Notice | None:
+    """A blocking notice when the offline engine is asked to read a language it cannot.
+
+    For an LLM adversary a non-English text is noted (info) but does not block: the model
+    reads it, although the bundled lexicon-based parts (span metrics) do not.
+    """
+    guess = detect_language(text)
+    if not guess.judged or guess.code in LOCAL_LANGUAGES:
+        return None
+    detail = {"language": guess.code, "supported": sorted(LOCAL_LANGUAGES)}
+    if adversary_is_local:
+        return Notice(
+            kind=NoticeKind.UNSUPPORTED_LANGUAGE,
+            stage=stage,
+            message=(
+                f"The text looks like language '{guess.code}', but the offline engine reads "
+                "English only: it cannot judge this text. Use an LLM adversary "
+                "(--adversary llm) for other languages."
+            ),
+            severity=Severity.ERROR,
+            data_id=data_id,
+            detail=detail,
+        )
+    return Notice(
+        kind=NoticeKind.UNSUPPORTED_LANGUAGE,
+        stage=stage,
+        message=(
+            f"The text looks like language '{guess.code}'; the LLM adversary reads it, but the "
+            "offline span metrics and lexicons are English only."
+        ),
+        severity=Severity.INFO,
+        data_id=data_id,
+        detail=detail,
+    )
+
+
+def speaks_of_people(text: str) -> bool:
+    """True when the text uses personal pronouns (he, she, her, I, my, ...)."""
+    return PERSONAL_PRONOUN.search(text) is not None
+
+
+def no_subjects_notice(
+    text: str, subjects: list[Subject], *, stage: str = "infer", data_id: str = ""
+) -> Notice | None:
+    """A blocking notice when the adversary found nobody in a text that speaks of people."""
+    if subjects or not speaks_of_people(text):
+        return None
+    pronouns = sorted({m.group(0).lower() for m in PERSONAL_PRONOUN.finditer(text)})
+    return Notice(
+        kind=NoticeKind.NO_SUBJECTS_FOUND,
+        stage=stage,
+        message=(
+            "The adversary found no person, but the text uses personal pronouns "
+            f"({', '.join(pronouns[:6])}): the audit cannot say that nobody is exposed."
+        ),
+        severity=Severity.ERROR,
+        data_id=data_id,
+        detail={"pronouns": pronouns},
+    )

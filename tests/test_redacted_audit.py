@@ -1,0 +1,314 @@
+"""Redacted-only audit (engine, API, CLI), exposure, and verdicts that cannot be falsely green.
+
+Every document here was written for these tests (tests/fixtures/redacted_only/).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from spia_core.adversary.llm import LLMAdversary
+from spia_core.cli import main
+from spia_core.exposure import document_exposure, find_placeholders, subject_exposure
+from spia_core.llm.fake import FakeAPIError, FakeLLM
+from spia_core.model import (
+    PII,
+    AuditReport,
+    Evidence,
+    Notice,
+    NoticeKind,
+    Severity,
+    Subject,
+)
+from spia_core.pipeline import AuditConfig, Components, audit, audit_redacted
+from spia_core.readability import detect_language, language_notice, no_subjects_notice
+from spia_core.verdict import (
+    CANNOT_JUDGE,
+    MEETS_TARGET,
+    NO_EXPOSURE_FOUND,
+    STRONGER_CHECK,
+    UNSAFE,
+    assess,
+)
+
+FIXTURES = Path(__file__).parent / "fixtures" / "redacted_only"
+SCHEMA = json.loads((Path(__file__).parents[1] / "docs" / "report.schema.json").read_text())
+GREEN = (MEETS_TARGET, NO_EXPOSURE_FOUND)
+#: A valid Stage A answer that lists nobody.
+NOBODY = {"subjects": [], "collectives_not_counted": []}
+
+
+def _read(name: str) -> str:
+    return (FIXTURES / name).read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def letter_report() -> AuditReport:
+    return audit_redacted(_read("reference_letter_redacted.txt"), AuditConfig())
+
+
+def _llm_components(*script: object) -> Components:
+    return Components(anonymizer=None, adversary=LLMAdversary(FakeLLM(list(script))), matcher=None)
+
+
+# --------------------------------------------------------------------------- the audit
+
+
+def test_redacted_only_report_shape(letter_report: AuditReport) -> None:
+    r = letter_report
+    text = _read("reference_letter_redacted.txt")
+    assert r.mode == "redacted_only"
+    assert r.original_text == "" and r.anonymized_text == text
+    assert r.gt_subjects == [] and r.metrics.cpr is None
+    assert r.inferred_subjects and r.exposure is not None
+    assert len(r.exposure.subjects) == len(r.inferred_subjects)
+    kinds = {n.kind for n in r.notices}
+    assert {NoticeKind.NO_GROUND_TRUTH, NoticeKind.LOWER_BOUND} <= kinds
+    assert not any(n.blocks_verdict for n in r.notices)
+
+
+def test_placeholders_of_every_style_are_found(letter_report: AuditReport) -> None:
+    assert r_texts(letter_report) == ["[REDACTED]", "[LOCATION]", "[PERSON]", "***", "XXX"]
+    post = _read("forum_post_redacted.txt")
+    assert [p.text for p in find_placeholders(post)] == [
+        "███████",
+        "[PERSON]",
+        "<CITY>",
+        "***",
+        "[LOCATION]",
+    ]
+    assert find_placeholders("He said [sic] it was fine [laughs].") == []
+
+
+def r_texts(report: AuditReport) -> list[str]:
+    assert report.exposure is not None
+    return [p.text for p in report.exposure.placeholders]
+
+
+def test_letter_is_unsafe_with_reasons_and_lower_bound(letter_report: AuditReport) -> None:
+    v = assess(letter_report)
+    assert v.status == UNSAFE
+    assert v.lower_bound and any(STRONGER_CHECK in c for c in v.caveats)
+    assert any("No CPR without the original" in c for c in v.caveats)
+    # the phone number left in the text is a direct identifier recovered
+    exposed = letter_report.exposure
+    assert exposed is not None and exposed.score > 0
+    assert any("PHONE_NUMBER" in s.direct for s in exposed.subjects)
+    assert exposed.n_seen_through >= 1
+
+
+def test_progress_reports_each_stage_in_order() -> None:
+    seen: list[tuple[str, float]] = []
+    audit_redacted(
+        _read("committee_minutes_redacted.txt"),
+        AuditConfig(),
+        on_stage=lambda s, f: seen.append((s, f)),
+    )
+    assert [s for s, _ in seen] == ["validate", "infer", "exposure", "done"]
+    assert [f for _, f in seen] == sorted(f for _, f in seen) and seen[-1][1] == 1.0
+
+
+# --------------------------------------------------------------------------- exposure definition
+
+
+def test_exposure_counts_tags_at_certainty_three_or_more() -> None:
+    text = "Call [PERSON] on 0161 496 0000; she is a retired nurse."
+    subject = Subject(
+        0,
+        "the caller",
+        [
+            PII("PHONE_NUMBER", "0161 496 0000", 5, 1, [Evidence(17, 30, "0161 496 0000")]),
+            PII("SEX", "Female", 4, 1, [Evidence(32, 35, "she")]),
+            PII("OCCUPATION", "Nurse", 3, 1, [Evidence(41, 54, "retired nurse")]),
+            PII("AGE", "65", 2, 1, [Evidence(41, 48, "retired")]),  # below 3: not counted
+            PII("LOCATION", "", 5, 1, []),  # empty: not counted
+        ],
+    )
+    e = subject_exposure(subject)
+    assert e.direct == ["PHONE_NUMBER"] and e.quasi == ["SEX", "OCCUPATION"] and e.score == 3
+    doc = document_exposure(text, [subject])
+    assert doc.score == 3 and doc.n_exposed_subjects == 1
+    (ph,) = doc.placeholders
+    assert ph.text == "[PERSON]" and ph.seen_through and "0:PHONE_NUMBER" in ph.inferred
+
+
+def test_typed_placeholder_is_read_only_by_its_tag() -> None:
+    text = "She moved to [LOCATION] in spring."
+    subject = Subject(0, "the author", [PII("SEX", "Female", 5, 1, [Evidence(0, 3, "She")])])
+    (ph,) = document_exposure(text, [subject]).placeholders
+    assert not ph.seen_through  # a woman's sex says nothing about the masked place
+
+
+# --------------------------------------------------------------------------- language
+
+
+def test_language_detection() -> None:
+    assert detect_language(_read("german_note.txt")).code == "de"
+    assert detect_language(_read("reference_letter_redacted.txt")).code == "en"
+    assert not detect_language("Hi [PERSON]!").judged  # too short to judge
+    local = language_notice(_read("german_note.txt"), adversary_is_local=True)
+    assert local is not None and local.severity == Severity.ERROR
+    assert local.kind == NoticeKind.UNSUPPORTED_LANGUAGE and local.detail["language"] == "de"
+    remote = language_notice(_read("german_note.txt"), adversary_is_local=False)
+    assert remote is not None and not remote.blocks_verdict
+    assert language_notice(_read("forum_post_redacted.txt"), adversary_is_local=True) is None
+
+
+# --------------------------------------------------------------------------- never falsely green
+
+
+def test_german_text_cannot_be_judged_in_both_modes() -> None:
+    german = _read("german_note.txt")
+    r = audit_redacted(german, AuditConfig())
+    v = assess(r)
+    assert v.status == CANNOT_JUDGE and "English only" in v.reasons[0]
+    with_original = audit(german, AuditConfig(anonymizer="ner-mask"))
+    v2 = assess(with_original)
+    assert v2.status == CANNOT_JUDGE and "English only" in v2.reasons[0]
+
+
+def test_failed_llm_stage_cannot_be_judged() -> None:
+    parts = _llm_components(FakeAPIError(400, message="model not found"))
+    r = audit_redacted(
+        _read("forum_post_redacted.txt"), AuditConfig(adversary="llm"), components=parts
+    )
+    v = assess(r)
+    assert v.status == CANNOT_JUDGE
+    assert any(n.blocks_verdict for n in r.notices)
+    assert v.headline.startswith("cannot judge:")
+
+
+def test_empty_subjects_on_text_with_pronouns_cannot_be_judged() -> None:
+    parts = _llm_components(NOBODY)
+    r = audit_redacted(
+        _read("forum_post_redacted.txt"), AuditConfig(adversary="llm"), components=parts
+    )
+    assert r.inferred_subjects == []
+    v = assess(r)
+    assert v.status == CANNOT_JUDGE
+    assert any(n.kind == NoticeKind.NO_SUBJECTS_FOUND for n in r.notices)
+    assert "no person" in v.reasons[0]
+
+
+def test_text_without_people_and_no_subjects_is_no_exposure() -> None:
+    parts = _llm_components(NOBODY)
+    text = "The quarterly report covers rainfall, river levels and reservoir capacity in detail."
+    r = audit_redacted(text, AuditConfig(adversary="llm"), components=parts)
+    assert no_subjects_notice(text, []) is None
+    v = assess(r)
+    assert v.status == NO_EXPOSURE_FOUND and not v.lower_bound
+
+
+def test_refusal_notice_cannot_be_judged(letter_report: AuditReport) -> None:
+    refused = Notice(
+        NoticeKind.ANONYMIZER_REFUSED,
+        "anonymize",
+        "The anonymizer refused: its output is not a rewrite of the input.",
+        Severity.ERROR,
+    )
+    original = _read("reference_letter_original.txt")
+    r = audit(original, AuditConfig(anonymizer="ner-mask"))
+    r.notices.append(refused)
+    v = assess(r)
+    assert v.status == CANNOT_JUDGE and v.reasons[0] == refused.message
+
+
+def test_degraded_or_failed_report_cannot_be_judged(letter_report: AuditReport) -> None:
+    import dataclasses
+
+    from spia_core.model import Failure
+
+    degraded = dataclasses.replace(letter_report, degraded=True, notices=[])
+    assert assess(degraded).status == CANNOT_JUDGE
+    failed = dataclasses.replace(
+        letter_report, failures=[Failure("x", "match", "RuntimeError: boom")], notices=[]
+    )
+    v = assess(failed)
+    assert v.status == CANNOT_JUDGE and "match" in v.reasons[0]
+
+
+def test_no_green_verdict_on_any_broken_input() -> None:
+    """The issue's target: zero safe / meets-the-target verdicts on these inputs."""
+    reports = [
+        audit_redacted(_read("german_note.txt"), AuditConfig()),
+        audit(_read("german_note.txt"), AuditConfig(anonymizer="ner-mask")),
+        audit_redacted(
+            _read("forum_post_redacted.txt"),
+            AuditConfig(adversary="llm"),
+            components=_llm_components(FakeAPIError(401, message="bad key")),
+        ),
+        audit_redacted(
+            _read("committee_minutes_redacted.txt"),
+            AuditConfig(adversary="llm"),
+            components=_llm_components(NOBODY),
+        ),
+    ]
+    statuses = [assess(r).status for r in reports]
+    assert statuses == [CANNOT_JUDGE] * len(reports)
+    assert not set(statuses) & set(GREEN)
+
+
+# --------------------------------------------------------------------------- CLI and report.json
+
+
+def test_cli_redacted_only_writes_valid_redacted_reports(tmp_path: Path) -> None:
+    src = tmp_path / "letter.txt"
+    src.write_text(_read("reference_letter_redacted.txt"), encoding="utf-8")
+    assert main(["audit", str(src), "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    data = json.loads((tmp_path / "out" / "report.json").read_text())
+    jsonschema.validate(data, SCHEMA)
+    assert data["verdict"]["status"] == UNSAFE and data["mode"] == "redacted_only"
+    assert data["metrics"]["cpr"] is None and "No CPR" in data["metrics"]["note"]
+    assert data["redacted"] and "personal data" in data["personal_data"]
+    values = [i["value"] for s in data["subjects"] for i in s["inferred"]]
+    assert values and all(
+        v == f"[{i['tag']}]"
+        for s in data["subjects"]
+        for i, v in zip(s["inferred"], [x["value"] for x in s["inferred"]], strict=True)
+    )
+    raw = (tmp_path / "out" / "report.json").read_text() + (
+        tmp_path / "out" / "report.html"
+    ).read_text()
+    for secret in ("07700 900123", "47 years old", "Payroll Analyst"):
+        assert secret not in raw
+    assert "personal data" in (tmp_path / "out" / "report.html").read_text()
+
+
+def test_cli_with_values_and_original(tmp_path: Path) -> None:
+    red = tmp_path / "letter.md"
+    red.write_text(_read("reference_letter_redacted.txt"), encoding="utf-8")
+    orig = tmp_path / "original.txt"
+    orig.write_text(_read("reference_letter_original.txt"), encoding="utf-8")
+    out = tmp_path / "out"
+    args = ["audit", str(red), "--original", str(orig), "--out", str(out), "--quiet"]
+    assert main([*args, "--with-values", "--include-original"]) == 0
+    data = json.loads((out / "report.json").read_text())
+    jsonschema.validate(data, SCHEMA)
+    assert data["mode"] == "with_original" and data["metrics"]["cpr"] is not None
+    assert data["verdict"]["status"] in (UNSAFE, MEETS_TARGET, CANNOT_JUDGE)
+    assert (
+        data["text"]["original"].startswith("To whom")
+        and "07700 900123" in data["text"]["analysed"]
+    )
+    assert main(args) == 0  # default: redacted, no text
+    redacted = json.loads((out / "report.json").read_text())
+    jsonschema.validate(redacted, SCHEMA)
+    assert "text" not in redacted and "Harrogate" not in json.dumps(redacted)
+
+
+def test_cli_german_and_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "note.txt"
+    src.write_text(_read("german_note.txt"), encoding="utf-8")
+    assert main(["audit", str(src), "--out", str(tmp_path / "o"), "--quiet"]) == 0
+    data = json.loads((tmp_path / "o" / "report.json").read_text())
+    jsonschema.validate(data, SCHEMA)
+    assert data["verdict"]["status"] == CANNOT_JUDGE
+    assert main(["audit", str(tmp_path / "missing.txt"), "--out", str(tmp_path / "o")]) == 2
+    assert "no such file" in capsys.readouterr().err
+    (tmp_path / "empty.txt").write_text("   \n")
+    assert main(["audit", str(tmp_path / "empty.txt"), "--out", str(tmp_path / "o")]) == 2
+    assert "whitespace" in capsys.readouterr().err
