@@ -4,12 +4,10 @@ import csv
 import io
 import json
 from html.parser import HTMLParser
-
-from _dashboard_factory import make_report
-
 from pathlib import Path
 
 import jsonschema
+from _dashboard_factory import make_report
 
 from spia_core.export_safety import escape_markdown, neutralise_cell
 from spia_core.model import Override
