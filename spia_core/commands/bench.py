@@ -213,13 +213,22 @@ BENCHMARKS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "offline": bench_offline,
     "adversary": bench_adversary,
     "subjects": bench_subjects,
+    "redacted": lambda args: _bench_redacted(args),
 }
+
+
+def _bench_redacted(args: argparse.Namespace) -> dict[str, Any]:
+    """Redacted-only audit speed: 4k-character median, one 200k-character document, matching."""
+    from spia_core.redacted_bench import bench_redacted
+
+    return bench_redacted(args)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "bench",
-        help="benchmarks: offline audit speed, memory and quality; local adversary quality",
+        help="benchmarks: offline audit speed, memory and quality; local adversary quality; "
+        "redacted-only audit speed",
         description="Run a benchmark and print its figures (JSON with --json).",
     )
     p.add_argument("name", choices=sorted(BENCHMARKS), help="which benchmark")
@@ -247,6 +256,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         type=int,
         default=DEFAULT_WORKERS,
         help=f"processes for the evaluate path (default: {DEFAULT_WORKERS})",
+    )
+    p.add_argument(
+        "--chars",
+        type=int,
+        default=200_000,
+        help="redacted: length of the long document (default 200000)",
     )
     p.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     p.add_argument(

@@ -12,7 +12,7 @@ import functools
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import jellyfish
 import numpy as np
@@ -390,6 +390,23 @@ def _sorted_unique(subjects: list[Subject], side: str) -> list[Subject]:
     return sorted(subjects, key=lambda s: s.id)
 
 
+#: The similarity of a pair that blocking left out (it cannot reach the bar).
+BLOCKED = Similarity(0.0, "not compared: no shared name, role, description word or value")
+
+
+class _WithBlocked(dict):  # type: ignore[type-arg]
+    """Similarities, with :data:`BLOCKED` for every pair that was not compared."""
+
+    def __missing__(self, key: tuple[int, int]) -> Similarity:
+        return BLOCKED
+
+
+def _with_blocked(
+    sims: dict[tuple[int, int], Similarity], gt: list[Subject], pred: list[Subject]
+) -> dict[tuple[int, int], Similarity]:
+    return sims if isinstance(sims, _WithBlocked) else _WithBlocked(sims)
+
+
 def assign(
     gt: list[Subject],
     pred: list[Subject],
@@ -403,12 +420,14 @@ def assign(
     same position when sorted by id), so the result never depends on input order or hashing.
     """
     gt, pred = _sorted_unique(gt, "GT"), _sorted_unique(pred, "inferred")
+    sims = _with_blocked(sims, gt, pred)
     matrix = np.zeros((len(gt), len(pred)))
-    for i, g in enumerate(gt):
-        for j, p in enumerate(pred):
-            v = sims[(g.id, p.id)].value
-            if v >= min_similarity:
-                matrix[i, j] = v - 1e-9 * abs(i - j)
+    col = {p.id: j for j, p in enumerate(pred)}
+    row = {g.id: i for i, g in enumerate(gt)}
+    for (gid, pid), sim in sims.items():
+        if sim.value >= min_similarity and gid in row and pid in col:
+            i, j = row[gid], col[pid]
+            matrix[i, j] = sim.value - 1e-9 * abs(i - j)
     chosen: dict[int, int] = {}
     if matrix.size:
         rows, cols = linear_sum_assignment(matrix, maximize=True)
@@ -440,6 +459,112 @@ def assign(
     return Assignment(pairs=pairs, extra_pred_subject_ids=extra, matcher=matcher)
 
 
+# --------------------------------------------------------------------------- blocking
+
+
+def _name_links(gt: list[Subject], pred: list[Subject]) -> set[tuple[int, int]]:
+    """(gt index, pred index) of every pair whose names could score >= 0.5.
+
+    :func:`name_similarity` reaches 0.5 only when the token lists are equal, two full tokens
+    are the same by :func:`_same_token`, or the joined names are Jaro-Winkler close; each case
+    is found here over the distinct names and tokens, not over subject pairs.
+    """
+
+    def names(subjects: list[Subject]) -> dict[tuple[str, ...], list[int]]:
+        out: dict[tuple[str, ...], list[int]] = {}
+        for i, s in enumerate(subjects):
+            for p in s.values("NAME"):
+                tokens = tuple(name_tokens(p.keyword))
+                if tokens:
+                    out.setdefault(tokens, []).append(i)
+        return out
+
+    gn, pn = names(gt), names(pred)
+    linked: set[tuple[tuple[str, ...], tuple[str, ...]]] = {(t, t) for t in gn.keys() & pn.keys()}
+    by_token: dict[str, list[tuple[str, ...]]] = {}
+    for tokens in pn:
+        for t in {t for t in tokens if len(t) > 1}:
+            by_token.setdefault(t, []).append(tokens)
+    g_tokens = {t for tokens in gn for t in tokens if len(t) > 1}
+    same = {(a, b) for a in g_tokens for b in by_token if _same_token(a, b)}
+    for a, b in same:
+        for tg in (x for x in gn if a in x):
+            linked.update((tg, tp) for tp in by_token[b])
+    for tg in gn:
+        jg = " ".join(tg)
+        for tp in pn:
+            jw = jellyfish.jaro_winkler_similarity(jg, " ".join(tp))
+            if (jw - 0.85) / 0.15 * 0.9 >= 0.5 - 1e-9:
+                linked.add((tg, tp))
+    return {(i, j) for tg, tp in linked for i in gn[tg] for j in pn[tp]}
+
+
+def _feature_matrix(rows: list[dict[str, float]], vocab: dict[str, int]) -> Any:
+    from scipy.sparse import csr_matrix
+
+    data, indices, indptr = [], [], [0]
+    for row in rows:
+        for key, weight in row.items():
+            if key in vocab:
+                indices.append(vocab[key])
+                data.append(weight)
+        indptr.append(len(indices))
+    return csr_matrix((data, indices, indptr), shape=(len(rows), len(vocab)))
+
+
+def _shared(g_rows: list[dict[str, float]], p_rows: list[dict[str, float]]) -> np.ndarray:
+    """Dense (gt x pred) sum over shared keys of gt weight x pred weight (a sparse product)."""
+    vocab = {
+        k: i for i, k in enumerate({k for r in g_rows for k in r} & {k for r in p_rows for k in r})
+    }
+    if not vocab:
+        return np.zeros((len(g_rows), len(p_rows)))
+    return (_feature_matrix(g_rows, vocab) @ _feature_matrix(p_rows, vocab).T).toarray()
+
+
+def _value_rows(subjects: list[Subject]) -> list[dict[str, float]]:
+    """Per subject: (tag, value) key -> -log(1 - agree weight) (an upper bound on agreement)."""
+    return [
+        {
+            f"{tag}\x00{v}": -np.log1p(-AGREE_WEIGHTS.get(tag, 0.1))
+            for tag in TAGS
+            if tag != "NAME"
+            for v in _tag_values(s, tag)
+        }
+        for s in subjects
+    ]
+
+
+def candidate_pairs(gt: list[Subject], pred: list[Subject], min_similarity: float) -> np.ndarray:
+    """Boolean (gt x pred) mask of the pairs whose similarity can reach ``min_similarity``.
+
+    Blocking for long documents: an upper bound of :func:`subject_similarity` is computed for
+    every pair at once (names linked through shared tokens, same role, description-word cosine
+    and shared values by sparse products; conflicts ignored), and only pairs whose bound reaches
+    the bar are scored one by one. Every pair left out scores below the bar exactly, so the
+    assignment is the one all-pairs scoring gives.
+    """
+    n_g, n_p = len(gt), len(pred)
+    name = np.zeros((n_g, n_p))
+    for i, j in _name_links(gt, pred):
+        name[i, j] = NAME_EVIDENCE_CAP
+    roles_g = [{r: 1.0} if (r := primary_role(s.description)) else {} for s in gt]
+    roles_p = [{r: 1.0} if (r := primary_role(s.description)) else {} for s in pred]
+    role = _shared(roles_g, roles_p)
+    words_g = [description_words(s.description) for s in gt]
+    words_p = [description_words(s.description) for s in pred]
+    shared_words = _shared(
+        [dict.fromkeys(w, 1.0) for w in words_g], [dict.fromkeys(w, 1.0) for w in words_p]
+    )
+    sizes = np.sqrt(np.outer([len(w) for w in words_g], [len(w) for w in words_p]))
+    cosine = np.divide(shared_words, sizes, out=np.zeros_like(shared_words), where=sizes > 0)
+    desc = 1.0 - (1.0 - 0.7 * role) * (1.0 - cosine)
+    ones = [dict.fromkeys(row, 1.0) for row in _value_rows(pred)]
+    agree_log = _shared(_value_rows(gt), ones)
+    bound = 1.0 - (1.0 - name) * (1.0 - 0.85 * desc) * np.exp(-agree_log)
+    return bound >= min_similarity - 1e-9
+
+
 @MATCHERS.register("local")
 class LocalMatcher:
     """Offline matcher on names, descriptions (roles, words) and shared PII values.
@@ -450,10 +575,13 @@ class LocalMatcher:
 
     name = "local"
 
-    def __init__(self, min_similarity: float = 0.4) -> None:
+    def __init__(self, min_similarity: float = 0.4, *, blocking: bool = True) -> None:
         if not 0.0 < min_similarity <= 1.0:
             raise ValueError(f"min_similarity must be in (0, 1], got {min_similarity}")
         self.min_similarity = min_similarity
+        #: Score only the pairs :func:`candidate_pairs` keeps (same assignment, far fewer
+        #: pairs on long documents); False scores every pair.
+        self.blocking = blocking
 
     def match(
         self,
@@ -463,11 +591,15 @@ class LocalMatcher:
         original_text: str = "",
         anonymized_text: str = "",
     ) -> Assignment:
+        if self.blocking:
+            keep = candidate_pairs(gt, pred, self.min_similarity)
+            pairs = [(g, p) for i, g in enumerate(gt) for j, p in enumerate(pred) if keep[i, j]]
+        else:
+            pairs = [(g, p) for g in gt for p in pred]
         sims = {
             (g.id, p.id): subject_similarity(
                 g, p, original_text=original_text, anonymized_text=anonymized_text
             )
-            for g in gt
-            for p in pred
+            for g, p in pairs
         }
         return assign(gt, pred, sims, self.min_similarity, self.name)
