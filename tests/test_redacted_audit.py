@@ -19,7 +19,6 @@ from spia_core.model import (
     PII,
     AuditReport,
     Evidence,
-    Notice,
     NoticeKind,
     Severity,
     Subject,
@@ -203,18 +202,25 @@ def test_text_without_people_and_no_subjects_is_no_exposure() -> None:
     assert v.status == NO_EXPOSURE_FOUND and not v.lower_bound
 
 
-def test_refusal_notice_cannot_be_judged(letter_report: AuditReport) -> None:
-    refused = Notice(
-        NoticeKind.ANONYMIZER_REFUSED,
-        "anonymize",
-        "The anonymizer refused: its output is not a rewrite of the input.",
-        Severity.ERROR,
+def _refused_report() -> AuditReport:
+    """A real refusal: DeID-GPT whose (fake) model declines; faults' check_rewrite flags it."""
+    from spia_core.anonymizers.deid_gpt import DeIDGPTAnonymizer
+    from spia_core.pipeline import build_adversary, build_matcher
+
+    config = AuditConfig(anonymizer="deid-gpt", compute_span_metrics=False)
+    parts = Components(
+        anonymizer=DeIDGPTAnonymizer(FakeLLM(["I'm sorry, but I can't help with that."])),
+        adversary=build_adversary(config),
+        matcher=build_matcher(config),
     )
-    original = _read("reference_letter_original.txt")
-    r = audit(original, AuditConfig(anonymizer="ner-mask"))
-    r.notices.append(refused)
+    return audit(_read("reference_letter_original.txt"), config, components=parts)
+
+
+def test_refusal_cannot_be_judged() -> None:
+    r = _refused_report()
+    refusal = next(n for n in r.notices if n.kind == NoticeKind.ANONYMIZER_REFUSED)
     v = assess(r)
-    assert v.status == CANNOT_JUDGE and v.reasons[0] == refused.message
+    assert v.status == CANNOT_JUDGE and v.reasons[0] == refusal.message
 
 
 def test_degraded_or_failed_report_cannot_be_judged(letter_report: AuditReport) -> None:
@@ -246,6 +252,7 @@ def test_no_green_verdict_on_any_broken_input() -> None:
             AuditConfig(adversary="llm"),
             components=_llm_components(NOBODY),
         ),
+        _refused_report(),
     ]
     statuses = [assess(r).status for r in reports]
     assert statuses == [CANNOT_JUDGE] * len(reports)
