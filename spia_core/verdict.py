@@ -279,3 +279,16 @@ def assess(report: AuditReport, target: Target | None = None) -> Verdict:
     return Verdict(
         base.status, headline, reasons, caveats + base.caveats, base.at_risk, base.n_subjects, local
     )
+
+
+def verdict_markdown(verdict: Verdict) -> str:
+    """The verdict as Markdown for a UI: bold headline, then the reasons as a list.
+
+    Headline and reasons hold document-derived text (subject names, descriptions), so every
+    Markdown metacharacter in them is escaped: a "[x](https://...)" in a document stays text.
+    """
+    from spia_core.export_safety import escape_markdown
+
+    lines = [f"**Verdict: {escape_markdown(verdict.headline)}**"]
+    lines += [f"- {escape_markdown(r)}" for r in verdict.reasons]
+    return "\n".join(lines)

@@ -319,3 +319,19 @@ def test_cli_german_and_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[
     (tmp_path / "empty.txt").write_text("   \n")
     assert main(["audit", str(tmp_path / "empty.txt"), "--out", str(tmp_path / "o")]) == 2
     assert "whitespace" in capsys.readouterr().err
+
+
+def test_verdict_markdown_escapes_document_text(letter_report: AuditReport) -> None:
+    import dataclasses
+
+    from spia_core.verdict import verdict_markdown
+
+    v = dataclasses.replace(
+        assess(letter_report),
+        headline="unsafe: [x](https://evil.example) **is** exposed",
+        reasons=["<img src=x> # not a heading"],
+    )
+    md = verdict_markdown(v)
+    assert "](https" not in md and "[x]" not in md
+    assert "\\<img" in md and "<img" not in md.replace("\\<img", "")
+    assert md.startswith("**Verdict: ") and "\n- " in md
