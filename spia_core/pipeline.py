@@ -750,6 +750,7 @@ def audit_redacted(
     components: Components | None = None,
     api_keys: dict[str, str] | None = None,
     cache: Any = True,
+    data_id: str | None = None,
 ) -> AuditReport:
     """Audit a redacted text alone: the adversary reads it without the original.
 
@@ -757,7 +758,8 @@ def audit_redacted(
     text``, no ground truth and no CPR (``metrics.cpr is None``), the inferred subjects with
     their evidence, and ``report.exposure`` (per-subject and document exposure, placeholders
     seen through; docs/exposure.md). Failures, an unreadable language, no subjects in a text
-    about people and the lower-bound caveat are ``report.notices``.
+    about people and the lower-bound caveat are ``report.notices``. ``data_id`` names the
+    document (default: a hash of the text).
     """
     from spia_core.redacted_audit import audit_redacted as _audit_redacted
 
@@ -769,4 +771,5 @@ def audit_redacted(
         components=components,
         api_keys=api_keys,
         cache=cache,
+        data_id=data_id,
     )
