@@ -90,7 +90,7 @@ def test_audit_runs_offline_and_a_rerun_calls_nothing(
     usage = first.usage["anonymize"]
     assert usage.calls == len(server.requests) > 0 and usage.input_tokens > 0
     trace = first.anonymizer_trace
-    assert trace["stopped"] in ("max_iterations", "goals_met", "nothing_inferable")
+    assert trace["stopped"] in ("max_iterations", "goals_met", "nothing_inferable", "unchanged")
     best = next(s for s in trace["trajectory"] if s["index"] == trace["best"])
     assert first.anonymized_text == best["text"]
     n = len(server.requests)
