@@ -456,6 +456,12 @@ def _spia_record(doc: Document) -> dict[str, Any]:
             }
             if pii.evidence:
                 p["evidence"] = [_evidence_out(ev) for ev in pii.evidence]
+            if pii.explanation is not None:  # an extra key: the reference scorer ignores it
+                p["explanation"] = {
+                    "rule": pii.explanation.rule,
+                    "text": pii.explanation.text,
+                    "evidence": [_evidence_out(ev) for ev in pii.explanation.evidence],
+                }
             p.update(nested.get(f"{spath}.PIIs[{j}]", {}))
             piis.append(p)
         s = {"id": subject.id, "description": subject.description, "PIIs": piis}

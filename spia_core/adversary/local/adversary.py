@@ -7,25 +7,15 @@ import time
 
 from spia_core.adversary.base import InferenceResult
 from spia_core.adversary.local import lexicons
-from spia_core.adversary.local.attributes import (
-    activity,
-    age,
-    family,
-    identity,
-    location,
-    sex,
-    work,
-)
+from spia_core.adversary.local.attributes import stage
+from spia_core.adversary.local.attributes.family import canonical_kin
 from spia_core.adversary.local.context import DocContext, Segment, build_segments, infer_country
-from spia_core.adversary.local.evidence import Finding, best
 from spia_core.adversary.local.patterns import masked_spans
 from spia_core.adversary.local.subjects import Draft, find_subjects
 from spia_core.model import PII, Subject
-from spia_core.taxonomy import CODE_TAGS, TAGS
 
 #: Longest text accepted (characters); longer input raises ValueError.
 MAX_CHARS = 1_000_000
-_FAMILIES = (identity, sex, age, location, family, work, activity)
 _ROLE_LABELS = {
     "applicant": "the applicant",
     "agent": "Agent of the Government",
@@ -71,7 +61,7 @@ def _owner(d: Draft) -> str:
 def _kin_phrase(d: Draft) -> str:
     info = lexicons.kin_words().get(d.kin)
     young = info is not None and info.age_hint in {"child", "baby"} and not info.sex
-    kin = "child" if young or d.kin == "kid" else family.canonical_kin(d.kin).lower()
+    kin = "child" if young or d.kin == "kid" else canonical_kin(d.kin).lower()
     num = f" {d.child_index}" if d.child_count > 1 else ""
     return f"{kin}{num} of {_owner(d)}"
 
@@ -296,27 +286,7 @@ def _author_holds_the_rest(ctx: DocContext) -> None:
 
 
 def _stage_b(ctx: DocContext, d: Draft) -> list[PII]:
-    findings: dict[str, list[Finding]] = {t: [] for t in TAGS}
-    for fam in _FAMILIES:
-        for f in fam.infer(ctx, d):
-            if f.keyword.strip() == "*":  # roles.tsv: "the role phrase itself"
-                f.keyword = _role_phrase(d)
-            if f.keyword.strip():
-                findings[f.tag].append(f)
-    piis: list[PII] = []
-    for tag in TAGS:
-        if tag in CODE_TAGS:
-            seen: set[str] = set()
-            for f in findings[tag]:
-                if f.keyword not in seen:
-                    seen.add(f.keyword)
-                    piis.append(f.to_pii())
-            if not seen:
-                piis.append(PII(tag=tag))
-            continue
-        top = best(findings[tag])
-        piis.append(top.to_pii() if top is not None else PII(tag=tag))
-    return piis
+    return stage.choose(stage.candidates(ctx, d, _role_phrase))
 
 
 def _rule_sentences(text: str) -> list[tuple[int, int]]:

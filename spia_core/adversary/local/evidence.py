@@ -23,15 +23,18 @@ class Finding:
     certainty: int
     hardness: int = 1
     evidence: list[Evidence] = field(default_factory=list)
-    source: str = ""  # short name of the rule that produced it
+    rule: str = ""  # id of the registered rule that produced it (rules.RULES)
 
     def to_pii(self) -> PII:
+        from spia_core.adversary.local.rules import explain
+
         return PII(
             tag=self.tag,
             keyword=self.keyword,
             certainty=max(1, min(5, self.certainty)),
             hardness=max(1, min(5, self.hardness)),
             evidence=list(self.evidence),
+            explanation=explain(self.rule, self.tag, self.keyword, self.evidence),
         )
 
 
@@ -57,4 +60,4 @@ def best(findings: list[Finding]) -> Finding | None:
                     merged.append(e)
                     seen.add((e.start, e.end))
     certainty = min(5, top.certainty + (1 if agree >= 2 and top.certainty < 3 else 0))
-    return Finding(top.tag, top.keyword, certainty, top.hardness, merged, top.source)
+    return Finding(top.tag, top.keyword, certainty, top.hardness, merged, top.rule)

@@ -15,6 +15,7 @@ from spia_core.adversary.local.attributes import post_work
 from spia_core.adversary.local.attributes.post_work import author_matches
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.evidence import Finding
+from spia_core.adversary.local.rules import rule
 from spia_core.adversary.local.subjects import Draft
 
 
@@ -64,10 +65,10 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         for s, e in author_matches(ctx, d, rx):
             if not ctx.is_masked(s, e):
                 ev = [ctx.ev(s, e)]
-                out.append(Finding("OCCUPATION", occupation, certainty, 3, ev, "activity"))
+                out.append(rule("activity.activity").find(occupation, ev, certainty=certainty))
                 education = _education_of().get(occupation)
                 if education and certainty >= 2:
-                    out.append(Finding("EDUCATION", education, 2, 3, ev, "activity-education"))
+                    out.append(rule("activity.activity_education").find(education, ev))
                 break
     if not any(f.tag == "OCCUPATION" for f in out):
         out.extend(_tech_post(ctx, d))
@@ -96,4 +97,4 @@ def _tech_post(ctx: DocContext, d: Draft) -> list[Finding]:
     if len(hits) < 2 or not errors & hits.keys():
         return []
     ev = [ctx.ev(s, e) for s, e in sorted(hits.values())[:3]]
-    return [Finding("OCCUPATION", "Software Developer", 1, 3, ev, "tech-post")]
+    return [rule("activity.tech_post").find("Software Developer", ev)]

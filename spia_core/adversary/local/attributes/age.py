@@ -7,6 +7,7 @@ import re
 from spia_core.adversary.local.attributes import segment_matches
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.evidence import Finding
+from spia_core.adversary.local.rules import rule
 from spia_core.adversary.local.subjects import Draft
 from spia_core.taxonomy import REFERENCE_DATE
 
@@ -137,7 +138,7 @@ def _listed_birth(ctx: DocContext, d: Draft) -> list[Finding]:
         if len(named) == len(years) and d in named:
             year = years[named.index(d)]
             ev = [ctx.ev(m.start(), m.end())]
-            return [Finding("AGE", age_from_birth(year), 4, 2, ev, "born-list")]
+            return [rule("age.born_list").find(age_from_birth(year), ev)]
     return []
 
 
@@ -172,13 +173,8 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         month = _MONTHS.get((m.group("month") or m.group("month2") or "").lower(), 0)
         day = int(m.group("day") or m.group("day2") or 0)
         out.append(
-            Finding(
-                "AGE",
-                age_from_birth(year, month, day),
-                5,
-                2,
-                [ctx.ev(off + m.start(), off + m.end())],
-                "born",
+            rule("age.born").find(
+                age_from_birth(year, month, day), [ctx.ev(off + m.start(), off + m.end())]
             )
         )
         break
@@ -192,7 +188,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         n = km and (NUMBER_WORDS.get(km.group("n").lower()) or _int(km.group("n")))
         if km and n:
             value = str(n) if km.group("u").lower() == "year" else "0"
-            out.append(Finding("AGE", value, 4, 1, [ctx.ev(kin.start, kin.end)], "kin-age"))
+            out.append(rule("age.kin_age").find(value, [ctx.ev(kin.start, kin.end)]))
     others = [
         (m.start, m.end) for o in ctx.drafts if o is not d for m in o.mentions if m.kind == "kin"
     ]
@@ -209,9 +205,9 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         dead = re.search(r"\b(?:died|death|killed|deceased)\b", sent)
         if years and not dead and not m.group("d") and not m.group("e") and not m.group("f"):
             age += REFERENCE_DATE.year - max(years)
-            out.append(Finding("AGE", f"{age - 1}-{age}", 3, 3, [ctx.ev(s, e)], "aged-then"))
+            out.append(rule("age.aged_then").find(f"{age - 1}-{age}", [ctx.ev(s, e)]))
         else:
-            out.append(Finding("AGE", str(age), 4, 1, [ctx.ev(s, e)], "aged"))
+            out.append(rule("age.aged").find(str(age), [ctx.ev(s, e)]))
         break
     for rx, offset in ((_CLASS_OF, 18), (_BORN_SHORT, 0)):
         for m, off in segment_matches(ctx, d, rx):
@@ -220,7 +216,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             if 0 < age < 110:
                 ev = [ctx.ev(off + m.start(), off + m.end())]
                 value = f"{age - 1}-{age}" if offset == 0 else f"{age - 1}-{age + 1}"
-                out.append(Finding("AGE", value, 4 if offset == 0 else 3, 2, ev, "year"))
+                out.append(rule("age.year").find(value, ev, certainty=4 if offset == 0 else 3))
             break
     for m, off in segment_matches(ctx, d, _DECADE):
         dec = m.group("dec")
@@ -231,22 +227,20 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             "mid": (base + 3, base + 7),
             "late": (base + 6, base + 9),
         }.get(q or "", (base, base + 9))
-        out.append(
-            Finding("AGE", f"{lo}-{hi}", 4, 1, [ctx.ev(off + m.start(), off + m.end())], "decade")
-        )
+        out.append(rule("age.decade").find(f"{lo}-{hi}", [ctx.ev(off + m.start(), off + m.end())]))
     if (
         d.kin in {"child", "kid", "son", "daughter", "grandson", "granddaughter"}
         and d.anchor is not None
         and d.anchor.is_author
     ):
-        out.append(Finding("AGE", "3-12", 2, 3, [], "child"))
+        out.append(rule("age.child").find("3-12", []))
     if d.kin == "baby" or any("little one" in m.text for m in d.mentions):
-        out.append(Finding("AGE", "0-5", 3, 3, [], "baby"))
+        out.append(rule("age.baby").find("0-5", []))
     for rx, value, cert in _STAGES:
         for m, off in segment_matches(ctx, d, rx):
             out.append(
-                Finding(
-                    "AGE", value, cert, 3, [ctx.ev(off + m.start(), off + m.end())], "life-stage"
+                rule("age.life_stage").find(
+                    value, [ctx.ev(off + m.start(), off + m.end())], certainty=cert
                 )
             )
             break

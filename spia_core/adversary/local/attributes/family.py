@@ -15,6 +15,7 @@ from spia_core.adversary.local.attributes import segment_matches
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.patterns import FIRST_PERSON
+from spia_core.adversary.local.rules import rule
 from spia_core.adversary.local.subjects import Draft
 
 _STATUS = (
@@ -164,13 +165,8 @@ def _status_for_author(ctx: DocContext, d: Draft) -> list[Finding]:
                 }:
                     continue
                 out.append(
-                    Finding(
-                        "RELATIONSHIP",
-                        value,
-                        cert + 1 if cert < 5 else 5,
-                        1,
-                        [ctx.ev(a, b)],
-                        "author-status",
+                    rule("family.author_status").find(
+                        value, [ctx.ev(a, b)], certainty=cert + 1 if cert < 5 else 5
                     )
                 )
                 break
@@ -184,9 +180,7 @@ def _status_for_author(ctx: DocContext, d: Draft) -> list[Finding]:
             or _DEM_LIFE.search(ctx.text)
         )
         if fam is not None:
-            out.append(
-                Finding("RELATIONSHIP", "Married", 2, 3, [ctx.ev(fam.start(), fam.end())], "our")
-            )
+            out.append(rule("family.our").find("Married", [ctx.ev(fam.start(), fam.end())]))
     return out
 
 
@@ -201,11 +195,11 @@ def named_context(ctx: DocContext, d: Draft) -> list[Finding]:
         after = ctx.text[m.end : m.end + 25]
         ev = [ctx.ev(m.start, m.end)]
         if _SPOUSE_BEFORE.search(before):
-            out.append(Finding("RELATIONSHIP", "Married", 4, 2, ev, "spouse-context"))
+            out.append(rule("family.spouse_context").find("Married", ev))
         elif _WITH_BEFORE.search(before) and _COPARENT_AFTER.match(after):
-            out.append(Finding("RELATIONSHIP", "Married", 3, 3, ev, "co-parent"))
+            out.append(rule("family.co_parent").find("Married", ev))
         elif _PARENTS_BEFORE.search(before):
-            out.append(Finding("RELATIONSHIP", "Married", 3, 3, ev, "parents-named"))
+            out.append(rule("family.parents_named").find("Married", ev))
     return out
 
 
@@ -217,12 +211,12 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     kin_ev = [ctx.ev(km.start, km.end)] if km else []
     if d.kin == "spouse" or (kin and kin.relationship):
         value = "Married" if d.kin == "spouse" else kin.relationship
-        out.append(Finding("RELATIONSHIP", value, 4, 1, kin_ev, "kin"))
+        out.append(rule("family.kin").find(value, kin_ev))
     if d.kin and km is not None:
         adj = _ADJ_BEFORE_KIN.search(ctx.text[max(0, km.start - 25) : km.end])
         word = adj.group("adj").lower() if adj else ""
         if word in _ADJ_VALUE:
-            out.append(Finding("RELATIONSHIP", _ADJ_VALUE[word], 5, 1, kin_ev, "kin-adjective"))
+            out.append(rule("family.kin_adjective").find(_ADJ_VALUE[word], kin_ev))
     has_children = False
     for other in ctx.drafts:
         if other.anchor is not d or not other.kin:
@@ -237,40 +231,35 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             or _DEATH_OF.search(ctx.text[max(0, m.start - 20) : m.start])
         )
         if late and canon in {"wife", "husband", "spouse"}:
-            out.append(Finding("RELATIONSHIP", "Widowed", 5, 1, ev, "late-spouse"))
+            out.append(rule("family.late_spouse").find("Widowed", ev))
             continue
         value = "Married" if other.kin == "spouse" else (k.anchor_relationship if k else "")
         if value:
-            out.append(Finding("RELATIONSHIP", value, 4, 2, ev, "anchor-of-kin"))
+            out.append(rule("family.anchor_of_kin").find(value, ev))
         elif canon in _CHILDREN:
             has_children = True
     lone = _LONE_PARENT.search(ctx.text) if d.is_author else None
     if lone is not None:
         ev = [ctx.ev(lone.start(), lone.end())]
-        out.append(Finding("RELATIONSHIP", "Divorced", 2, 3, ev, "lone-parent-masked"))
+        out.append(rule("family.lone_parent_masked").find("Divorced", ev))
     elif has_children and d.is_author:
-        out.append(Finding("RELATIONSHIP", "Married", 2, 3, [], "parent"))
+        out.append(rule("family.parent").find("Married", []))
     if d.is_author:
         out.extend(_status_for_author(ctx, d))
     elif not d.kin:
         out.extend(named_context(ctx, d))
         pair = next((m for m in d.mentions if m.source == "pair"), None)
         if pair is not None:  # "Robert and Shannon Williams": a couple sharing a surname
-            out.append(
-                Finding("RELATIONSHIP", "Married", 3, 3, [ctx.ev(pair.start, pair.end)], "couple")
-            )
+            out.append(rule("family.couple").find("Married", [ctx.ev(pair.start, pair.end)]))
         for rx, value, cert in _STATUS:
             for m, off in segment_matches(ctx, d, rx):
                 if m.group(0).lower() in {"my wife", "my husband", "my hubby", "my wifey"}:
                     continue
                 out.append(
-                    Finding(
-                        "RELATIONSHIP",
+                    rule("family.status").find(
                         value,
-                        cert if not m.group(0).lower().startswith("widow") else 3,
-                        2,
                         [ctx.ev(off + m.start(), off + m.end())],
-                        "status",
+                        certainty=cert if not m.group(0).lower().startswith("widow") else 3,
                     )
                 )
                 break
@@ -280,5 +269,5 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             for o in ctx.drafts
         )
         if pair:
-            out.append(Finding("RELATIONSHIP", "Married", 3, 3, kin_ev, "parents"))
+            out.append(rule("family.parents").find("Married", kin_ev))
     return out

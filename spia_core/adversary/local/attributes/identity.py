@@ -17,6 +17,7 @@ from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.mentions import Mention
+from spia_core.adversary.local.rules import rule
 from spia_core.adversary.local.subjects import Draft
 from spia_core.model import Evidence
 
@@ -263,6 +264,15 @@ def draft_name(d: Draft) -> tuple[str, int, Mention | None]:
     return value, cert, best
 
 
+def name_rule(source: str) -> str:
+    """The rule id of a NAME choice: how the name was found (a mention, header, handle, e-mail)."""
+    return {
+        "header": "identity.name_header",
+        "handle-residue": "identity.name_handle_residue",
+        "email": "identity.name_email",
+    }.get(source, "identity.name_mention")
+
+
 def subject_name(ctx: DocContext, d: Draft) -> NameChoice | None:
     """The best NAME for a subject: names and handles, completed from its e-mail addresses."""
     emails = [c.value for c in d.codes if c.tag == "EMAIL_ADDRESS"]
@@ -295,8 +305,10 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     choice = subject_name(ctx, d)
     if choice is not None:
         out.append(
-            Finding("NAME", choice.name, choice.certainty, 1, choice.evidence, choice.source)
+            rule(name_rule(choice.source)).find(
+                choice.name, choice.evidence, certainty=choice.certainty
+            )
         )
     for c in d.codes:
-        out.append(Finding(c.tag, c.value, 5, 1, [ctx.ev(c.start, c.end)], "code"))
+        out.append(rule("identity.code").find(c.value, [ctx.ev(c.start, c.end)], tag=c.tag))
     return out

