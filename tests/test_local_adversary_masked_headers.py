@@ -51,14 +51,13 @@ def test_audience_job_word_is_a_weak_hint(adv: LocalAdversary) -> None:
         "Great for students and collectors."
     )
     got = _values(_author(adv, text))
-    assert got["OCCUPATION"] == ("Student", 1)
-    assert got["EDUCATION"][1] == 1
+    assert "OCCUPATION" not in got  # who the item suits says nothing of the seller
     assert "POSITION" not in got
 
 
 def test_stated_job_keeps_its_certainty(adv: LocalAdversary) -> None:
     got = _values(_author(adv, "I am a nurse and I sell my old textbooks. Ideal for nurses."))
-    assert got["OCCUPATION"] == ("Nurse", 5)
+    assert got["OCCUPATION"] == ("Nurse", 4)
 
 
 def test_handle_residue_gives_no_sex(adv: LocalAdversary) -> None:

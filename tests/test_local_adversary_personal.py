@@ -247,23 +247,6 @@ def test_listed_birth_years_and_age_at_death(adv: LocalAdversary) -> None:
     assert ages.get("Wife of the applicant", ages.get("Wife of Senanik Öner")) == "39", ages
 
 
-@pytest.mark.parametrize(
-    ("text", "job"),
-    [
-        (
-            "@sam_k : Busy day caring for patients and still making time for my fam.",
-            "Healthcare worker",
-        ),
-        ("@sam_k : Balancing family time with lesson plans keeps me busy! #FamilyFirst", "Teacher"),
-        ("Nigel : Every mile brings me closer to home. #FamilyMan #TruckerDad", "Truck Driver"),
-    ],
-)
-def test_author_occupation_from_activities(adv: LocalAdversary, text: str, job: str) -> None:
-    res = adv.infer(text)
-    assert value(author(res), "OCCUPATION") == job
-    check_evidence(text, res)
-
-
 def test_activities_do_not_override_a_stated_job(adv: LocalAdversary) -> None:
     res = adv.infer("@sam_k : I'm a nurse. Sharing lesson plans for our night-shift trainees.")
     assert value(author(res), "OCCUPATION") == "Nurse"

@@ -238,6 +238,7 @@ class LocalAdversary:
         masks = masked_spans(text)
         drafts = find_subjects(text, ents, masks)
         ctx = DocContext(text=text, sentences=sents, ents=ents, masks=masks, drafts=drafts)
+        ctx.doc = doc if doc.has_annotation("DEP") else None
         build_segments(ctx)
         for d in drafts:  # the article's writer is only referred to: the comment is the author's
             if "writer" in d.roles and not d.names:

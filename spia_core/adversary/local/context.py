@@ -6,6 +6,7 @@ import bisect
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.evidence import span
@@ -40,6 +41,7 @@ class DocContext:
     country_certainty: int = 0
     country_evidence: list[Evidence] = field(default_factory=list)
     pre_sex: dict[int, str] = field(default_factory=dict)
+    doc: Any = None  # the spaCy Doc (dependency parse), None without a trained model
 
     def sentence_of(self, pos: int) -> tuple[int, int]:
         starts = [s for s, _ in self.sentences]

@@ -170,19 +170,37 @@ def country_cues() -> tuple[Cue, ...]:
 
 @dataclass(frozen=True)
 class Job:
+    """A job of the occupation taxonomy: its label, the education it requires, its SOC code."""
+
     occupation: str
     education: str
-    sex: str
+    code: str = ""
+
+
+def _plural(word: str) -> str:
+    if word.endswith(("man", "woman")) and not word.endswith("human"):
+        return word[:-3] + "men"
+    if word.endswith(("s", "x", "ch", "sh")):
+        return word + "es"
+    if word.endswith("y") and word[-2:-1] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
 
 
 @functools.cache
 def occupations() -> tuple[dict[str, Job], re.Pattern[str]]:
-    """Job word (lower-case) -> Job, and one regex matching any job word."""
+    """Job title (lower-case, singular and plural) -> Job, from ``occupation_taxonomy.tsv``
+    (SOC 2018 detailed occupations), and one regex matching any title."""
     table: dict[str, Job] = {}
-    for row in _read_tsv("occupations.tsv"):
-        job = Job(row[1], "" if row[2] == "-" else row[2], "" if row[3] == "-" else row[3])
-        for word in row[0].split("|"):
-            table[word.lower()] = job
+    for row in _read_tsv("occupation_taxonomy.tsv"):
+        if len(row) != 5:
+            raise ValueError(f"occupation_taxonomy.tsv: row {row[:2]!r} needs 5 columns")
+        job = Job(row[2], "" if row[3] == "-" else row[3], row[0])
+        for title in [row[2], *row[4].split("|")]:
+            word = title.strip().lower()
+            if word:
+                table.setdefault(word, job)
+                table.setdefault(_plural(word), job)
     words = sorted(table, key=len, reverse=True)
     pattern = re.compile(r"\b(" + "|".join(re.escape(w) for w in words) + r")\b", re.IGNORECASE)
     return table, pattern

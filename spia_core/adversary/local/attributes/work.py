@@ -203,24 +203,22 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         if not job_used_as_job(ctx.text, s, e) or not _job_of_subject(ctx.text, s, d):
             continue
         near = s - off < 80
-        cert = 5 if near else 3
-        if d.is_author and _AUDIENCE_BEFORE.search(ctx.text, max(0, s - 40), s):
-            # "Great for students", "ideal for budding nurses": who the item suits, at best a
-            # hint at the seller's own trade.
-            near, cert = False, 1
-        out.append(rule("work.job_word").find(job.occupation, [ctx.ev(s, e)], certainty=cert))
-        if d.is_author and near:
-            # A post author's stated job is also the post they hold ("my status as a cashier").
-            out.append(rule("work.job_position").find(job.occupation, [ctx.ev(s, e)]))
-        elif near and not d.is_author and not (d.roles.keys() & role_work().keys()):
+        if d.is_author:
+            # Any job word in a post author's text is only a hint ("my doctor", "great for
+            # students"); the parse rules of attributes.occupation read stated jobs.
+            if _AUDIENCE_BEFORE.search(ctx.text, max(0, s - 40), s):
+                continue
+            out.append(rule("work.job_word_author").find(job.occupation, [ctx.ev(s, e)]))
+            continue
+        rid = "work.job_word" if near else "work.job_word_far"
+        out.append(rule(rid).find(job.occupation, [ctx.ev(s, e)]))
+        if near and not (d.roles.keys() & role_work().keys()):
             # "the applicant, who is a university professor": the post held is the job word.
             pos = _job_position(m.group(0))
             out.append(rule("work.job_position").find(pos, [ctx.ev(s, e)]))
         if job.education:
-            edu_cert = min(3, cert)
-            out.append(
-                rule("work.job_education").find(job.education, [ctx.ev(s, e)], certainty=edu_cert)
-            )
+            edu = "work.job_education" if near else "work.job_education_far"
+            out.append(rule(edu).find(job.education, [ctx.ev(s, e)]))
         if word in {
             "lawyer",
             "lawyers",
@@ -541,11 +539,21 @@ def _kin_apposition() -> re.Pattern[str]:
     return re.compile(rf"\b(?:my|our)\s+(?:{kin})\s*,\s*(?:an?|the)\s+(?:[\w-]+\s+){{0,2}}$", re.I)
 
 
+#: A job word owned by or governed from someone else in the author's text ("my doctor").
+_POSSESSED_BEFORE = re.compile(
+    r"\b(?:my|our|your|his|her|their|the|by|to|from|with|for)\s+(?:[a-z][\w\-]*\s+)?$",
+    re.IGNORECASE,
+)
+
+
 def _job_of_subject(text: str, s: int, d: Draft) -> bool:
     """False when the job word at ``s`` is another person's (see _OTHER_PERSON_BEFORE);
     a post author's own words are kept as they are."""
     if d.is_author:
-        # "my son, a doctor, ...": the job in apposition to a relative is the relative's.
+        # "my son, a doctor, ...": the job in apposition to a relative is the relative's;
+        # "my doctor", "our plumber", "by the nurse" name someone else.
+        if _POSSESSED_BEFORE.search(text, max(0, s - 30), s):
+            return False
         return not _kin_apposition().search(text, max(0, s - 60), s)
     own = next((m for m in d.mentions if m.start <= s < m.end), None)
     if own is not None:
