@@ -146,6 +146,8 @@ def bench_adversary(args: argparse.Namespace) -> dict[str, Any]:
     from spia_core.evaluation.local_calibration import calibration_record, write_calibration
 
     datasets = [args.dataset] if args.dataset else ["TAB-144", "PANORAMA-151"]
+    if getattr(args, "ablate", False):
+        return _bench_ablation(args, datasets)
     out: dict[str, Any] = {}
     records: dict[str, dict[str, Any]] = {}
     for name in datasets:
@@ -157,6 +159,22 @@ def bench_adversary(args: argparse.Namespace) -> dict[str, Any]:
     if records:
         out["calibration_written_to"] = str(write_calibration(records))
     return out
+
+
+def _bench_ablation(args: argparse.Namespace, datasets: list[str]) -> dict[str, Any]:
+    """Per-rule ablation of the local adversary (see evaluation.rule_ablation); prints the
+    table, returns the figures."""
+    from spia_core.evaluation.rule_ablation import ablate, format_ablation
+
+    reports = [
+        ablate(name, half=args.half, limit=args.limit, masked=not args.no_masked)
+        for name in datasets
+    ]
+    print(format_ablation(reports))
+    return {
+        r["dataset"]: {v: r[v]["baseline"] for v in ("original", "masked") if v in r}
+        for r in reports
+    }
 
 
 def _adversary_summary(rep: dict[str, Any], *, show_tags: bool) -> dict[str, Any]:
@@ -244,6 +262,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--no-masked", action="store_true", help="adversary: original text only")
     p.add_argument("--tags", action="store_true", help="adversary: per-tag inferred shares")
+    p.add_argument(
+        "--ablate",
+        action="store_true",
+        help="adversary: per rule, the documents it fires on, the correct/wrong/neutral PIIs it "
+        "produces and the CPR change when it is switched off",
+    )
     p.add_argument("--limit", type=int, help="only the first N documents")
     p.add_argument(
         "--timing-docs",

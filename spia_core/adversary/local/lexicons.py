@@ -206,6 +206,35 @@ def occupations() -> tuple[dict[str, Job], re.Pattern[str]]:
     return table, pattern
 
 
+@functools.cache
+def _singulars() -> dict[str, str]:
+    """Every title key of the taxonomy (plural forms too) -> its singular title."""
+    out: dict[str, str] = {}
+    for row in _read_tsv("occupation_taxonomy.tsv"):
+        for title in [row[2], *row[4].split("|")]:
+            word = title.strip().lower()
+            if word:
+                out.setdefault(word, word)
+                out.setdefault(_plural(word), word)
+    return out
+
+
+def job_label(surface: str) -> str:
+    """The OCCUPATION value for a job title as the text writes it: the writer's own title,
+    singular and in sentence case ('pharmacy technicians' -> 'Pharmacy technician'), or the
+    taxonomy label for abbreviations and short informal titles ('RN' -> 'Nurse', 'cop' ->
+    'Police officer'); '' when the taxonomy does not know the title."""
+    table, _ = occupations()
+    key = " ".join(surface.lower().split())
+    job = table.get(key)
+    if job is None:
+        return ""
+    word = _singulars().get(key, key)
+    if len(word) <= 3 or surface.strip().isupper():
+        return job.occupation
+    return word[:1].upper() + word[1:]
+
+
 @dataclass(frozen=True)
 class Kin:
     word: str

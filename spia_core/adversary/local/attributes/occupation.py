@@ -197,7 +197,8 @@ def _findings(ctx: DocContext, d: Draft, tok: Any, rule_id: str) -> list[Finding
         return []
     ev = [ctx.ev(s, e)]
     kin = rule_id == "occupation.self_is" and not d.is_author
-    out = [rule("occupation.kin_is" if kin else rule_id).find(job.occupation, ev)]
+    label = lexicons.job_label(ctx.text[s:e]) or job.occupation
+    out = [rule("occupation.kin_is" if kin else rule_id).find(label, ev)]
     if job.education:
         out.append(rule("occupation.job_education").find(job.education, ev))
     first = min(
@@ -299,7 +300,8 @@ def _hashtag_job(ctx: DocContext) -> list[Finding]:
                 job = table.get(" ".join(words[i : i + n]))
                 if job is not None and len(words[i]) > 2:
                     ev = [ctx.ev(m.start(), m.end())]
-                    out = [rule("occupation.hashtag").find(job.occupation, ev)]
+                    label = lexicons.job_label(" ".join(words[i : i + n])) or job.occupation
+                    out = [rule("occupation.hashtag").find(label, ev)]
                     if job.education:
                         out.append(rule("occupation.job_education").find(job.education, ev))
                     return out

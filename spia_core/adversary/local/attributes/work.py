@@ -208,10 +208,11 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             # students"); the parse rules of attributes.occupation read stated jobs.
             if _AUDIENCE_BEFORE.search(ctx.text, max(0, s - 40), s):
                 continue
-            out.append(rule("work.job_word_author").find(job.occupation, [ctx.ev(s, e)]))
+            label = lexicons.job_label(m.group(0)) or job.occupation
+            out.append(rule("work.job_word_author").find(label, [ctx.ev(s, e)]))
             continue
         rid = "work.job_word" if near else "work.job_word_far"
-        out.append(rule(rid).find(job.occupation, [ctx.ev(s, e)]))
+        out.append(rule(rid).find(lexicons.job_label(m.group(0)) or job.occupation, [ctx.ev(s, e)]))
         if near and not (d.roles.keys() & role_work().keys()):
             # "the applicant, who is a university professor": the post held is the job word.
             pos = _job_position(m.group(0))
@@ -237,7 +238,8 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             if job and job_used_as_job(ctx.text, off + m.start(1), off + m.end(1)):
                 out.append(
                     rule("work.job_before").find(
-                        job.occupation, [ctx.ev(off + m.start(), off + m.end())]
+                        lexicons.job_label(m.group(1)) or job.occupation,
+                        [ctx.ev(off + m.start(), off + m.end())],
                     )
                 )
                 if job.education:
