@@ -48,7 +48,7 @@ def test_listing_item_description_names_the_item(adv: LocalAdversary) -> None:
 def test_audience_job_word_is_a_weak_hint(adv: LocalAdversary) -> None:
     text = (
         "Name: [ORG]\nItem: Circuit kits\nDescription: Kits I used for early designs at [ORG]. "
-        "Great for students and collectors."
+        "Perfect for students and hobbyists."
     )
     got = _values(_author(adv, text))
     assert "OCCUPATION" not in got  # who the item suits says nothing of the seller
@@ -83,5 +83,5 @@ def test_friends_listed_after_with_are_no_firm(adv: LocalAdversary) -> None:
 
 
 def test_partners_firm_is_the_affiliation(adv: LocalAdversary) -> None:
-    text = "I work with Hardy, Hernandez and Fernandez as a customer service rep."
-    assert _values(_author(adv, text))["AFFILIATION"][0] == "Hardy, Hernandez and Fernandez"
+    text = "I work with Pryce, Okonkwo and Lindahl as a customer service rep."
+    assert _values(_author(adv, text))["AFFILIATION"][0] == "Pryce, Okonkwo and Lindahl"

@@ -21,7 +21,7 @@ def _author(adv: LocalAdversary, text: str) -> dict[str, tuple[str, int]]:
 
 
 def test_job_later_in_the_frame_clause(adv: LocalAdversary) -> None:
-    text = "@stephanie_5 : Balancing my life as a mom of 2 and a dedicated lecturer is hard!"
+    text = "@olu_7 : Juggling my life as a dad of three and a part-time lecturer is tough!"
     assert _author(adv, text)["OCCUPATION"][0] == "Lecturer"
 
 
@@ -47,7 +47,7 @@ def test_no_work_guess_for_a_family_post(adv: LocalAdversary) -> None:
 
 
 def test_degree_and_workplace(adv: LocalAdversary) -> None:
-    got = _author(adv, "@t_w : Throwing it back to when my Bachelor's degree sparked a passion.")
+    got = _author(adv, "@t_w : Still proud of the Bachelor's degree I earned at night school.")
     assert got["EDUCATION"] == ("College Degree", 3)
     got = _author(adv, "@r : Any tips for a PhD-level protocol? The error log is long.")
     assert got.get("EDUCATION", ("",))[0] != "PhD"

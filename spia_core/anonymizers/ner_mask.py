@@ -128,7 +128,7 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], int], ...] = (
         ),
         0,
     ),
-    # titled names: "Mr A. Demetriades", "Mrs Anna Evagorou Christou", "Judge Smith"
+    # titled names: "Mr K. Laskaris", "Mrs Eleni Petrou Vasou", "Judge Smith"
     (
         "PERSON",
         re.compile(rf"\b{_TITLE}\.?\s+((?:{_NAME_WORD}\s+){{0,3}}{_NAME_WORD})"),

@@ -172,7 +172,7 @@ def location_levels(text: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=65536)
 def name_tokens(text: str) -> tuple[str, ...]:
-    """Folded name tokens without honorifics; 'Dr. Heidemarie Abrahamian' -> ('heidemarie', ...)."""
+    """Folded name tokens without honorifics; 'Dr. Liesel Marquardt' -> ('liesel', ...)."""
     tokens = _NAME_TOKEN.findall(fold(text))
     kept = [t for t in tokens if t not in NAME_TITLES]
     return tuple(kept) if kept else tuple(tokens)

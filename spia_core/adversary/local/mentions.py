@@ -123,7 +123,7 @@ def plausible_name(name: str) -> bool:
 
 
 def handle_to_name(handle: str) -> str:
-    """'@rosie_lawrence' -> 'Rosie Lawrence', '@albert452' -> 'Albert'."""
+    """'@greta_holm' -> 'Greta Holm', '@albert452' -> 'Albert'."""
     parts = [p for p in re.split(r"[_.\-\d]+", handle.lstrip("@")) if len(p) >= 2]
     return " ".join(p[:1].upper() + p[1:] for p in parts)
 
@@ -149,7 +149,7 @@ _NAME_CUE = re.compile(
     r"fianc[ée]e?)\b,?)\s+"
     r"(?P<name>[A-Z][a-z]{2,}(?: [A-Z][a-z]{2,})?)\b"
 )
-#: A full name with no cue: a known first name and a known surname ("Christina Jones").
+#: A full name with no cue: a known first name and a known surname ("Helena Marsh").
 _FULL_NAME = re.compile(r"(?<![\w@#])(?P<first>[A-Z][a-z]{2,}) (?P<last>[A-Z][a-z]{2,})\b(?![@\w])")
 
 
@@ -164,7 +164,7 @@ def _is_first(word: str) -> bool:
 
 
 def find_paired_names(text: str) -> list[Mention]:
-    """'Roy & Margaret Barnes' -> 'Roy Barnes' and 'Margaret Barnes' (a shared surname)."""
+    """'Ivo & Lena Kessler' -> 'Ivo Kessler' and 'Lena Kessler' (a shared surname)."""
     out = []
     for m in _PAIR.finditer(text):
         if not (_is_first(m.group("a")) and _is_first(m.group("b"))):
@@ -193,7 +193,7 @@ def find_paired_names(text: str) -> list[Mention]:
 
 def find_cue_names(text: str) -> list[Mention]:
     """Known first names after a social cue in informal text ("with Leigh", "hubby Marcus"),
-    full names of a known first name and surname ("Christina Jones"), and @handles that do not
+    full names of a known first name and surname ("Helena Marsh"), and @handles that do not
     open the text ("with @JamesCruz")."""
     from spia_core.adversary.local.attributes.identity import handle_name, name_sets
 
@@ -248,7 +248,7 @@ _NOT_A_PERSON_SLOT = re.compile(
 )
 
 
-#: "a certain G. Nicolaides", "a certain Mr X": judgments name minor third parties this way.
+#: "a certain P. Andronikou", "a certain Mr X": judgments name minor third parties this way.
 _A_CERTAIN = re.compile(
     r"\b[Aa] certain (?:(?:Mr|Mrs|Ms|Dr)\.? )?(?P<name>(?:[A-Z]\.\s?){1,3}[A-Z][\w’'\-]+|"
     r"[A-Z][a-z]+ (?:[A-Z]\. )?[A-Z][\w’'\-]+|[A-Z]\.[A-Z]\.)"
@@ -269,7 +269,7 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
             Mention(m.start(), m.end(), m.group(0), "name", name=name, title=m.group("title"))
         )
         taken.append((m.start(), m.end()))
-    for m in _A_CERTAIN.finditer(text):  # "a certain G. Nicolaides": a named third party
+    for m in _A_CERTAIN.finditer(text):  # "a certain P. Andronikou": a named third party
         if not any(s < m.end() and m.start() < e for s, e in taken):
             name = m.group("name")
             out.append(Mention(m.start("name"), m.end(), name, "name", name=name, source="certain"))

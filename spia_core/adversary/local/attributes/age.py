@@ -101,8 +101,8 @@ _STAGES = (
 #: "class of 2010" (school leavers are about 18), "born in '88", "Class of '05".
 _CLASS_OF = re.compile(r"\b[Cc]lass of (?:(?P<y4>(?:19|20)\d\d)|['’](?P<y2>\d\d))\b")
 _BORN_SHORT = re.compile(r"\bborn in ['’](?P<y2>\d\d)\b")
-#: "The applicants were born in 1925 and 1927, respectively", "two children born in 1984 and
-#: 1988": several birth years in one list.
+#: "The applicants were born in 1931 and 1936, respectively", "two sons born in 1979 and
+#: 1983": several birth years in one list.
 _BORN_LIST = re.compile(
     r"\bborn\s+in\s+(?P<list>(?:1[89]\d\d|20[0-2]\d)(?:(?:,\s*|,?\s+and\s+)(?:1[89]\d\d|20[0-2]\d))+)"
 )

@@ -1,6 +1,6 @@
 """RELATIONSHIP: spouses, widows, divorce, partners (kin words and status statements).
 
-Whose status a word gives matters: in a post, "Divorced but dedicated to my 4 kiddos" is the
+Whose status a word gives matters: in a post, "Divorced, and my three boys keep me going" is the
 author's status, not the children's; "my divorced sister" is the sister's; "my late wife"
 makes the author a widower; two parents named together are married to each other.
 """
@@ -249,7 +249,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     elif not d.kin:
         out.extend(named_context(ctx, d))
         pair = next((m for m in d.mentions if m.source == "pair"), None)
-        if pair is not None:  # "Robert and Shannon Williams": a couple sharing a surname
+        if pair is not None:  # "Oskar and Hedda Lindqvist": a couple sharing a surname
             out.append(rule("family.couple").find("Married", [ctx.ev(pair.start, pair.end)]))
         for rx, value, cert in _STATUS:
             for m, off in segment_matches(ctx, d, rx):

@@ -1,9 +1,9 @@
 """NAME and the CODE tags of one subject.
 
-Names in online posts often come as handles or usernames: ``@nicoleherman`` -> "Nicole Herman",
-``@njones`` -> "N. Jones", ``VasuAdmin`` -> "Vasu", ``Jacob_M`` -> "Jacob M", or as e-mail
-addresses (``t.zimmerman@...`` -> "T. Zimmerman"). A handle is completed from the subject's own
-e-mail address when they share a name part (``@ward_77`` + ``b.ward@...`` -> "B. Ward").
+Names in online posts often come as handles or usernames: ``@idabrennan`` -> "Ida Brennan",
+``@tkovac`` -> "T. Kovac", ``VasuAdmin`` -> "Vasu", ``Piet_R`` -> "Piet R", or as e-mail
+addresses (``l.moreau@...`` -> "L. Moreau"). A handle is completed from the subject's own
+e-mail address when they share a name part (``@holt_77`` + ``e.holt@...`` -> "E. Holt").
 Run-together handles are split with Faker's per-locale first- and last-name lists.
 """
 
@@ -174,7 +174,7 @@ def handle_tokens(raw: str) -> list[str]:
 
 
 def handle_name(raw: str) -> str:
-    """'@nicoleherman' -> 'Nicole Herman', 'VasuAdmin' -> 'Vasu', '@njones' -> 'N. Jones'."""
+    """'@idabrennan' -> 'Ida Brennan', 'VasuAdmin' -> 'Vasu', '@tkovac' -> 'T. Kovac'."""
     s = raw.strip().lstrip("@").strip()
     if re.search(r"[\[\]<>*█]", s):
         return ""  # a masking placeholder, not a name
@@ -202,8 +202,8 @@ def _folded(name: str) -> list[str]:
 
 
 def complete_with_email(name: str, emails: list[str]) -> str:
-    """Complete a one-word handle name from the subject's e-mail: 'Ward' + b.ward@ -> 'B. Ward',
-    'Mitali' + m.chawla@ -> 'Mitali Chawla', 'Anderson' + david81@ -> 'David Anderson'."""
+    """Complete a one-word handle name from the subject's e-mail: 'Holt' + e.holt@ -> 'E. Holt',
+    'Ines' + i.varga@ -> 'Ines Varga', 'Lund' + petra81@ -> 'Petra Lund'."""
     h = _folded(name)
     if len(h) != 1 or not h[0]:
         return name

@@ -171,19 +171,22 @@ def _pattern(tok: Any) -> str | None:
     return None
 
 
+_STOP_PUNCT = frozenset({",", ".", ";", ":", "!", "?", "(", ")"})
+
+
 def _coordinated_job(tok: Any) -> Any | None:
-    """'as a mom of 2 and a dedicated lecturer': the job noun coordinated after a non-job
+    """'as a dad of three and a part-time welder': the job noun coordinated after a non-job
     noun, read on the tokens when the parse attaches it elsewhere."""
     doc = tok.doc
     for i in range(tok.i + 1, min(len(doc), tok.i + 5)):
         if doc[i].text.lower() in {"and", "&"}:
-            for j in range(i + 1, min(len(doc), i + 5)):
-                if doc[j].is_punct:
+            for j in range(i + 1, min(len(doc), i + 7)):
+                if doc[j].text in _STOP_PUNCT:
                     return None
                 if _title(doc[j]) is not None and (j + 1 == len(doc) or _title(doc[j + 1]) is None):
                     return doc[j]
             return None
-        if doc[i].is_punct:
+        if doc[i].text in _STOP_PUNCT:
             return None
     return None
 
@@ -263,7 +266,7 @@ def author_matches(ctx: DocContext, d: Draft, rx: re.Pattern[str]) -> list[tuple
     return out
 
 
-#: A degree the author holds ("a Bachelor's degree sparked a passion for flight").
+#: A degree the author holds ("my Bachelor's degree in geology").
 _DEGREE = re.compile(
     r"\b(?:(?P<college>(?i:(?:bachelor|master)['’]?s(?: degree)?|(?:college|university|"
     r"undergraduate|law|nursing|engineering|business) degree|graduated from (?:college|"

@@ -22,7 +22,7 @@ _SELF_FEMALE = (
     r"mom|mum|mommy|mama|mother|wife|wifey|woman|lady|girl|girlfriend|daughter|sister|"
     r"grandmother|grandma|aunt"
 )
-#: "as a widowed dad to 3", "I'm a proud mom of two", "single mum".
+#: "as a single father of two", "I'm a proud mom of two", "single mum".
 _SELF = re.compile(
     rf"\b(?:I am|I'm|I’m|as|being|a|proud|single|working|divorced|widowed|busy|solo|stay-at-home)"
     rf"\s+(?:\w+\s+){{0,2}}?(?:(?P<m>{_SELF_MALE})|(?P<f>{_SELF_FEMALE}))\b(?!['’]s)",

@@ -44,7 +44,7 @@ _WORK_AT = re.compile(
 _WITH_ORG = re.compile(
     r"\b(?:with|at|for|from)\s+(?P<org>[A-Z][\w’'\-]*(?:,\s+[A-Z][\w’'\-]*)*(?:,?\s+and\s+[A-Z][\w’'\-]*)|[A-Z][\w’'\-]*\s+(?:PLC|Inc|Ltd|LLC|Store|Group)\.?)"
 )
-#: "our call routing system at Hurst-Jones": the organisation the author's team works at.
+#: "our billing system at Crane-Whitby": the organisation the author's team works at.
 _OUR_AT = re.compile(
     r"\b(?:[Oo]ur|[Mm]y)\s+(?:[\w\-]+\s+){0,3}?(?:system|systems|network|office|team|store|platform|"
     r"database|servers?|portal|department)\s+at\s+"
@@ -214,7 +214,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         rid = "work.job_word" if near else "work.job_word_far"
         out.append(rule(rid).find(lexicons.job_label(m.group(0)) or job.occupation, [ctx.ev(s, e)]))
         if near and not (d.roles.keys() & role_work().keys()):
-            # "the applicant, who is a university professor": the post held is the job word.
+            # "the applicant, who is a veterinary surgeon": the post held is the job word.
             pos = _job_position(m.group(0))
             out.append(rule("work.job_position").find(pos, [ctx.ev(s, e)]))
         if job.education:
@@ -359,9 +359,9 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
 
 
 _ORG_NAME = r"(?P<org>[A-Z][\w’'\-]*(?:\s+(?:of|and|for|the|[A-Z][\w’'\-]*)){0,6})"
-#: Who a judgment's person works for or belongs to: "her employer, the General Accident
-#: Insurance Company", "employment as a social worker with the London Borough of Islington",
-#: "became a member of the Jehovah's Witnesses", "a candidate for the British National Party".
+#: Who a judgment's person works for or belongs to: "her employer, the Northern
+#: Mutual Assurance Society", "employment as a librarian with the County Council of Fife",
+#: "became a member of the Order of Friars", "a candidate for the Liberal Party".
 _EMPLOYER: tuple[tuple[re.Pattern[str], int], ...] = (
     (re.compile(rf"\b(?:his|her|their) (?:former )?employer,? (?:the )?{_ORG_NAME}"), 4),
     (
@@ -530,7 +530,7 @@ _DEFINITE_OWN = re.compile(
 )
 
 
-#: A job coordinated after a relative's mention ("mom of 2 and a dedicated lecturer").
+#: A job coordinated after a relative's mention ("dad of three and a part-time welder").
 _COORDINATED_SELF = re.compile(r"[\s,]*(?:and|&)\s+(?:an?|the)\s+(?:[\w-]+\s+){0,2}")
 
 
@@ -572,7 +572,7 @@ def _job_of_subject(text: str, s: int, d: Draft) -> bool:
             text, max((m.end for m in d.mentions if m.end <= s), default=s), s
         )
     ):
-        # "a mom of 2 and a dedicated lecturer": the author describes themself, not the kids.
+        # "a dad of three and a part-time welder": the author describes themself, not the kids.
         return False
     # "the accredited doctor" names another person, unless in apposition or after a copula
     # ("Mr X, the director", "he was the headmaster").
@@ -652,9 +652,9 @@ def _work_status(ctx: DocContext, d: Draft) -> list[Finding]:
     return out
 
 
-#: A civil-service title in apposition to a name ("Mr F. Alabrune, Director of Legal Affairs
-#: with the Ministry...", "Mrs A. Wittling-Vogel, Ministerialrätin, of the Federal Ministry",
-#: "Mrs F. Platou Amble, Attorney, Attorney-General's Office"): the post the person holds.
+#: A civil-service title in apposition to a name ("Mr K. Osterberg, Director of Legal Affairs
+#: with the Ministry...", "Mrs H. Brandauer, Ministerialrätin, of the Federal Ministry",
+#: "Mrs T. Solvang, Attorney, Attorney-General's Office"): the post the person holds.
 _TITLE_HEAD = (
     r"(?:(?:Deputy|Acting|Senior|Chief|Principal|Assistant)\s+)?(?:Head|Director(?:-General)?|"
     r"Legal Adviser|Adviser|Advisor|Counsellor|Attorney|Ambassador|Secretary(?:-General)?|"
