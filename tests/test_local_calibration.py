@@ -15,6 +15,7 @@ from spia_core.evaluation.local_calibration import (
     calibration_record,
     gap_sentence,
     load_calibration,
+    load_unseen,
     write_calibration,
 )
 from spia_core.pipeline import lower_bound_warning
@@ -48,6 +49,38 @@ def test_gap_sentence_names_the_figures(tmp_path: Path) -> None:
     assert "PANORAMA" not in tab
     both = gap_sentence("my-upload", path)
     assert "TAB-144" in both and "PANORAMA-151" in both and "+0.063" in both
+
+
+def test_gap_sentence_states_in_sample_and_unseen_with_provenance(tmp_path: Path) -> None:
+    path = tmp_path / "cal.json"
+    write_calibration({"TAB-144": _record(0.46, 0.33), "PANORAMA-151": _record(0.66, 0.597)}, path)
+    unseen = tmp_path / "unseen.json"
+    unseen.write_text(
+        json.dumps(
+            {
+                "measured_at_commit": "abc1234",
+                "measured_on": "2030-01-02",
+                "PANORAMA": {"unseen_200": {"masked_ner_mask": {"cpr": 0.75}}},
+            }
+        ),
+        "utf-8",
+    )
+    pan = gap_sentence("PANORAMA-xyz", path, unseen)
+    assert "CPR 0.660 in-sample" in pan and "+0.063" in pan
+    assert "0.750 on 200 unseen online posts (+0.153" in pan
+    assert "abc1234" in pan and "2030-01-02" in pan
+    tab = gap_sentence("TAB-1", path, unseen)
+    assert "no unseen documents" in tab
+    # without the unseen file the in-sample figure still stands
+    assert "in-sample" in gap_sentence("PANORAMA-1", path, tmp_path / "absent.json")
+
+
+def test_shipped_unseen_file_keeps_its_provenance() -> None:
+    body = load_unseen()
+    assert body["measured_at_commit"] and body["measured_on"] and body["command"]
+    assert body["PANORAMA"]["unseen_380"]["masked_ner_mask"]["cpr"] == 0.778
+    text = lower_bound_warning("PANORAMA-151", "ner-mask")
+    assert "0.778 on 380 unseen online posts" in text and body["measured_at_commit"] in text
 
 
 def test_missing_or_garbage_file_gives_no_sentence(tmp_path: Path) -> None:

@@ -18,6 +18,9 @@ from spia_core.benchmarks import DATA_DIR, paper_dataset
 from spia_core.evaluation.adversary_quality import HEADLINE_FIGURES
 
 CALIBRATION_PATH: Path = DATA_DIR / "benchmarks" / "local_adversary_calibration.json"
+#: The maintainers' measurement on documents never used in development (copied from their
+#: reference file, with its provenance: measured_at_commit, measured_on, command).
+UNSEEN_PATH: Path = DATA_DIR / "benchmarks" / "local_adversary_unseen_calibration.json"
 #: Datasets the calibration must cover (every bundled SPIA test set).
 CALIBRATION_DATASETS: tuple[str, ...] = ("TAB-144", "PANORAMA-151")
 
@@ -61,25 +64,64 @@ def load_calibration(path: Path = CALIBRATION_PATH) -> dict[str, dict[str, Any]]
     return datasets if isinstance(datasets, dict) else {}
 
 
-def gap_sentence(dataset: str, path: Path = CALIBRATION_PATH) -> str:
-    """One sentence per paper dataset (the audited one, else both) with the measured gap."""
+def load_unseen(path: Path = UNSEEN_PATH) -> dict[str, Any]:
+    """The maintainers' unseen-document figures; {} when the file is missing or unreadable."""
+    try:
+        body = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return body if isinstance(body, dict) else {}
+
+
+def _unseen_masked_cpr(unseen: dict[str, Any], paper: str) -> tuple[float, int] | None:
+    """(masked ner-mask CPR, number of documents) on unseen documents of a paper dataset."""
+    block = unseen.get(paper)
+    if not isinstance(block, dict):
+        return None
+    for key, value in block.items():
+        if key.startswith("unseen_") and isinstance(value, dict):
+            try:
+                return float(value["masked_ner_mask"]["cpr"]), int(key.split("_")[1])
+            except (KeyError, TypeError, ValueError, IndexError):
+                return None
+    return None
+
+
+def _dataset_gap(name: str, rec: dict[str, Any], unseen: dict[str, Any]) -> str:
+    ours = float(rec["masked_ner_mask"]["cpr"])
+    llm = float(rec["paper_llm_on_longformer_masking"]["cpr"])
+    paper = paper_dataset(name)
+    kind = "legal judgments" if paper == "TAB" else "online posts"
+    text = (
+        f"on {name} ({kind}) masked by ner-mask the local adversary leaves CPR {ours:.3f} "
+        f"in-sample (the bundled documents it was developed on; {ours - llm:+.3f} against the "
+        f"paper's LLM adversary, {llm:.3f})"
+    )
+    far = _unseen_masked_cpr(unseen, paper)
+    if far is None:
+        return text + "; no unseen documents of this kind were measured"
+    cpr, n = far
+    return text + (
+        f" and {cpr:.3f} on {n} unseen {kind} ({cpr - llm:+.3f}; measured by the maintainers "
+        f"at {unseen.get('measured_at_commit', '?')} on {unseen.get('measured_on', '?')})"
+    )
+
+
+def gap_sentence(
+    dataset: str, path: Path = CALIBRATION_PATH, unseen_path: Path = UNSEEN_PATH
+) -> str:
+    """The measured gap per paper dataset (the audited one, else both), in-sample and unseen."""
     records = load_calibration(path)
+    unseen = load_unseen(unseen_path)
     wanted = paper_dataset(dataset)
     parts: list[str] = []
     for name, rec in sorted(records.items()):
         if wanted in ("TAB", "PANORAMA") and paper_dataset(name) != wanted:
             continue
         try:
-            ours = float(rec["masked_ner_mask"]["cpr"])
-            llm = float(rec["paper_llm_on_longformer_masking"]["cpr"])
+            parts.append(_dataset_gap(name, rec, unseen))
         except (KeyError, TypeError, ValueError):
             continue
-        kind = "legal judgments" if paper_dataset(name) == "TAB" else "online posts"
-        parts.append(
-            f"on {name} ({kind}) masked by ner-mask the local adversary leaves CPR {ours:.3f}, "
-            f"where the paper's LLM adversary leaves {llm:.3f} on similarly masked text "
-            f"(offline protection higher by {ours - llm:+.3f})"
-        )
     if not parts:
         return ""
     return "Measured (`bench adversary`): " + "; ".join(parts) + "."
