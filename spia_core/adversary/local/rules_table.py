@@ -811,6 +811,27 @@ register(
         source="occupation_taxonomy.tsv",
     ),
     _r(
+        "occupation.activity",
+        "OCCUPATION",
+        EMB,
+        1,
+        "what the author says they do reads like this job's work",
+        "Spent the whole morning fixing a leaking pipe under my neighbour's sink and "
+        "installing a new boiler for a client.",
+        hardness=3,
+        source="occupation_activities.tsv + wordllama (bundled static embeddings)",
+    ),
+    _r(
+        "occupation.activity_strong",
+        "OCCUPATION",
+        EMB,
+        2,
+        "what the author says they do reads clearly like this job's work",
+        "Another long day growing crops and tending our livestock on the farm before harvest.",
+        hardness=3,
+        source="occupation_activities.tsv + wordllama (bundled static embeddings)",
+    ),
+    _r(
         "occupation.degree",
         "EDUCATION",
         TP,

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from spia_core.adversary.local import rules
 from spia_core.adversary.local.attributes import (
+    activity,
     age,
     family,
     identity,
@@ -20,7 +21,7 @@ from spia_core.adversary.local.subjects import Draft
 from spia_core.model import PII
 from spia_core.taxonomy import CODE_TAGS, TAGS
 
-FAMILIES = (identity, sex, age, location, family, work, occupation)
+FAMILIES = (identity, sex, age, location, family, work, occupation, activity)
 
 
 def candidates(
