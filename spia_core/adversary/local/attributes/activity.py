@@ -5,8 +5,9 @@ wheel (no download) and compared with plain descriptions of what workers of each
 
 A weak cue by design (certainty 1, 2 when the match is clear): a stated job
 (``attributes.occupation``) always wins. The thresholds were set on invented sentences before
-any dataset run: a cosine of at least 0.30 to the best occupation and 0.08 above the best
-different occupation.
+any dataset run: a cosine of at least 0.42 to the best occupation (everyday sentences such as
+"I had coffee with friends" reach 0.32, "garden chairs for sale" 0.40) and 0.08 above the
+best different occupation; 0.60 or more is a clear match.
 """
 
 from __future__ import annotations
@@ -22,9 +23,9 @@ from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.rules import rule
 from spia_core.adversary.local.subjects import Draft
 
-MIN_COSINE = 0.30
+MIN_COSINE = 0.42
 MIN_MARGIN = 0.08
-STRONG_COSINE = 0.45
+STRONG_COSINE = 0.60
 _FIRST_PERSON = re.compile(r"\b(?:I|I['’]m|I['’]ve|my|me|we|our)\b")
 _MAX_SENTENCES = 30
 

@@ -1,0 +1,74 @@
+"""The local adversary's rule registry: every rule is well-formed, fires on its own invented
+example sentences, and every inferred value carries an explanation naming a registered rule."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from spia_core.adversary.local import LocalAdversary, rules
+from spia_core.adversary.local.rules import READS, all_rules
+
+ATTRIBUTES = Path(__file__).resolve().parents[1] / "spia_core" / "adversary" / "local"
+
+
+@pytest.fixture(scope="module")
+def adv() -> LocalAdversary:
+    return LocalAdversary()
+
+
+def _fired(adv: LocalAdversary, text: str) -> set[str]:
+    with rules.recording() as rec:
+        adv.infer(text)
+    return {f.rule for per_tag in rec.candidates for fs in per_tag.values() for f in fs}
+
+
+def test_registry_is_well_formed() -> None:
+    table = all_rules()
+    assert len(table) >= 60
+    for rid, r in table.items():
+        assert rid == r.id and r.reads in READS and 1 <= r.certainty <= 5
+        assert r.explains and "." in rid
+
+
+def test_every_rule_used_in_code_is_registered() -> None:
+    used = set()
+    for path in ATTRIBUTES.rglob("*.py"):
+        used |= set(re.findall(r'rule\("([a-z_]+\.[a-z_]+)"\)', path.read_text(encoding="utf-8")))
+    assert used - set(all_rules()) == set()
+
+
+def test_no_bare_certainty_in_findings() -> None:
+    """Findings are made by registered rules; no module builds a Finding by hand."""
+    for path in (ATTRIBUTES / "attributes").glob("*.py"):
+        assert "Finding(" not in path.read_text(encoding="utf-8"), path.name
+
+
+@pytest.mark.parametrize("rule_id", sorted(rid for rid, r in all_rules().items() if r.examples))
+def test_rule_fires_on_its_examples(adv: LocalAdversary, rule_id: str) -> None:
+    r = all_rules()[rule_id]
+    assert any(rule_id in _fired(adv, text) for text in r.examples), r.examples
+
+
+def test_every_inferred_value_is_explained(adv: LocalAdversary) -> None:
+    texts = [
+        "Name: tomasz_w | Location: Gdansk\nI'm a welder and my wife Ola is a nurse. I was born "
+        "in 1979. Call me on +48 601 222 333.",
+        "The applicant, Mr Lars Okonjo, a Norwegian national born in 1958, lives in Bergen. He "
+        "was represented by Ms E. Halvorsen, a lawyer practising in Oslo.",
+        "[PERSON] : As a [DEM] of [QUANTITY] I work as a cashier at [ORG] in [LOC].",
+    ]
+    n = 0
+    for text in texts:
+        for s in adv.infer(text).subjects:
+            for p in s.piis:
+                if p.keyword:
+                    n += 1
+                    assert p.explanation is not None, (p.tag, p.keyword)
+                    assert p.explanation.rule in all_rules()
+                    assert (
+                        p.keyword in p.explanation.text and p.explanation.rule in p.explanation.text
+                    )
+    assert n >= 10
