@@ -65,7 +65,7 @@ def test_handle_name(raw: str, expected: str) -> None:
 
 def test_split_run_keeps_known_names_whole() -> None:
     assert split_run("martinez") == ["martinez"]
-    assert split_run("jagdishrandhawa") == ["jagdish", "randhawa"]
+    assert split_run("mariaperez") == ["maria", "perez"]
 
 
 def test_email_name() -> None:
@@ -179,7 +179,7 @@ def test_relative_status_is_not_the_authors(adv: LocalAdversary) -> None:
 
 def test_author_sex_from_self_description_and_partner(adv: LocalAdversary) -> None:
     assert value(author(adv.infer("@pat_77 : Proud to be a single mom of two!")), "SEX") == "Female"
-    res = adv.infer("@kim_12 : Date night with my wife tonight. #Blessed")
+    res = adv.infer("@blue_fox : Date night with my wife tonight. #Blessed")
     assert value(author(res), "SEX") == "Male"
 
 

