@@ -72,3 +72,18 @@ def test_every_inferred_value_is_explained(adv: LocalAdversary) -> None:
                         p.keyword in p.explanation.text and p.explanation.rule in p.explanation.text
                     )
     assert n >= 10
+
+
+def test_ablation_reports_each_rule_that_fires() -> None:
+    from spia_core.evaluation.rule_ablation import ablate, format_ablation
+
+    rep = ablate("PANORAMA-151", limit=4, masked=False)
+    table = rep["original"]["rules"]
+    assert "identity.name_mention" in table
+    for row in table.values():
+        assert row["docs"] >= 1
+        assert row["correct"] + row["wrong"] + row["neutral"] >= 0
+        assert -1.0 <= row["cpr_off_minus_on"] <= 1.0
+    assert rep["original"]["baseline"]["explained_share"] == 1.0
+    text = format_ablation([rep])
+    assert "identity.name_mention" in text and "PANORAMA-151" in text

@@ -96,10 +96,12 @@ def ablate_variant(
             "cpr_off_minus_on": round(off["cpr"] - base["cpr"], 4),
             "share_on_minus_off": round(base["inferred_share"] - off["inferred_share"], 4),
         }
-    return {
-        "baseline": {k: base[k] for k in ("cpr", "inferred_share", "accuracy_matched")},
-        "rules": table,
-    }
+    values = [p for subjects in preds for s in subjects for p in s.piis if p.keyword]
+    explained = sum(1 for p in values if p.explanation is not None)
+    baseline = {k: base[k] for k in ("cpr", "inferred_share", "accuracy_matched")}
+    baseline["inferred_values"] = len(values)
+    baseline["explained_share"] = round(explained / len(values), 4) if values else None
+    return {"baseline": baseline, "rules": table}
 
 
 def ablate(
