@@ -101,10 +101,12 @@ class AuditConfig:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe configuration, without the provided text (it is the anonymized text)."""
+        from spia_core.llm.urls import redact_url
         from spia_core.store import strip_secrets
 
         data = dataclasses.asdict(self)
         data.pop("provided_text", None)
+        data["base_url"] = redact_url(data.get("base_url"))  # never user:password@
         return strip_secrets(data)
 
     @classmethod
@@ -443,7 +445,7 @@ class _Run:
 def _as_document(document: Document | str, config: AuditConfig) -> Document:
     from spia_core.textio import validate_text
 
-    if isinstance(document, str):
+    if not isinstance(document, Document):  # str; anything else is refused by validate_text
         text = validate_text(document)
         return Document(data_id=_doc_id(text), text=text)
     text = validate_text(document.text, document.data_id)
@@ -473,7 +475,7 @@ def audit(
     """
     from spia_core.evaluation.metrics import DocumentScores, compute_metrics
 
-    run = _Run("text" if isinstance(document, str) else document.data_id, on_stage, cancel)
+    run = _Run(getattr(document, "data_id", "text"), on_stage, cancel)
     t0 = run.start("validate")
     doc = _as_document(document, config)
     run.data_id = doc.data_id

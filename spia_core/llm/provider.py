@@ -21,6 +21,7 @@ from typing import Any
 from spia_core.llm.base import LLMError, LLMResponse, Message, Usage
 from spia_core.llm.catalog import ModelSpec
 from spia_core.llm.jsonparse import JSONParseError, parse_and_validate
+from spia_core.llm.urls import redact_urls_in
 from spia_core.prompts import load_prompt
 
 log = logging.getLogger(__name__)
@@ -158,7 +159,7 @@ class ProviderLLM:
         """``text`` without any API key (the known one, or anything key-shaped)."""
         for secret in self._secrets:
             text = text.replace(secret, "[REDACTED]")
-        return _KEY_PATTERN.sub("[REDACTED]", text)
+        return _KEY_PATTERN.sub("[REDACTED]", redact_urls_in(text))
 
     def _error(self, reason: str, detail: str, *, retryable: bool = False) -> LLMError:
         message = self.redact(f"{self.provider}/{self.model}: {reason}: {detail}"[:600])

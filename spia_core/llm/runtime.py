@@ -16,6 +16,7 @@ from typing import Any
 
 from spia_core.llm.base import LLM
 from spia_core.llm.catalog import KEY_ENV, ModelSpec, get_spec, load_catalog, make_llm
+from spia_core.llm.urls import redact_url
 from spia_core.llm.usage import UsageRecorder
 
 #: The SPIA paper's backbones for a stage set to "llm" without a backbone (Appendix C).
@@ -119,7 +120,7 @@ def destination(
     url = stage_base_url(backbone, base_url, catalog)
     spec = get_spec(backbone, base_url=url or base_url or "http://localhost", catalog=catalog)
     if spec.is_local:
-        return f"local server {url or spec.base_url} (model {spec.model})", False
+        return f"local server {redact_url(url or spec.base_url)} (model {spec.model})", False
     return f"{PROVIDER_NAMES.get(spec.provider, spec.provider)} (cloud API, model {spec.id})", True
 
 
