@@ -302,6 +302,12 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    from spia_core.commands.preflight import check_dataset, check_out_file, first_problem
+
+    problem = first_problem(check_dataset(args.dataset), check_out_file(args.json, "--json"))
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     result = BENCHMARKS[args.name](args)
     _print(result)
     if args.json:

@@ -7,6 +7,12 @@ import sys
 from pathlib import Path
 
 from spia_core.batch import DEFAULT_WORKERS
+from spia_core.commands.preflight import (
+    check_data_dir,
+    check_dataset,
+    check_out_dir,
+    first_problem,
+)
 from spia_core.taxonomy import DEFAULT_MIN_CERTAINTY
 
 #: Headline figures printed at the end of a run, in order.
@@ -168,6 +174,14 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    problem = first_problem(
+        check_dataset(args.dataset),
+        check_out_dir(args.out),
+        check_data_dir(args.data_dir),
+    )
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     if (args.anonymized is not None) != (args.anonymizer == "provided"):
         print(
             "error: --anonymized FILE goes with --anonymizer provided (and vice versa)",
@@ -218,6 +232,13 @@ def run(args: argparse.Namespace) -> int:
         result = run_batch(batch, progress=not args.quiet)
     except (DatasetError, FileNotFoundError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # outputs could not be written after all: the store has the results
+        print(
+            f"error: {exc}; every finished document is in the results store, and a rerun with "
+            "another --out resumes without recomputing them",
+            file=sys.stderr,
+        )
         return 2
     summary = result.summary
     width = max(len(k) for k in HEADLINE)
