@@ -113,3 +113,39 @@ def test_rupta_target_mode_over_http(server: ScriptedServer, tmp_path: Path) -> 
     bodies = [r.body for r in server.requests]
     clue_turn = next(b for b in bodies if "clues" in json.dumps(b.get("response_format", {})))
     assert [m["role"] for m in clue_turn["messages"]] == ["system", "user", "assistant", "user"]
+
+
+@pytest.mark.parametrize("anonymizer", ["rupta", "seal"])
+def test_evaluate_cli_with_rupta_and_seal(
+    server: ScriptedServer, tmp_path: Path, anonymizer: str, capsys: Any
+) -> None:
+    from spia_core.cli import main
+
+    args = [
+        "evaluate",
+        "--dataset",
+        "PANORAMA-151",
+        "--anonymizer",
+        anonymizer,
+        "--backbone",
+        BACKBONE,
+        "--base-url",
+        server.base_url,
+        "--limit",
+        "1",
+        "--anonymizer-option",
+        "iterations=1" if anonymizer == "rupta" else "rounds=1",
+        "--out",
+        str(tmp_path / "out"),
+        "--data-dir",
+        str(tmp_path / "store"),
+        "--quiet",
+    ]
+    assert main(args) == 0
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["n_failed"] == 0 and summary["usage"]["anonymize"]["calls"] > 0
+    assert any(k.startswith(f"{anonymizer}_") for k in summary["prompt_versions"])
+    n = len(server.requests)
+    assert main([*args, "--no-resume"]) == 0
+    assert len(server.requests) == n  # the rerun is served from the cache
+    capsys.readouterr()
