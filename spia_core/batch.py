@@ -71,6 +71,8 @@ class BatchConfig:
     api_keys: dict[str, str] = field(default_factory=dict, repr=False)
     #: True = the shared response cache under the data dir; a path; False = no cache.
     cache: Any = True
+    #: Timeout and retries of LLM calls (llm.connection.CallPolicy); None = defaults.
+    llm_policy: Any = None
 
 
 @dataclass
@@ -320,7 +322,11 @@ def _outcomes(
                     fut.cancel()
         return
     components = build_components(
-        config, api_keys=cfg.api_keys, cache=cfg.cache, data_dir=cfg.data_dir
+        config,
+        api_keys=cfg.api_keys,
+        cache=cfg.cache,
+        data_dir=cfg.data_dir,
+        policy=cfg.llm_policy,
     )
     if local or cfg.concurrency <= 1 or len(todo) <= 1:
         for doc in todo:

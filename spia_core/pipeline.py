@@ -21,6 +21,7 @@ from typing import Any
 from spia_core.adversary.base import Adversary, InferenceResult
 from spia_core.anonymizers.base import AnonymizedText, Anonymizer
 from spia_core.anonymizers.validation import check_rewrite
+from spia_core.llm.connection import CallPolicy
 from spia_core.llm.runtime import (
     LLMRuntime,
     bind_usage,
@@ -137,6 +138,20 @@ def _runtime(runtime: LLMRuntime | None) -> LLMRuntime:
     return runtime if runtime is not None else LLMRuntime(cache=cache_for(True))
 
 
+def _llm_option(
+    runtime: LLMRuntime | None, backbone: str, base_url: str | None, factory: Any
+) -> dict[str, Any]:
+    """``connection=`` for a stage that takes the connection spec, else a built ``llm=``."""
+    import inspect
+
+    connection = _runtime(runtime).connection(backbone, base_url)
+    try:
+        takes = "connection" in inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        takes = False
+    return {"connection": connection} if takes else {"llm": connection.make()}
+
+
 def build_anonymizer(config: AuditConfig, runtime: LLMRuntime | None = None) -> Anonymizer | None:
     """The configured anonymizer; an LLM anonymizer gets its backbone's (cached) LLM."""
     from spia_core.anonymizers.registry import anonymizer_info, create_anonymizer
@@ -144,13 +159,17 @@ def build_anonymizer(config: AuditConfig, runtime: LLMRuntime | None = None) -> 
     options = dict(config.anonymizer_options)
     if config.anonymizer == "provided":
         options.setdefault("redacted_text", config.provided_text or "")
-    if anonymizer_info(config.anonymizer)["needs_backbone"] and "llm" not in options:
+    needs = anonymizer_info(config.anonymizer)["needs_backbone"]
+    if needs and "llm" not in options and "connection" not in options:
         if not config.anonymizer_backbone:
             raise ValueError(
                 f"anonymizer {config.anonymizer!r} needs an LLM backbone "
                 "(--backbone MODEL, e.g. gpt-4.1-mini or a model on --base-url)"
             )
-        options["llm"] = _runtime(runtime).make(config.anonymizer_backbone, config.base_url)
+        from spia_core.anonymizers.registry import ANONYMIZERS
+
+        factory = ANONYMIZERS._factories.get(config.anonymizer)
+        options.update(_llm_option(runtime, config.anonymizer_backbone, config.base_url, factory))
     return create_anonymizer(config.anonymizer, **options)
 
 
@@ -169,9 +188,9 @@ def build_adversary(config: AuditConfig, runtime: LLMRuntime | None = None) -> A
     if factory is None:
         return ADVERSARIES.create(config.adversary, **options)  # unknown: the registry says so
     needs_llm = config.adversary != "local" and getattr(factory, "needs_backbone", True)
-    if needs_llm and "llm" not in options:
+    if needs_llm and "llm" not in options and "connection" not in options:
         backbone = stage_backbone("adversary", config.adversary_backbone)
-        options["llm"] = _runtime(runtime).make(backbone, config.base_url)
+        options.update(_llm_option(runtime, backbone, config.base_url, factory))
     return ADVERSARIES.create(config.adversary, **options)
 
 
@@ -183,7 +202,7 @@ def build_matcher(config: AuditConfig, runtime: LLMRuntime | None = None) -> Any
         from spia_core.evaluation.llm_matcher import LLMMatcher
 
         backbone = stage_backbone("matcher", config.matcher_backbone)
-        return LLMMatcher(_runtime(runtime).make(backbone, config.base_url))
+        return LLMMatcher(connection=_runtime(runtime).connection(backbone, config.base_url))
     return MATCHERS.create(config.matcher)
 
 
@@ -196,7 +215,7 @@ def build_judge(config: AuditConfig, runtime: LLMRuntime | None = None) -> Any:
     from spia_core.evaluation.llm_judge import LLMJudge
 
     backbone = stage_backbone("judge", config.judge_backbone)
-    return LLMJudge(_runtime(runtime).make(backbone, config.base_url))
+    return LLMJudge(connection=_runtime(runtime).connection(backbone, config.base_url))
 
 
 def build_utility(config: AuditConfig, runtime: LLMRuntime | None = None) -> Any:
@@ -206,7 +225,7 @@ def build_utility(config: AuditConfig, runtime: LLMRuntime | None = None) -> Any
     from spia_core.evaluation.llm_utility import LLMUtilityJudge
 
     backbone = stage_backbone("utility", config.utility_backbone)
-    return LLMUtilityJudge(_runtime(runtime).make(backbone, config.base_url))
+    return LLMUtilityJudge(connection=_runtime(runtime).connection(backbone, config.base_url))
 
 
 def build_components(
@@ -215,14 +234,15 @@ def build_components(
     api_keys: dict[str, str] | None = None,
     cache: Any = True,
     data_dir: str | None = None,
+    policy: CallPolicy | None = None,
 ) -> Components:
     """Build every stage of ``config`` (raises with a clear message on an unknown name).
 
     ``api_keys``: provider (or env) name -> key, kept in the SDK clients only. ``cache``: True
     = the shared response cache under ``data_dir`` (``$SPIA_DATA_DIR`` or ./spia_data), a path
-    or a ResponseCache, False = no cache.
+    or a ResponseCache, False = no cache. ``policy``: timeout and retries of every LLM call.
     """
-    runtime = LLMRuntime(api_keys=api_keys or {}, cache=None)
+    runtime = LLMRuntime(api_keys=api_keys or {}, cache=None, policy=policy or CallPolicy())
     if not is_local_config(config):
         runtime.cache = cache_for(cache, data_dir)
     return Components(

@@ -113,7 +113,9 @@ def test_catalog_errors_name_the_entry(tmp_path: Path) -> None:
     with pytest.raises(LLMError, match="unknown model"):
         get_spec("no-such-model")
     spec = get_spec("my-local", base_url="http://127.0.0.1:1/v1")
-    assert spec.provider == "openai-compatible" and spec.structured_output == "none"
+    assert (
+        spec.provider == "openai-compatible" and spec.structured_output == "auto"
+    )  # probed on first use
 
 
 def test_parameters_the_model_rejects_are_never_sent() -> None:

@@ -16,8 +16,9 @@ from typing import Any
 
 from spia_core.adversary.base import InferenceResult
 from spia_core.adversary.registry import ADVERSARIES
+from spia_core.llm import budgets
 from spia_core.llm.base import LLM, LLMError
-from spia_core.llm.catalog import resolve_llm
+from spia_core.llm.connection import LLMConnection, resolve
 from spia_core.model import PII, Evidence, Subject
 from spia_core.prompts import data_block, load_prompt
 from spia_core.taxonomy import (
@@ -243,17 +244,12 @@ class LLMAdversary:
         self,
         llm: LLM | None = None,
         *,
-        backbone: str | None = None,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        cache: Any = None,
+        connection: LLMConnection | None = None,
         temperature: float | None = 0.1,
         max_tokens: int | None = None,
         parallel: bool = True,
     ) -> None:
-        self.llm = resolve_llm(
-            llm, backbone=backbone, base_url=base_url, api_key=api_key, cache=cache
-        )
+        self.llm = resolve(llm, connection)
         self.temperature = temperature
         self.max_tokens = max_tokens
         self.parallel = parallel
@@ -266,13 +262,13 @@ class LLMAdversary:
     def prompt_versions(self) -> dict[str, str]:
         return {k: p.version_id for k, p in self.prompts.items()}
 
-    def _ask(self, key: str, schema: dict[str, Any], **values: str) -> dict[str, Any]:
+    def _ask(self, key: str, schema: dict[str, Any], budget: int, **values: str) -> dict[str, Any]:
         prompt = self.prompts[key]
         response = self.llm.complete(
             prompt.render(**values),
             schema=schema,
             temperature=self.temperature,
-            max_tokens=self.max_tokens,
+            max_tokens=self.max_tokens or budget,
             prompt_version=prompt.version_id,
         )
         return response.parsed
@@ -286,7 +282,9 @@ class LLMAdversary:
         }
         warnings: list[str] = []
         try:
-            stage_a = self._ask("subject_identification", SUBJECTS_SCHEMA, document=document)
+            stage_a = self._ask(
+                "subject_identification", SUBJECTS_SCHEMA, budgets.SUBJECTS, document=document
+            )
         except LLMError as exc:
             return self._failed(trace, warnings, "adversary.subjects", str(exc))
         listed = stage_a["subjects"]
@@ -312,7 +310,14 @@ class LLMAdversary:
         def run(job: str) -> dict[str, Any] | LLMError:
             key, schema, extra = jobs[job]
             try:
-                return self._ask(key, schema, document=document, subjects=subjects_block, **extra)
+                return self._ask(
+                    key,
+                    schema,
+                    budgets.profile(len(listed)),
+                    document=document,
+                    subjects=subjects_block,
+                    **extra,
+                )
             except LLMError as exc:
                 return exc
 

@@ -96,6 +96,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="do not use the LLM response cache (DATA_DIR/llm_cache.sqlite3)",
     )
+    p.add_argument(
+        "--llm-timeout",
+        type=float,
+        help="seconds before an LLM call times out (default 120; raise it for a slow local "
+        "server: a timed-out call to a local server is not retried)",
+    )
+    p.add_argument("--llm-retries", type=int, help="retries of a failed LLM call (default 4)")
     p.add_argument("--limit", type=int, help="only the first N documents")
     p.add_argument(
         "--scoring-mode",
@@ -157,6 +164,7 @@ def _fmt(value: object) -> str:
 def run(args: argparse.Namespace) -> int:
     from spia_core.batch import BatchConfig, run_batch
     from spia_core.datasets import DatasetError
+    from spia_core.llm.connection import CallPolicy
     from spia_core.pipeline import AuditConfig, build_components, llm_destinations
     from spia_core.registry import UnknownNameError
 
@@ -207,8 +215,9 @@ def run(args: argparse.Namespace) -> int:
     )
     cache = not args.no_cache
     try:
+        policy = CallPolicy(timeout=args.llm_timeout, max_retries=args.llm_retries)
         # fail fast on an unknown name, a missing dependency, backbone or key
-        build_components(config, cache=cache, data_dir=args.data_dir)
+        build_components(config, cache=cache, data_dir=args.data_dir, policy=policy)
         destinations = llm_destinations(config, has_gt=True)
     except (UnknownNameError, ValueError, RuntimeError, ImportError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -227,6 +236,7 @@ def run(args: argparse.Namespace) -> int:
         resume=not args.no_resume,
         anonymized=args.anonymized,
         cache=cache,
+        llm_policy=policy,
     )
     try:
         result = run_batch(batch, progress=not args.quiet)

@@ -17,7 +17,18 @@ from spia_core.paths import DATA_DIR as BUNDLED_DATA_DIR
 
 DEFAULT_CATALOG = BUNDLED_DATA_DIR / "models.json"
 PROVIDERS = ("anthropic", "openai", "openai-compatible")
-STRUCTURED_MODES = ("json_schema", "json_object", "none")
+#: How a schema is sent. ``auto``: probed once per local endpoint (llm.structured); the
+#: others name a mode (json_object_schema = llama.cpp servers, guided_json = vLLM,
+#: ollama_format = Ollama's ``format``).
+STRUCTURED_MODES = (
+    "json_schema",
+    "json_object_schema",
+    "guided_json",
+    "ollama_format",
+    "json_object",
+    "none",
+    "auto",
+)
 #: Environment variable holding each cloud provider's key.
 KEY_ENV = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
 
@@ -103,8 +114,8 @@ def get_spec(
 ) -> ModelSpec:
     """The catalog entry for ``model_id`` (matched on id or API model name).
 
-    An unknown model with a ``base_url`` is treated as a local OpenAI-compatible model with
-    conservative capabilities (prompted JSON, no price).
+    An unknown model with a ``base_url`` is treated as a local OpenAI-compatible model whose
+    structured-output support is probed on first use (``auto``; no price).
     """
     catalog = load_catalog() if catalog is None else catalog
     spec = catalog.get(model_id) or next((s for s in catalog.values() if s.model == model_id), None)
@@ -116,6 +127,7 @@ def get_spec(
                 model=model_id,
                 display_name=f"{model_id} (local server)",
                 base_url=base_url,
+                structured_output="auto",
             )
         raise LLMError(
             f"unknown model {model_id!r}; known: {', '.join(sorted(catalog))} "
