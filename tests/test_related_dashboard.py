@@ -40,7 +40,7 @@ TRACE = {
 def _page(trace: dict) -> None:
     from types import SimpleNamespace
 
-    from pages._related import render_trajectory
+    from pages.views.related import render_trajectory
 
     metrics = SimpleNamespace(cpr=0.75)
     render_trajectory(SimpleNamespace(anonymizer_trace=trace, metrics=metrics, data_id="d"))
@@ -80,12 +80,13 @@ def test_reference_figures_have_their_own_axes() -> None:
         "F1": 95.91,
         "Accuracy": 96.02,
     }
-    assert "SR" in rupta_figure().layout.xaxis.title.text
-    assert "Privacy" in seal_figure().layout.xaxis.title.text
+    rupta = rupta_figure()
+    assert len(rupta.data) == 3 and "SR" in rupta.layout.xaxis.title.text
+    assert "Privacy" in seal_figure().layout.xaxis2.title.text
     assert "TRIR" in tria_figure().layout.yaxis.title.text
 
     def page() -> None:
-        from pages._related import render_reference_figures
+        from pages.views.related import render_reference_figures
 
         render_reference_figures()
 

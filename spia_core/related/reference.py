@@ -23,14 +23,19 @@ def load_reference() -> dict[str, Any]:
     return json.loads(REFERENCE_PATH.read_text(encoding="utf-8"))
 
 
-def _scatter(paper: str, x: str, y: str, *, table_filter: int | None = None) -> Any:
+def _scatter(paper: str, x: str, y: str, titles: tuple[str, str]) -> Any:
+    """One panel per table of ``paper`` (each its own scale), points labelled by method."""
     import plotly.graph_objects as go
+    from plotly.subplots import make_subplots
 
-    ref = load_reference()[paper]
-    fig = go.Figure()
-    for i, table in enumerate(ref["tables"]):
-        if table_filter is not None and i >= table_filter:
-            break
+    tables = load_reference()[paper]["tables"]
+    fig = make_subplots(
+        rows=1,
+        cols=len(tables),
+        subplot_titles=[t["name"] for t in tables],
+        horizontal_spacing=0.06,
+    )
+    for i, table in enumerate(tables, start=1):
         rows = [r for r in table["rows"] if r.get(x) is not None and r.get(y) is not None]
         fig.add_trace(
             go.Scatter(
@@ -40,28 +45,33 @@ def _scatter(paper: str, x: str, y: str, *, table_filter: int | None = None) -> 
                 text=[r["method"] for r in rows],
                 textposition="top center",
                 textfont={"size": 9},
-                marker={"size": 9, "symbol": _SYMBOLS[i % len(_SYMBOLS)]},
+                marker={"size": 8, "symbol": _SYMBOLS[(i - 1) % len(_SYMBOLS)]},
                 name=table["name"],
-            )
+                showlegend=False,
+            ),
+            row=1,
+            col=i,
         )
-    fig.update_layout(
-        xaxis_title=ref["axes"]["x"],
-        yaxis_title=ref["axes"]["y"],
-        legend={"orientation": "h", "y": -0.25},
-        margin={"t": 30},
-        height=480,
-    )
+        fig.update_xaxes(title_text=titles[0], row=1, col=i)
+    fig.update_yaxes(title_text=titles[1], row=1, col=1)
+    fig.update_annotations(font_size=11)
+    fig.update_layout(margin={"t": 40}, height=460)
     return fig
 
 
 def rupta_figure() -> Any:
     """RUPTA Tables 1, 2 and 8: SR (x, lower is safer) against classifier accuracy (y)."""
-    return _scatter("rupta", "SR", "Accuracy")
+    return _scatter("rupta", "SR", "Accuracy", ("SR % (lower = safer)", "Classifier accuracy %"))
 
 
 def seal_figure() -> Any:
     """SEAL Tables 1 and 2: privacy (x, lower is safer) against utility (y)."""
-    return _scatter("seal", "Privacy", "Utility")
+    return _scatter(
+        "seal",
+        "Privacy",
+        "Utility",
+        ("Privacy: inference accuracy (lower = safer)", "Utility (judge, 0-1)"),
+    )
 
 
 def tria_figure() -> Any:
@@ -79,7 +89,7 @@ def tria_figure() -> Any:
             )
         )
     fig.update_layout(
-        yaxis_title=ref["axes"]["y"],
+        yaxis_title="TRIR % (lower = safer)",
         barmode="group",
         legend={"orientation": "h", "y": -0.3},
         margin={"t": 30},

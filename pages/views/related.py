@@ -18,6 +18,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from pages.components.text import md
 from spia_core.related.trajectory import feedback_rows, stop_reason_text, trajectory_rows
 
 METHODS = {"rupta": "RUPTA", "seal": "SEAL-style refinement"}
@@ -131,7 +132,7 @@ def render_trir() -> None:
         try:
             records = load_collection(source)
         except CollectionError as exc:
-            st.error(str(exc))
+            st.error(md(exc))
             return
         with st.spinner("Training the attack and anonymizing the collection..."):
             st.session_state["tria_result"] = run_tria(records, picked, cache=False)
@@ -176,6 +177,8 @@ def render_reference_figures() -> None:
         ("tria", "TRIA (Manzanares-Salor et al., 2024)", ref.tria_figure),
     ):
         st.markdown(f"#### {title}")
+        axes = ref.load_reference()[paper]["axes"]
+        st.caption(" · ".join(f"{k}: {v}" for k, v in axes.items()))
         st.plotly_chart(figure(), key=f"ref_{paper}")
         with st.expander(f"{title}: tables"):
             for table in tables[paper]:
