@@ -26,7 +26,7 @@ from spia_core.anonymizers._llm_text import word_diff
 from spia_core.anonymizers.base import AnonymizedText
 from spia_core.anonymizers.registry import ANONYMIZERS
 from spia_core.llm.base import LLM, LLMError
-from spia_core.llm.catalog import resolve_llm
+from spia_core.llm.connection import LLMConnection, resolve
 from spia_core.prompts import data_block, load_prompt
 from spia_core.related.evaluators import (
     PrivacyResult,
@@ -107,10 +107,7 @@ class RuptaAnonymizer:
         self,
         llm: LLM | None = None,
         *,
-        backbone: str | None = None,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        cache: Any = None,
+        connection: LLMConnection | None = None,
         target: str | None = None,
         target_tag: str = "NAME",
         target_kind: str = "the full name",
@@ -127,9 +124,7 @@ class RuptaAnonymizer:
     ) -> None:
         if iterations < 0 or memory < 1 or k < 1:
             raise ValueError("rupta needs iterations >= 0, memory >= 1 and k >= 1")
-        self.llm = resolve_llm(
-            llm, backbone=backbone, base_url=base_url, api_key=api_key, cache=cache
-        )
+        self.llm = resolve(llm, connection)
         self.target = (target or "").strip() or None
         self.target_tag, self.target_kind, self.subject = target_tag, target_kind, subject
         self.label = (label or "").strip() or None
