@@ -6,7 +6,8 @@ import pandas as pd
 import streamlit as st
 
 from pages.components.resources import audit_session, open_store
-from spia_core import benchmarks, charts
+from spia_core import charts
+from spia_core.data import published
 from spia_core.service.results import ROW_COLUMNS, own_rows
 
 st.title("Benchmarks")
@@ -17,7 +18,7 @@ st.caption(
     "is higher)."
 )
 
-table = pd.DataFrame(benchmarks.published_results())
+table = pd.DataFrame(published.published_results())
 own = pd.DataFrame(
     own_rows(
         # this session's versions that the store does not hold

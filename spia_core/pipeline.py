@@ -44,6 +44,8 @@ from spia_core.model import (
     SubjectResult,
     UtilityScores,
 )
+from spia_core.model import report_from_dict as report_from_dict  # public API
+from spia_core.model import report_to_dict as report_to_dict  # public API
 
 #: Stages in order, with the progress fraction reached when each one starts.
 STAGES: tuple[str, ...] = (
@@ -310,7 +312,11 @@ def adversary_is_local(adversary: Any, name: str) -> bool:
 
 def lower_bound_warning(dataset: str, anonymizer: str) -> str:
     """Why a local adversary's figures are a lower bound, with the closest published figure."""
-    from spia_core.benchmarks import closest_published, paper_dataset, published_adversary_results
+    from spia_core.data.published import (
+        closest_published,
+        paper_dataset,
+        published_adversary_results,
+    )
     from spia_core.evaluation.local_calibration import gap_sentence
 
     text = (
@@ -744,23 +750,6 @@ def _span_metrics(doc: Document, anonymized: AnonymizedText, method: str) -> Spa
     )
     span.gt_source = "automatic"
     return span
-
-
-def report_to_dict(report: AuditReport) -> dict[str, Any]:
-    """JSON-safe dict of a report (see :func:`report_from_dict`)."""
-    from spia_core.model import to_dict
-
-    return to_dict(report)
-
-
-def report_from_dict(data: dict[str, Any]) -> AuditReport:
-    """Rebuild a report from :func:`report_to_dict` output (masked spans back to tuples)."""
-    from spia_core.model import from_dict
-
-    report = from_dict(AuditReport, data)
-    if report.masked_spans is not None:
-        report.masked_spans = [(int(s), int(e)) for s, e in report.masked_spans]
-    return report
 
 
 def audit_redacted(

@@ -465,7 +465,7 @@ class ResultStore:
 
     def load_audit(self, run_id: int) -> Any:
         """The AuditReport saved by :meth:`save_audit`."""
-        from spia_core.pipeline import report_from_dict
+        from spia_core.model import report_from_dict
 
         docs = self.load_documents(run_id)
         if not docs:

@@ -142,7 +142,7 @@ def bench_offline(args: argparse.Namespace) -> dict[str, Any]:
 
 def bench_adversary(args: argparse.Namespace) -> dict[str, Any]:
     """Local adversary quality on original and ner-mask text, with the paper's figures beside."""
-    from spia_core.evaluation.adversary_quality import adversary_quality
+    from spia_core.bench.adversary_quality import adversary_quality
     from spia_core.evaluation.local_calibration import calibration_record, write_calibration
 
     datasets = [args.dataset] if args.dataset else ["TAB-144", "PANORAMA-151"]
@@ -161,7 +161,7 @@ def bench_adversary(args: argparse.Namespace) -> dict[str, Any]:
 
 def _adversary_summary(rep: dict[str, Any], *, show_tags: bool) -> dict[str, Any]:
     """Flatten an adversary_quality report for printing."""
-    from spia_core.evaluation.adversary_quality import HEADLINE_FIGURES
+    from spia_core.evaluation.local_calibration import HEADLINE_FIGURES
 
     summary: dict[str, Any] = {"n_docs": rep["n_docs"], "half": rep["half"]}
     for variant in ("original", "masked"):

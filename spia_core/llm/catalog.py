@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
 from spia_core.llm.base import LLM, LLMError
+from spia_core.llm.model_spec import ModelSpec
 from spia_core.paths import DATA_DIR as BUNDLED_DATA_DIR
 
 DEFAULT_CATALOG = BUNDLED_DATA_DIR / "models.json"
@@ -31,37 +32,6 @@ STRUCTURED_MODES = (
 )
 #: Environment variable holding each cloud provider's key.
 KEY_ENV = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
-
-
-@dataclass(frozen=True)
-class ModelSpec:
-    """One backbone: where it is served, what it accepts, what it costs."""
-
-    id: str
-    provider: str
-    model: str
-    display_name: str = ""
-    temperature: bool = True
-    top_p: bool = True
-    structured_output: str = "none"
-    context_tokens: int = 8192
-    max_output_tokens: int = 4096
-    input_price_per_mtok: float = 0.0
-    output_price_per_mtok: float = 0.0
-    max_concurrency: int = 2
-    base_url: str | None = None
-    notes: str = ""
-
-    @property
-    def is_local(self) -> bool:
-        """True for a local OpenAI-compatible server (the text stays on the user's machine)."""
-        return self.provider == "openai-compatible"
-
-    def cost(self, input_tokens: int, output_tokens: int) -> float:
-        """USD cost of one call at the catalog prices."""
-        return (
-            input_tokens * self.input_price_per_mtok + output_tokens * self.output_price_per_mtok
-        ) / 1_000_000
 
 
 def _spec_from_dict(data: dict[str, Any], where: str) -> ModelSpec:

@@ -11,8 +11,8 @@ import re
 from typing import Any
 
 from spia_core.llm.base import Message
-from spia_core.llm.catalog import ModelSpec
 from spia_core.llm.jsonparse import JSONParseError, parse_and_validate
+from spia_core.llm.model_spec import ModelSpec
 from spia_core.llm.provider import (
     ErrorInfo,
     MalformedResponse,

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from spia_core.llm.base import LLMError, LLMResponse, Message, Usage
-from spia_core.llm.catalog import ModelSpec
 from spia_core.llm.jsonparse import JSONParseError, parse_and_validate
+from spia_core.llm.model_spec import ModelSpec
 from spia_core.llm.urls import redact_urls_in
 from spia_core.prompts import load_prompt
 
