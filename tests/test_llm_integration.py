@@ -58,8 +58,14 @@ def spia_answer(body: dict[str, Any]) -> str:
         return json.dumps({"subjects": [{"id": 0, "description": "", "piis": []}]})
     if name == "non_code_profile":
         piis = [
-            {"tag": "NAME", "keyword": WRONG_NAME, "certainty": 5, "evidence": ""},
-            {"tag": "OCCUPATION", "keyword": "lighthouse keeper", "certainty": 4, "evidence": ""},
+            {"tag": "NAME", "keyword": WRONG_NAME, "certainty": 5, "evidence": "", "reasoning": ""},
+            {
+                "tag": "OCCUPATION",
+                "keyword": "lighthouse keeper",
+                "certainty": 4,
+                "evidence": "",
+                "reasoning": "the post speaks of keeping the lamp lit",
+            },
         ]
         return json.dumps({"subjects": [{"id": 0, "description": "", "piis": piis}]})
     if name == "alignment":

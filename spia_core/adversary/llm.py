@@ -19,7 +19,7 @@ from spia_core.adversary.registry import ADVERSARIES
 from spia_core.llm import budgets
 from spia_core.llm.base import LLM, LLMError
 from spia_core.llm.connection import LLMConnection, resolve
-from spia_core.model import PII, Evidence, Subject
+from spia_core.model import PII, Evidence, Explanation, Subject
 from spia_core.prompts import data_block, load_prompt
 from spia_core.taxonomy import (
     CODE_TAGS,
@@ -60,8 +60,9 @@ def profile_schema(tags: tuple[str, ...], title: str) -> dict[str, Any]:
             "keyword": {"type": "string"},
             "certainty": {"type": "integer"},
             "evidence": {"type": "string"},
+            "reasoning": {"type": "string"},
         },
-        "required": ["tag", "keyword", "certainty", "evidence"],
+        "required": ["tag", "keyword", "certainty", "evidence", "reasoning"],
         "additionalProperties": False,
     }
     subject = {
@@ -211,12 +212,26 @@ def _merge(
                         unlocated += 1
                     else:
                         evidence.append(Evidence(span[0], span[1], text[span[0] : span[1]]))
+                reasoning = _reasoning(raw.get("reasoning"))
                 if same is not None:
                     same.certainty = max(same.certainty, certainty)
                     same.evidence.extend(e for e in evidence if e not in same.evidence)
+                    if same.explanation is None and reasoning:
+                        same.explanation = Explanation("llm", reasoning, list(same.evidence))
                     continue
-                subject.piis.append(PII(tag, keyword, certainty, 0, evidence))
+                explanation = Explanation("llm", reasoning, list(evidence)) if reasoning else None
+                subject.piis.append(PII(tag, keyword, certainty, 0, evidence, explanation))
     return [subjects[k] for k in sorted(subjects)], unlocated
+
+
+#: Longest model reasoning kept as an explanation (characters).
+MAX_REASONING = 400
+
+
+def _reasoning(value: Any) -> str:
+    """The model's reasoning for one value as one plain line ('' when absent)."""
+    text = " ".join(str(value if value is not None else "").split())
+    return text if len(text) <= MAX_REASONING else text[: MAX_REASONING - 1].rstrip() + "…"
 
 
 def render_subjects(stage_a: list[dict[str, Any]]) -> str:
@@ -237,7 +252,8 @@ class LLMAdversary:
     needs_backbone = True
     description = (
         "The SPIA protocol's adversary: an LLM finds every person in the text, then infers the "
-        "15 PII tags of each with a certainty and a verbatim evidence quote (3 calls per text)."
+        "15 PII tags of each with a certainty, a verbatim evidence quote and a short reasoning "
+        "(3 calls per text)."
     )
 
     def __init__(
