@@ -149,3 +149,32 @@ def test_evaluate_cli_with_rupta_and_seal(
     assert main([*args, "--no-resume"]) == 0
     assert len(server.requests) == n  # the rerun is served from the cache
     capsys.readouterr()
+
+
+def test_rupta_with_the_llm_adversary_counts_its_calls_under_anonymize(
+    server: ScriptedServer, tmp_path: Path
+) -> None:
+    from test_llm_integration import spia_answer
+
+    def both(body: dict[str, Any]) -> Reply:
+        name = ((body.get("response_format") or {}).get("json_schema") or {}).get("name", "")
+        spia = name in ("subjects", "code_profile", "non_code_profile")
+        return Reply(content=spia_answer(body) if spia else answer(body))
+
+    server.responder = both
+    config = AuditConfig(
+        anonymizer="rupta",
+        anonymizer_backbone=BACKBONE,
+        anonymizer_options={"adversary": "llm", "iterations": 1},
+        base_url=server.base_url,
+    )
+    report = audit(SAMPLE.read_text(encoding="utf-8"), config, cache=tmp_path / "c.sqlite3")
+    assert not report.failures, report.failures
+    # the SPIA adversary inside RUPTA: 3 calls on the original, 3 per iterate
+    sent = [
+        ((r.body.get("response_format") or {}).get("json_schema") or {}).get("name")
+        for r in server.requests
+    ]
+    assert sent.count("subjects") >= 2
+    assert report.usage["anonymize"].calls == len(server.requests)
+    assert report.anonymizer_trace["adversary"] == "llm"

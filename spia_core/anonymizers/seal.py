@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from spia_core.anonymizers._llm_text import word_diff
+from spia_core.anonymizers.adversarial import target_phrase
 from spia_core.anonymizers.base import AnonymizedText
 from spia_core.anonymizers.registry import ANONYMIZERS
 from spia_core.llm.base import LLM, LLMError
@@ -69,7 +70,6 @@ ORIGINAL_UTILITY = {
     }
     for part in sc.UTILITY_PARTS
 }
-TARGETS = {"author": "the author of the text"}
 
 
 def render_inferences(privacy: list[dict[str, Any]]) -> str:
@@ -143,7 +143,7 @@ class SealAnonymizer:
         self.llm = resolve(llm, connection)
         self.rounds, self.min_certainty = int(rounds), int(min_certainty)
         self.utility_floor = None if utility_floor in (None, "") else float(utility_floor)
-        self.target = TARGETS.get(target.strip().lower(), f"this person: {target.strip()}")
+        self.target = target_phrase(target)
         self.temperature = temperature
         self.adversary = (
             None if adversary == "self" else make_adversary(adversary, self.llm, self.name)
