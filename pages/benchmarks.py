@@ -5,8 +5,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from pages import _widgets as w
+from pages.components.resources import audit_session, open_store
 from spia_core import charts
+from spia_core.data import published
+from spia_core.service.results import ROW_COLUMNS, own_rows
 
 st.title("Benchmarks")
 st.caption(
@@ -16,8 +18,19 @@ st.caption(
     "is higher)."
 )
 
-table = w.published_table()
-own = w.own_results()
+table = pd.DataFrame(published.published_results())
+own = pd.DataFrame(
+    own_rows(
+        # this session's versions that the store does not hold
+        (
+            (v.report, f"audit {v.report.data_id} {v.label}")
+            for v in audit_session().versions
+            if v.store_id is None
+        ),
+        open_store(),
+    ),
+    columns=list(ROW_COLUMNS),
+)
 c = st.columns(3)
 datasets = c[0].multiselect(
     "Dataset", sorted(table["dataset"].dropna().astype(str).unique()), key="b_ds"

@@ -5,17 +5,15 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from pages import _widgets as w
+from pages.components.resources import BUNDLED, K_OPEN_DOC, bundled_dataset
+from pages.components.text import md
 from spia_core import charts
 from spia_core.taxonomy import DISPLAY_NAMES
 
 st.title("SPIA ground truth")
-if w.engine("datasets") is None:
-    w.missing("datasets", "The dataset browser")
-    st.stop()
 
-name = st.selectbox("Dataset", list(w.BUNDLED), key="d_ds")
-docs = w.bundled_dataset(name)
+name = st.selectbox("Dataset", list(BUNDLED), key="d_ds")
+docs = bundled_dataset(name)
 piis = [
     {
         "data_id": d.data_id,
@@ -46,12 +44,12 @@ ids = [d.data_id for d in docs]
 data_id = st.selectbox("Document", ids, key="d_doc")
 doc = docs[ids.index(data_id)]
 if st.button("Open in the Audit page", type="primary", key="d_open"):
-    st.session_state[w.K_OPEN_DOC] = (name, data_id)
+    st.session_state[K_OPEN_DOC] = (name, data_id)
     st.session_state["input_source"] = "SPIA dataset document"
     st.switch_page("pages/audit.py")
 st.caption(f"{len(doc.text):,} characters, {len(doc.subjects)} subjects")
 for s in doc.subjects:
-    with st.expander(f"Subject {s.id}: {s.description[:90]}"):
+    with st.expander(f"Subject {s.id}: {md(s.description[:90])}"):
         st.dataframe(
             pd.DataFrame(
                 [

@@ -8,7 +8,12 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from pages import _widgets as w
+from pages.components.keys import api_keys, endpoint
+from pages.components.resources import BUNDLED, batch_jobs, data_dir, open_store
+from pages.components.stage_config import destinations_ok, llm_scoring_widgets, stage_widgets
+from pages.components.text import md
+from pages.components.tiles import fmt
+from spia_core.service import RunState, engines
 
 st.title("Run a benchmark")
 st.caption(
@@ -16,22 +21,22 @@ st.caption(
     "every document is saved to the results store as it finishes: reload this page or come "
     "back later to see its progress and results."
 )
-runs = w.run_registry()
+jobs = batch_jobs()
 SUMMARY_KEYS = ("cpr", "ipr", "one_minus_aac", "token_recall", "er_di", "er_qi", "rouge_l")
 SUMMARY_LABELS = ("CPR", "IPR", "1-AAC", "Token recall", "ER_di", "ER_qi", "ROUGE-L")
 
 
 def _dataset_source() -> str | None:
     """A bundled dataset name or the path of an uploaded SPIA JSONL (None: nothing yet)."""
-    source = st.selectbox("Dataset", [*w.BUNDLED, "Upload SPIA JSONL"], key="r_ds")
+    source = st.selectbox("Dataset", [*BUNDLED, "Upload SPIA JSONL"], key="r_ds")
     if source != "Upload SPIA JSONL":
         return source
     up = st.file_uploader("SPIA JSONL", type=["jsonl"], key="r_up")
     if up is None:
         return None
-    w.store_dir().mkdir(parents=True, exist_ok=True)
+    data_dir().mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile(
-        suffix=f"_{Path(up.name).name}", dir=w.store_dir(), delete=False
+        suffix=f"_{Path(up.name).name}", dir=data_dir(), delete=False
     ) as fh:
         fh.write(up.getvalue())
     return fh.name
@@ -45,11 +50,11 @@ def _form() -> None:
             dataset = _dataset_source()
         size = c[1].number_input("Subset size (0 = all)", 0, 1000, 5, key="r_n")
         scoring = c[2].selectbox("Scoring", ["default", "reference"], key="r_scoring")
-        stages = w.stage_widgets("r_")
+        stages = stage_widgets("r_")
         if stages is None:
             return
-        cfg = {**stages, "scoring_mode": scoring, **w.llm_scoring_widgets("r_")}
-        local = w.engine("pipeline").is_local_config(w.audit_config(cfg))
+        cfg = {**stages, "scoring_mode": scoring, **llm_scoring_widgets("r_")}
+        local = engines.is_local_config(engines.audit_config(cfg, endpoint=endpoint()))
         concurrency = 1
         if not local:
             concurrency = int(
@@ -62,7 +67,7 @@ def _form() -> None:
                     help="Each provider's own limit still caps its concurrent calls.",
                 )
             )
-        consent = w.destinations_ok(cfg, has_gt=True, consent_key="r_consent")
+        consent = destinations_ok(cfg, has_gt=True, consent_key="r_consent")
         start = st.button(
             "Start run",
             type="primary",
@@ -72,9 +77,16 @@ def _form() -> None:
     if not start or dataset is None:
         return
     try:
-        run = w.start_run(dataset, cfg, int(size) or None, concurrency)
+        run = jobs.start(
+            dataset,
+            cfg,
+            int(size) or None,
+            concurrency,
+            endpoint=endpoint(),
+            api_keys=api_keys(),
+        )
     except Exception as exc:  # DatasetError names file, line and field
-        st.error(f"Cannot start the run: {exc}")
+        st.error(f"Cannot start the run: {md(exc)}")
         return
     st.success(f"Run {run.run_id} started on {run.total} documents.")
 
@@ -82,52 +94,52 @@ def _form() -> None:
 def _tiles(summary: dict) -> None:
     cols = st.columns(len(SUMMARY_KEYS))
     for col, key, label in zip(cols, SUMMARY_KEYS, SUMMARY_LABELS, strict=True):
-        col.metric(label, w.fmt(summary.get(key)))
+        col.metric(label, fmt(summary.get(key)))
 
 
-def _run_card(run: w.RunState) -> None:
+def _run_card(run: RunState) -> None:
+    snap = run.snapshot()  # one consistent copy: the worker thread appends meanwhile
     with st.container(border=True):
         st.markdown(
-            f"**Run {run.run_id}** · {run.dataset} · {run.describe()} · **{run.status}**"
+            f"**Run {run.run_id}** · {md(run.dataset)} · {md(run.describe())} · "
+            f"**{snap.status}**"
             + (f" · {run.concurrency} concurrent" if run.concurrency > 1 else "")
         )
-        eta = run.eta()
-        text = f"{run.done}/{run.total} documents · {run.elapsed():.0f}s elapsed"
-        if eta is not None:
-            text += f" · ETA {eta:.0f}s"
-        if run.errors:
-            text += f" · {len(run.errors)} failed"
-        st.progress(min(run.done / run.total, 1.0) if run.total else 1.0, text=text)
-        if run.status == "running" and st.button("Cancel", key=f"cancel_{run.run_id}"):
-            run.cancel.set()
+        text = f"{snap.done}/{snap.total} documents · {snap.elapsed:.0f}s elapsed"
+        if snap.eta is not None:
+            text += f" · ETA {snap.eta:.0f}s"
+        if snap.errors:
+            text += f" · {len(snap.errors)} failed"
+        st.progress(min(snap.done / snap.total, 1.0) if snap.total else 1.0, text=text)
+        if snap.status == "running" and st.button("Cancel", key=f"cancel_{run.run_id}"):
+            jobs.cancel(run.run_id)
             st.toast(f"Run {run.run_id}: cancelling after the documents in progress.")
-        summary = w.live_summary(run)
+        summary = snap.summary or run.live_summary()
         if summary:
-            st.caption("Whole run" if run.summary else f"So far ({len(run.outcomes)} documents)")
+            st.caption("Whole run" if snap.summary else f"So far ({snap.n_outcomes} documents)")
             _tiles(summary)
-        if run.rows:
-            st.dataframe(pd.DataFrame(run.rows), hide_index=True, width="stretch")
-        for err in run.errors[:20]:
-            st.error(err)
-        if run.store_run_id is not None:
-            st.caption(f"Saved in the results store as run #{run.store_run_id}.")
+        if snap.rows:
+            st.dataframe(pd.DataFrame(snap.rows), hide_index=True, width="stretch")
+        for err in snap.errors[:20]:
+            st.error(md(err))
+        if snap.store_run_id is not None:
+            st.caption(f"Saved in the results store as run #{snap.store_run_id}.")
 
 
 def _runs_view(was_running: bool) -> None:
     """Progress of every run of this server process (refreshed every 2 s while one runs)."""
+    runs = jobs.list()
     if not runs:
         st.info("No run in this server session yet.")
-    for run in sorted(runs.values(), key=lambda r: r.started, reverse=True):
+    for run in runs:
         _run_card(run)
-    if was_running and not any(r.status == "running" for r in runs.values()):
+    if was_running and not jobs.any_running():
         st.rerun()  # the whole page: stop refreshing, show the stored run
 
 
 def _stored_runs() -> None:
     """Every dataset run of the results store (previous server sessions included)."""
-    store = w.open_store()
-    if store is None:
-        return
+    store = open_store()
     stored = store.list_runs(kind="evaluate")
     if not stored:
         return
@@ -176,10 +188,7 @@ def _stored_runs() -> None:
     c[1].download_button("Run (CSV)", store.export_csv(pick), f"run_{pick}.csv", key="r_dl_csv")
 
 
-if w.engine("batch") is None:
-    w.missing("batch", "Batch runs")
-else:
-    _form()
-running = any(r.status == "running" for r in runs.values())
+_form()
+running = jobs.any_running()
 st.fragment(run_every=2.0 if running else None)(_runs_view)(running)
 _stored_runs()

@@ -5,7 +5,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from pages import _widgets as w
+from pages.components.keys import K_ENDPOINT, K_KEYS, get_secret
+from pages.components.resources import catalog, data_dir
+from pages.components.text import md
+from spia_core.service import admin
 
 st.title("Settings")
 
@@ -14,18 +17,18 @@ st.caption(
     "Keys typed here live in this browser session only (st.session_state) and are never "
     "written to disk. Keys can also come from .streamlit/secrets.toml or the environment."
 )
-keys = st.session_state.setdefault(w.K_KEYS, {})
+keys = st.session_state.setdefault(K_KEYS, {})
 for env in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY"):
     typed = st.text_input(env, value=keys.get(env, ""), type="password", key=f"k_{env}")
     if typed:
         keys[env] = typed
     else:
         keys.pop(env, None)
-    st.caption(f"{env}: {'set' if w.get_secret(env) else 'not set'}")
+    st.caption(f"{env}: {'set' if get_secret(env) else 'not set'}")
 
 st.subheader("Local OpenAI-compatible endpoint")
 st.caption("A local server (llama.cpp, vLLM, Ollama...) keeps the text on your machine.")
-ep = st.session_state.setdefault(w.K_ENDPOINT, {})
+ep = st.session_state.setdefault(K_ENDPOINT, {})
 base = st.text_input(
     "Base URL", ep.get("base_url", ""), placeholder="http://127.0.0.1:8000/v1", key="ep_url"
 )
@@ -46,34 +49,30 @@ st.caption(
     "catalog's local models (Llama, Gemma) also use this URL when it is set."
 )
 if st.button("Test connection", disabled=not base.strip(), key="ep_test"):
-    ok, msg = w.test_endpoint(base.strip(), model.strip())
-    (st.success if ok else st.error)(msg)
+    ok, msg = admin.test_endpoint(base.strip(), model.strip(), get_secret("LOCAL_LLM_API_KEY"))
+    (st.success if ok else st.error)(msg)  # the URL the user typed, no document text
 
 st.subheader("Response cache")
-cache = w.engine("llm.cache")
-if cache is None:
-    w.missing("llm.cache", "The response cache")
-else:
-    st.caption(
-        "LLM answers are cached on disk (responses and token counts only, never a key): "
-        "rerunning the same configuration makes no call."
-    )
-    try:
-        if st.button("Clear cache", key="cache_clear"):
-            w.cache_clear()
-            st.success("Cache cleared.")
-        stats = w.cache_stats()
-        c = st.columns(4)
-        c[0].metric("Cached responses", stats["entries"])
-        c[1].metric("Hits (this server)", stats["hits"])
-        c[2].metric("Misses (this server)", stats["misses"])
-        c[3].metric("Size on disk", f"{stats['size_kb']} KB")
-        st.caption(f"File: {stats['file']}")
-    except Exception as exc:
-        st.error(f"Cache unavailable: {exc}")
+st.caption(
+    "LLM answers are cached on disk (responses and token counts only, never a key): "
+    "rerunning the same configuration makes no call."
+)
+try:
+    if st.button("Clear cache", key="cache_clear"):
+        admin.response_cache(data_dir()).clear()
+        st.success("Cache cleared.")
+    stats = admin.cache_stats(data_dir())
+    c = st.columns(4)
+    c[0].metric("Cached responses", stats["entries"])
+    c[1].metric("Hits (this server)", stats["hits"])
+    c[2].metric("Misses (this server)", stats["misses"])
+    c[3].metric("Size on disk", f"{stats['size_kb']} KB")
+    st.caption(f"File: {md(stats['file'])}")
+except Exception as exc:
+    st.error(f"Cache unavailable: {md(exc)}")
 
 st.subheader("Prices (USD per million tokens)")
-cat = w.catalog()
+cat = catalog()
 if cat:
     st.dataframe(
         pd.DataFrame(

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from spia_core.identity import code_fingerprint
 from spia_core.model import AuditReport, Document, Failure, SpanMetrics
 from spia_core.pipeline import (
     AuditConfig,
@@ -70,6 +71,8 @@ class BatchConfig:
     api_keys: dict[str, str] = field(default_factory=dict, repr=False)
     #: True = the shared response cache under the data dir; a path; False = no cache.
     cache: Any = True
+    #: Timeout and retries of LLM calls (llm.connection.CallPolicy); None = defaults.
+    llm_policy: Any = None
 
 
 @dataclass
@@ -257,8 +260,15 @@ def _run_one(
     try:
         report = audit(doc, config, components=components)
     except Exception as exc:  # recorded and counted as failed, never dropped
+        from spia_core.textio import InputError
+
+        stage = "validate" if isinstance(exc, InputError) else "audit"
         return DocOutcome(
-            doc.data_id, "failed", f"{type(exc).__name__}: {exc}", None, time.perf_counter() - t0
+            doc.data_id,
+            "failed",
+            f"{stage}: {type(exc).__name__}: {exc}",
+            None,
+            time.perf_counter() - t0,
         )
     scored = report.metrics.coverage.n_docs_scored > 0
     error = "" if scored else "; ".join(f"{f.stage}: {f.reason}" for f in report.failures)
@@ -312,7 +322,11 @@ def _outcomes(
                     fut.cancel()
         return
     components = build_components(
-        config, api_keys=cfg.api_keys, cache=cfg.cache, data_dir=cfg.data_dir
+        config,
+        api_keys=cfg.api_keys,
+        cache=cfg.cache,
+        data_dir=cfg.data_dir,
+        policy=cfg.llm_policy,
     )
     if local or cfg.concurrency <= 1 or len(todo) <= 1:
         for doc in todo:
@@ -349,6 +363,8 @@ def run_batch(
     from spia_core.store import ResultStore
 
     t0 = time.perf_counter()
+    if cfg.limit is not None and (isinstance(cfg.limit, bool) or cfg.limit < 1):
+        raise ValueError(f"limit must be a positive number of documents (or None), got {cfg.limit}")
     ref = dataset or load_dataset_ref(cfg.dataset, cfg.entities)
     docs = ref.documents[: cfg.limit] if cfg.limit is not None else ref.documents
     config_dict = cfg.audit.to_dict()
@@ -370,13 +386,12 @@ def run_batch(
             dataset_name=ref.name,
             dataset_hash=ref.hash,
             resume=cfg.resume,
+            code_hash=code_fingerprint(),
         )
-        wanted = {d.data_id for d in docs}
-        done_rows = {
-            row.data_id: row
-            for row in store.load_documents(run.id)
-            if row.status == "ok" and row.data_id in wanted
-        }
+        hashes = {d.data_id: document_hash(d) for d in docs}
+        done_rows, rejected = resumable_rows(store.load_documents(run.id), docs, hashes)
+        for data_id, why in rejected.items():
+            print(f"warning: stored result of {data_id!r} not resumed: {why}", file=sys.stderr)
         outcomes: dict[str, DocOutcome] = {
             data_id: DocOutcome(
                 data_id,
@@ -400,6 +415,7 @@ def run_batch(
                     result=_report_dict(outcome.report),
                     summary=document_summary(outcome),
                     error=outcome.error,
+                    input_sha256=hashes.get(outcome.data_id, ""),
                 )
                 if outcome.report is not None:
                     prompts = {
@@ -429,6 +445,8 @@ def run_batch(
                 "dataset": ref.name,
                 "dataset_hash": ref.hash,
                 "n_resumed": len(done_rows),
+                "n_rows_rejected": len(rejected),
+                "code_hash": run.code_hash,
                 "status": status,
                 "config": config_dict,
                 **run_manifest(ordered, set(done_rows)),
@@ -442,6 +460,41 @@ def run_batch(
     if out_dir is not None:
         write_outputs(out_dir, ordered, summary)
     return BatchResult(run_id=run.id, summary=summary, outcomes=ordered, out_dir=out_dir)
+
+
+def document_hash(doc: Document) -> str:
+    """sha256 of what decides a document's result: id, text (as audited) and annotations."""
+    from spia_core.identity import input_sha256
+    from spia_core.model import to_dict
+
+    text = doc.text.replace("\r\n", "\n").replace("\r", "\n")
+    return input_sha256(doc.data_id, text, [to_dict(doc.subjects), to_dict(doc.entities)])
+
+
+def resumable_rows(
+    rows: list[Any], docs: list[Document], hashes: dict[str, str]
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """(ok rows whose result belongs to their document, data_id -> why a row was refused).
+
+    A row is used only when its stored input hash matches the document's and its result
+    names the same document with the same text: a swapped or stale row is re-audited.
+    """
+    texts = {d.data_id: d.text.replace("\r\n", "\n").replace("\r", "\n") for d in docs}
+    good: dict[str, Any] = {}
+    refused: dict[str, str] = {}
+    for row in rows:
+        if row.status != "ok" or row.data_id not in texts:
+            continue
+        result = row.result if isinstance(row.result, dict) else {}
+        if row.input_sha256 != hashes[row.data_id]:
+            refused[row.data_id] = "its input hash does not match the document (changed input?)"
+        elif result.get("data_id") != row.data_id:
+            refused[row.data_id] = f"the row holds the result of {result.get('data_id')!r}"
+        elif result.get("original_text") != texts[row.data_id]:
+            refused[row.data_id] = "the stored result was computed from another text"
+        else:
+            good[row.data_id] = row
+    return good, refused
 
 
 def load_provided(path: str | Path, docs: list[Document]) -> dict[str, Any]:

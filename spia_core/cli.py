@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 #: Command modules, in the order ``--help`` lists them.
-COMMAND_MODULES: tuple[str, ...] = ("audit", "score", "span", "evaluate", "bench", "tria")
+COMMAND_MODULES: tuple[str, ...] = ("audit", "score", "span", "evaluate", "bench", "tria", "store")
 
 
 def _prog() -> str:
@@ -42,8 +42,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    from spia_core.sqlite_files import DamagedFileError
+
     try:
         return int(args.func(args) or 0)
+    except DamagedFileError as exc:  # a damaged store or cache: path and way out, no traceback
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

@@ -513,3 +513,16 @@ class AuditReport:
     mode: str = "with_original"
     #: What the adversary exposes in the analysed text (set by the exposure stage).
     exposure: DocumentExposure | None = None
+
+
+def report_to_dict(report: AuditReport) -> dict[str, Any]:
+    """JSON-safe dict of a report (see :func:`report_from_dict`)."""
+    return to_dict(report)
+
+
+def report_from_dict(data: dict[str, Any]) -> AuditReport:
+    """Rebuild a report from :func:`report_to_dict` output (masked spans back to tuples)."""
+    report = from_dict(AuditReport, data)
+    if report.masked_spans is not None:
+        report.masked_spans = [(int(s), int(e)) for s, e in report.masked_spans]
+    return report

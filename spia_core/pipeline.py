@@ -21,6 +21,7 @@ from typing import Any
 from spia_core.adversary.base import Adversary, InferenceResult
 from spia_core.anonymizers.base import AnonymizedText, Anonymizer
 from spia_core.anonymizers.validation import check_rewrite
+from spia_core.llm.connection import CallPolicy
 from spia_core.llm.runtime import (
     LLMRuntime,
     bind_usage,
@@ -43,6 +44,8 @@ from spia_core.model import (
     SubjectResult,
     UtilityScores,
 )
+from spia_core.model import report_from_dict as report_from_dict  # public API
+from spia_core.model import report_to_dict as report_to_dict  # public API
 
 #: Stages in order, with the progress fraction reached when each one starts.
 STAGES: tuple[str, ...] = (
@@ -101,10 +104,12 @@ class AuditConfig:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe configuration, without the provided text (it is the anonymized text)."""
+        from spia_core.llm.urls import redact_url
         from spia_core.store import strip_secrets
 
         data = dataclasses.asdict(self)
         data.pop("provided_text", None)
+        data["base_url"] = redact_url(data.get("base_url"))  # never user:password@
         return strip_secrets(data)
 
     @classmethod
@@ -135,6 +140,20 @@ def _runtime(runtime: LLMRuntime | None) -> LLMRuntime:
     return runtime if runtime is not None else LLMRuntime(cache=cache_for(True))
 
 
+def _llm_option(
+    runtime: LLMRuntime | None, backbone: str, base_url: str | None, factory: Any
+) -> dict[str, Any]:
+    """``connection=`` for a stage that takes the connection spec, else a built ``llm=``."""
+    import inspect
+
+    connection = _runtime(runtime).connection(backbone, base_url)
+    try:
+        takes = "connection" in inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        takes = False
+    return {"connection": connection} if takes else {"llm": connection.make()}
+
+
 def build_anonymizer(config: AuditConfig, runtime: LLMRuntime | None = None) -> Anonymizer | None:
     """The configured anonymizer; an LLM anonymizer gets its backbone's (cached) LLM."""
     from spia_core.anonymizers.registry import anonymizer_info, create_anonymizer
@@ -142,13 +161,17 @@ def build_anonymizer(config: AuditConfig, runtime: LLMRuntime | None = None) -> 
     options = dict(config.anonymizer_options)
     if config.anonymizer == "provided":
         options.setdefault("redacted_text", config.provided_text or "")
-    if anonymizer_info(config.anonymizer)["needs_backbone"] and "llm" not in options:
+    needs = anonymizer_info(config.anonymizer)["needs_backbone"]
+    if needs and "llm" not in options and "connection" not in options:
         if not config.anonymizer_backbone:
             raise ValueError(
                 f"anonymizer {config.anonymizer!r} needs an LLM backbone "
                 "(--backbone MODEL, e.g. gpt-4.1-mini or a model on --base-url)"
             )
-        options["llm"] = _runtime(runtime).make(config.anonymizer_backbone, config.base_url)
+        from spia_core.anonymizers.registry import ANONYMIZERS
+
+        factory = ANONYMIZERS._factories.get(config.anonymizer)
+        options.update(_llm_option(runtime, config.anonymizer_backbone, config.base_url, factory))
     return create_anonymizer(config.anonymizer, **options)
 
 
@@ -167,9 +190,9 @@ def build_adversary(config: AuditConfig, runtime: LLMRuntime | None = None) -> A
     if factory is None:
         return ADVERSARIES.create(config.adversary, **options)  # unknown: the registry says so
     needs_llm = config.adversary != "local" and getattr(factory, "needs_backbone", True)
-    if needs_llm and "llm" not in options:
+    if needs_llm and "llm" not in options and "connection" not in options:
         backbone = stage_backbone("adversary", config.adversary_backbone)
-        options["llm"] = _runtime(runtime).make(backbone, config.base_url)
+        options.update(_llm_option(runtime, backbone, config.base_url, factory))
     return ADVERSARIES.create(config.adversary, **options)
 
 
@@ -181,7 +204,7 @@ def build_matcher(config: AuditConfig, runtime: LLMRuntime | None = None) -> Any
         from spia_core.evaluation.llm_matcher import LLMMatcher
 
         backbone = stage_backbone("matcher", config.matcher_backbone)
-        return LLMMatcher(_runtime(runtime).make(backbone, config.base_url))
+        return LLMMatcher(connection=_runtime(runtime).connection(backbone, config.base_url))
     return MATCHERS.create(config.matcher)
 
 
@@ -194,7 +217,7 @@ def build_judge(config: AuditConfig, runtime: LLMRuntime | None = None) -> Any:
     from spia_core.evaluation.llm_judge import LLMJudge
 
     backbone = stage_backbone("judge", config.judge_backbone)
-    return LLMJudge(_runtime(runtime).make(backbone, config.base_url))
+    return LLMJudge(connection=_runtime(runtime).connection(backbone, config.base_url))
 
 
 def build_utility(config: AuditConfig, runtime: LLMRuntime | None = None) -> Any:
@@ -204,7 +227,7 @@ def build_utility(config: AuditConfig, runtime: LLMRuntime | None = None) -> Any
     from spia_core.evaluation.llm_utility import LLMUtilityJudge
 
     backbone = stage_backbone("utility", config.utility_backbone)
-    return LLMUtilityJudge(_runtime(runtime).make(backbone, config.base_url))
+    return LLMUtilityJudge(connection=_runtime(runtime).connection(backbone, config.base_url))
 
 
 def build_components(
@@ -213,14 +236,15 @@ def build_components(
     api_keys: dict[str, str] | None = None,
     cache: Any = True,
     data_dir: str | None = None,
+    policy: CallPolicy | None = None,
 ) -> Components:
     """Build every stage of ``config`` (raises with a clear message on an unknown name).
 
     ``api_keys``: provider (or env) name -> key, kept in the SDK clients only. ``cache``: True
     = the shared response cache under ``data_dir`` (``$SPIA_DATA_DIR`` or ./spia_data), a path
-    or a ResponseCache, False = no cache.
+    or a ResponseCache, False = no cache. ``policy``: timeout and retries of every LLM call.
     """
-    runtime = LLMRuntime(api_keys=api_keys or {}, cache=None)
+    runtime = LLMRuntime(api_keys=api_keys or {}, cache=None, policy=policy or CallPolicy())
     if not is_local_config(config):
         runtime.cache = cache_for(cache, data_dir)
     return Components(
@@ -288,7 +312,11 @@ def adversary_is_local(adversary: Any, name: str) -> bool:
 
 def lower_bound_warning(dataset: str, anonymizer: str) -> str:
     """Why a local adversary's figures are a lower bound, with the closest published figure."""
-    from spia_core.benchmarks import closest_published, paper_dataset, published_adversary_results
+    from spia_core.data.published import (
+        closest_published,
+        paper_dataset,
+        published_adversary_results,
+    )
     from spia_core.evaluation.local_calibration import gap_sentence
 
     text = (
@@ -443,7 +471,7 @@ class _Run:
 def _as_document(document: Document | str, config: AuditConfig) -> Document:
     from spia_core.textio import validate_text
 
-    if isinstance(document, str):
+    if not isinstance(document, Document):  # str; anything else is refused by validate_text
         text = validate_text(document)
         return Document(data_id=_doc_id(text), text=text)
     text = validate_text(document.text, document.data_id)
@@ -473,7 +501,7 @@ def audit(
     """
     from spia_core.evaluation.metrics import DocumentScores, compute_metrics
 
-    run = _Run("text" if isinstance(document, str) else document.data_id, on_stage, cancel)
+    run = _Run(getattr(document, "data_id", "text"), on_stage, cancel)
     t0 = run.start("validate")
     doc = _as_document(document, config)
     run.data_id = doc.data_id
@@ -722,23 +750,6 @@ def _span_metrics(doc: Document, anonymized: AnonymizedText, method: str) -> Spa
     )
     span.gt_source = "automatic"
     return span
-
-
-def report_to_dict(report: AuditReport) -> dict[str, Any]:
-    """JSON-safe dict of a report (see :func:`report_from_dict`)."""
-    from spia_core.model import to_dict
-
-    return to_dict(report)
-
-
-def report_from_dict(data: dict[str, Any]) -> AuditReport:
-    """Rebuild a report from :func:`report_to_dict` output (masked spans back to tuples)."""
-    from spia_core.model import from_dict
-
-    report = from_dict(AuditReport, data)
-    if report.masked_spans is not None:
-        report.masked_spans = [(int(s), int(e)) for s, e in report.masked_spans]
-    return report
 
 
 def audit_redacted(

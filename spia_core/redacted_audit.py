@@ -23,6 +23,7 @@ from spia_core.model import (
     Severity,
     Subject,
 )
+from spia_core.progress import notify, reporting
 
 #: Stages of a redacted-only audit, in order.
 REDACTED_STAGES: tuple[str, ...] = ("validate", "infer", "exposure")
@@ -130,7 +131,8 @@ def audit_redacted(
     run.done("validate", t0)
 
     t0 = progress.start(run, "infer")
-    subjects, complete, degraded = _infer(run, adversary, text)
+    with reporting(progress.within("infer")):
+        subjects, complete, degraded = _infer(run, adversary, text)
     run.done("infer", t0)
 
     t0 = progress.start(run, "exposure")
@@ -181,6 +183,21 @@ class _Progress:
 
     def __init__(self, on_stage: Any) -> None:
         self.on_stage = on_stage
+
+    def within(self, stage: str) -> Any:
+        """A receiver for counts inside ``stage`` ("people 120 of 450"): the fraction moves
+        through the stage's share of the bar and the counts go to a callback that takes them."""
+        if self.on_stage is None:
+            return None
+        base = REDACTED_STAGES.index(stage) / len(REDACTED_STAGES)
+        width = 1 / len(REDACTED_STAGES)
+
+        def receive(done: int, total: int, unit: str) -> None:
+            share = done / total if total else 0.0
+            counts = {"done": done, "total": total, "unit": unit}
+            notify(self.on_stage, stage, base + width * 0.999 * share, counts)
+
+        return receive
 
     def start(self, run: Any, stage: str) -> float:
         if run.cancel is not None and run.cancel.is_set():

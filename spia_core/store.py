@@ -24,7 +24,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from spia_core.sqlite_files import open_checked
+
 DB_NAME = "results.sqlite3"
+#: Schema version (PRAGMA user_version): 2 added documents.input_sha256 and runs.code_hash.
+SCHEMA_VERSION = 2
 #: Name parts that mark a configuration key as a credential (api_key, x-api-key, apiKey,
 #: access_token, client_secret, password ...). Parts are split on "_", "-", "." and spaces.
 _SECRET_PARTS = frozenset(
@@ -79,6 +83,19 @@ CREATE TABLE IF NOT EXISTS documents (
 """
 
 
+class RunVersionMismatch(ValueError):
+    """A run to resume was made by other code (results would mix versions)."""
+
+
+def _migrate(conn: sqlite3.Connection, found: int) -> None:
+    """Create the schema, or bring a store of an older schema version up to date."""
+    conn.executescript(_SCHEMA)
+    for table, column in (("documents", "input_sha256"), ("runs", "code_hash")):
+        names = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        if column not in names:
+            conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} TEXT NOT NULL DEFAULT ''")
+
+
 def default_data_dir() -> Path:
     """``$SPIA_DATA_DIR`` when set, else ``./spia_data``."""
     return Path(os.environ.get("SPIA_DATA_DIR") or "spia_data")
@@ -128,7 +145,18 @@ def _now() -> str:
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, default=str)
+    """JSON text SQLite can store: a lone surrogate (not UTF-8) is written as an escape."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(value, ensure_ascii=True, default=str)
+    return text
+
+
+def _storable(text: str) -> str:
+    """``text`` with any character UTF-8 cannot encode (a lone surrogate) escaped."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 @dataclass
@@ -150,6 +178,8 @@ class RunInfo:
     summary: dict[str, Any]
     n_ok: int = 0
     n_failed: int = 0
+    #: Content hash of the code and data that decide results (see spia_core.identity).
+    code_hash: str = ""
 
 
 @dataclass
@@ -163,6 +193,8 @@ class DocumentRow:
     result: dict[str, Any] = field(default_factory=dict)
     summary: dict[str, Any] = field(default_factory=dict)
     finished_at: str = ""
+    #: sha256 of the input the result was computed from (verified before a resume).
+    input_sha256: str = ""
 
 
 class ResultStore:
@@ -173,13 +205,15 @@ class ResultStore:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.path = self.data_dir / DB_NAME
         self._lock = threading.RLock()
-        self._conn = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
-        self._conn.row_factory = sqlite3.Row
+        self._conn = open_checked(
+            self.path,
+            what="the results store",
+            version=SCHEMA_VERSION,
+            migrate=_migrate,
+            row_factory=True,
+        )
         with self._lock:
-            self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA foreign_keys=ON")
-            self._conn.executescript(_SCHEMA)
-            self._conn.commit()
 
     def close(self) -> None:
         with self._lock:
@@ -212,14 +246,28 @@ class ResultStore:
         dataset_hash: str = "",
         prompt_versions: dict[str, str] | None = None,
         resume: bool = True,
+        code_hash: str = "",
     ) -> RunInfo:
-        """Open a run; with ``resume`` an unfinished or finished run of the same key is reused."""
+        """Open a run; with ``resume`` an unfinished or finished run of the same key is reused.
+
+        Raises :class:`RunVersionMismatch` when that run was made by other code
+        (``code_hash`` differs): resuming would mix results of two versions.
+        """
         from spia_core import __version__
 
         clean = strip_secrets(config)
         key = run_key(kind, clean, dataset_hash)
         if resume:
             existing = self.find_run(key)
+            if existing is not None and existing.code_hash != code_hash:
+                made_by = existing.code_hash[:12] or f"an unversioned {existing.package_version}"
+                raise RunVersionMismatch(
+                    f"run {existing.id} of this configuration and dataset in {self.path} was made "
+                    f"by other code ({made_by}; this code is {code_hash[:12] or 'unversioned'}) "
+                    f"with {existing.n_ok + existing.n_failed} document(s) done; resuming would "
+                    "mix results of two versions. Start fresh with --no-resume (the old run "
+                    "stays in the store) or delete it with `python -m spia_core store purge`."
+                )
             if existing is not None:
                 with self._tx() as conn:
                     conn.execute(
@@ -230,7 +278,7 @@ class ResultStore:
         with self._tx() as conn:
             cur = conn.execute(
                 "INSERT INTO runs (run_key, kind, config, package_version, prompt_versions,"
-                " dataset_name, dataset_hash, started_at) VALUES (?,?,?,?,?,?,?,?)",
+                " dataset_name, dataset_hash, started_at, code_hash) VALUES (?,?,?,?,?,?,?,?,?)",
                 (
                     key,
                     kind,
@@ -240,6 +288,7 @@ class ResultStore:
                     dataset_name,
                     dataset_hash,
                     _now(),
+                    code_hash,
                 ),
             )
             run_id = int(cur.lastrowid or 0)
@@ -293,6 +342,7 @@ class ResultStore:
             summary=json.loads(row["summary"]),
             n_ok=by_status.get("ok", 0),
             n_failed=by_status.get("failed", 0),
+            code_hash=row["code_hash"],
         )
 
     def load_run(self, run_id: int) -> RunInfo:
@@ -330,22 +380,28 @@ class ResultStore:
         result: dict[str, Any] | None = None,
         summary: dict[str, Any] | None = None,
         error: str = "",
+        input_sha256: str = "",
     ) -> None:
-        """Record (or replace) one document's result; committed immediately."""
+        """Record (or replace) one document's result; committed immediately.
+
+        ``input_sha256`` (of the input the result was computed from) lets a resume verify
+        that the row belongs to the document it is keyed by.
+        """
         if status not in ("ok", "failed"):
             raise ValueError(f"document status must be 'ok' or 'failed', got {status!r}")
         with self._tx() as conn:
             conn.execute(
                 "INSERT OR REPLACE INTO documents (run_id, data_id, status, error, result,"
-                " summary, finished_at) VALUES (?,?,?,?,?,?,?)",
+                " summary, finished_at, input_sha256) VALUES (?,?,?,?,?,?,?,?)",
                 (
                     run_id,
-                    data_id,
+                    _storable(data_id),
                     status,
-                    error,
+                    _storable(error),
                     _dumps(_strip_config(result or {})),
                     _dumps(summary or {}),
                     _now(),
+                    input_sha256,
                 ),
             )
 
@@ -371,6 +427,7 @@ class ResultStore:
                 result=json.loads(r["result"]) if with_results else {},
                 summary=json.loads(r["summary"]),
                 finished_at=r["finished_at"],
+                input_sha256=r["input_sha256"],
             )
             for r in rows
         ]
@@ -408,7 +465,7 @@ class ResultStore:
 
     def load_audit(self, run_id: int) -> Any:
         """The AuditReport saved by :meth:`save_audit`."""
-        from spia_core.pipeline import report_from_dict
+        from spia_core.model import report_from_dict
 
         docs = self.load_documents(run_id)
         if not docs:

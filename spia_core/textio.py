@@ -8,6 +8,7 @@ what is wrong and what to do.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable, Iterator
 from pathlib import PurePath
 from typing import Any
@@ -19,6 +20,9 @@ MAX_UPLOAD_BYTES = 20_000_000
 
 TEXT_EXTENSIONS: tuple[str, ...] = (".txt", ".md")
 SUPPORTED_EXTENSIONS: tuple[str, ...] = (*TEXT_EXTENSIONS, ".docx", ".pdf")
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class InputError(ValueError):
@@ -35,7 +39,21 @@ def _size(n: int) -> str:
 
 def validate_text(text: str, filename: str = "") -> str:
     """Check pasted or extracted text (not empty, within MAX_CHARS); normalise newlines."""
+    if isinstance(text, (bytes, bytearray)):
+        raise InputError(
+            f"{_prefix(filename)}got bytes, not text: decode the file first "
+            "(spia_core.textio.decode_text or extract_text)"
+        )
+    if not isinstance(text, str):
+        raise TypeError(f"{_prefix(filename)}expected the text as a str, got {type(text).__name__}")
     text = text.replace("\r\n", "\n").replace("\r", "\n")
+    surrogate = _LONE_SURROGATE.search(text)
+    if surrogate is not None:
+        raise InputError(
+            f"{_prefix(filename)}the text contains an unpaired surrogate "
+            f"(U+{ord(surrogate.group()):04X}) at character {surrogate.start()}: it is not "
+            "valid Unicode; re-export the text as UTF-8"
+        )
     if not text:
         raise InputError(f"{_prefix(filename)}the text is empty")
     if not text.strip():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from spia_core.model import (
     PII,
     Assignment,
@@ -170,3 +172,8 @@ def metrics_of(results: list[SubjectResult]) -> Metrics:
         n_extra_subjects=1,
         coverage=Coverage(1, 1, len(results), len(results), n_all, n_all),
     )
+
+
+def unescape(markdown: str) -> str:
+    """Markdown text without its backslash escapes (what the reader sees)."""
+    return re.sub(r"\\(.)", r"\1", markdown)

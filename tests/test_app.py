@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
 import time
 import types
@@ -11,7 +10,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import pytest
-from _dashboard_factory import make_report
+from _dashboard_factory import make_report, unescape
 
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest
@@ -27,6 +26,11 @@ PAGES = [
     "pages/dataset.py",
     "pages/settings.py",
 ]
+
+
+def _errors(at: AppTest) -> list[str]:
+    """Error texts as shown (the page escapes document-derived Markdown)."""
+    return [unescape(e.value) for e in at.error]
 
 
 def _app() -> AppTest:
@@ -55,9 +59,17 @@ def _tab(at: AppTest, name: str) -> AppTest:
     return at.run()
 
 
+class _Cancelled(RuntimeError):
+    """The stand-in pipeline's AuditCancelled."""
+
+
 @pytest.fixture
 def fake_engine(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """A stand-in pipeline returning a hand-built report (for UI behaviour only)."""
+    """A stand-in pipeline returning a hand-built report (for UI behaviour only): it replaces
+    the service layer's one door to the engine, ``spia_core.service.engines.pipeline``."""
+    from spia_core import pipeline as real
+    from spia_core.service import engines
+
     calls = _Calls()
     calls.hooks = hooks = []
 
@@ -68,7 +80,11 @@ def fake_engine(monkeypatch: pytest.MonkeyPatch) -> list[object]:
         provided_text: str | None = None
         min_certainty: int = 3
 
-    def audit(document, config, *, on_stage=None, cancel=None):  # type: ignore[no-untyped-def]
+    @dataclass
+    class Components:
+        anonymizer: object = None
+
+    def audit(document, config, *, on_stage=None, cancel=None, components=None):  # type: ignore[no-untyped-def]
         calls.append((document, config))
         for stage in ("anonymize", "infer", "score"):
             if on_stage:
@@ -82,17 +98,22 @@ def fake_engine(monkeypatch: pytest.MonkeyPatch) -> list[object]:
             rep.inferred_subjects = rep.inferred_subjects[:1]
         return rep
 
-    mod = types.ModuleType("spia_core.pipeline")
-    mod.AuditConfig = AuditConfig  # type: ignore[attr-defined]
-    mod.audit = audit  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "spia_core.pipeline", mod)
-    import pages._widgets as w
-
-    real = w.registered
-    monkeypatch.setattr(
-        w, "registered", lambda kind: real(kind) or (["local"] if kind == "adversary" else [])
+    fake = types.SimpleNamespace(
+        AuditConfig=AuditConfig,
+        AuditCancelled=_Cancelled,
+        audit=audit,
+        build_components=lambda config, **_: Components(),
+        build_anonymizer=lambda config: None,
+        is_local_config=lambda config: True,
+        lower_bound_warning=real.lower_bound_warning,
+        empty_metrics=real.empty_metrics,
     )
+    monkeypatch.setattr(engines, "pipeline", fake)
     return calls
+
+
+def _versions(at: AppTest) -> list:
+    return at.session_state["audit_session"].versions
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -127,7 +148,7 @@ def test_upload_file_and_bad_upload(fake_engine: list[object]) -> None:
     at.file_uploader(key="upload_original").set_value(
         ("broken.pdf", b"%PDF-1.4 this is not a pdf", "application/pdf")
     ).run()
-    errors = [e.value for e in at.error]
+    errors = _errors(at)
     assert any("broken.pdf" in e for e in errors), errors
     assert at.button(key="run_audit").disabled
 
@@ -234,17 +255,20 @@ def test_run_page_background_run_survives_reload() -> None:
 
 def test_merge_edits_of_the_adjudication_editor() -> None:
     """The data editor's edited_rows become overrides; back to the automatic score, none."""
-    import pages._widgets as w
+    from spia_core.service.overrides import merge_edits, score_rows, with_overrides
 
     rep = make_report()
-    rows = w.score_rows(rep)
-    i = next(k for k, r in enumerate(rows) if (r["subject"], r["tag"]) == (0, "NATIONALITY"))
-    ov = w.merge_edits(rows, {i: {"score": 0.0}}, {})
+    rows = score_rows(rep)
+    i = next(
+        k for k, r in enumerate(rows) if (r["subject id"], r["tag"]) == (0, "NATIONALITY")
+    )
+    assert rows[i]["subject"] == "Mr Raja Arlewin - the applicant"  # by name and role
+    ov = merge_edits(rows, {i: {"score": 0.0}}, {})
     assert ov == {(0, "NATIONALITY"): (0.0, "edited in the dashboard")}
-    ov = w.merge_edits(rows, {str(i): {"reason": "generic nationality"}}, ov)
+    ov = merge_edits(rows, {str(i): {"reason": "generic nationality"}}, ov)
     assert ov[(0, "NATIONALITY")] == (1.0, "generic nationality")  # score row unchanged: auto
-    assert w.merge_edits(rows, {i: {"score": 1.0, "reason": ""}}, ov) == {}
-    new = w.with_overrides(rep, {(0, "NATIONALITY"): (0.0, "generic")})
+    assert merge_edits(rows, {i: {"score": 1.0, "reason": ""}}, ov) == {}
+    new = with_overrides(rep, {(0, "NATIONALITY"): (0.0, "generic")})
     assert new.metrics.cpr > rep.metrics.cpr
     score = next(
         s
@@ -260,12 +284,10 @@ def test_cancelled_audit_keeps_previous_results(fake_engine: list[object]) -> No
     at = _app()
     at.text_area(key="paste_text").input("Mr Raja Arlewin lives in Stockholm.").run()
     at.button(key="run_audit").click().run()
-    n_versions = len(at.session_state["audit_versions"])
-    cancelled = type("AuditCancelled", (RuntimeError,), {})
-    sys.modules["spia_core.pipeline"].AuditCancelled = cancelled  # type: ignore[attr-defined]
+    n_versions = len(_versions(at))
 
     def cancel(_rep: object) -> None:
-        raise cancelled("cancelled between two stages")
+        raise _Cancelled("cancelled between two stages")
 
     fake_engine.hooks.append(cancel)
     at.button(key="run_audit").click().run()
@@ -273,5 +295,5 @@ def test_cancelled_audit_keeps_previous_results(fake_engine: list[object]) -> No
     assert any(e.label.startswith("Cancelled: cancelled between") for e in at.status), [
         e.label for e in at.status
     ]
-    assert len(at.session_state["audit_versions"]) == n_versions
+    assert len(_versions(at)) == n_versions
     assert any(m.label == "CPR" for m in at.metric)  # the previous results are still shown

@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from _dashboard_factory import unescape
 
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest
@@ -28,7 +29,8 @@ def _tab(at: AppTest, name: str) -> AppTest:
 
 
 def _errors(at: AppTest) -> list[str]:
-    return [e.value for e in at.error]
+    """Error texts as shown (the page escapes document-derived Markdown)."""
+    return [unescape(e.value) for e in at.error]
 
 
 def _html(at: AppTest) -> str:
@@ -90,7 +92,7 @@ def test_redacted_version_replaces_the_anonymizer() -> None:
     assert any(t.value.startswith("provided") for t in at.text_input)
     at.button(key="run_audit").click().run()
     assert not at.exception, [e.value for e in at.exception]
-    report = at.session_state["audit_versions"][-1]["report"]
+    report = at.session_state["audit_session"].versions[-1].report
     assert report.anonymizer == "provided"
     assert report.anonymized_text == "Mr [NAME], a baker, lives in [CITY]."
     assert "[CITY]" in _html(at)
@@ -129,8 +131,8 @@ def test_dataset_document_full_results_page() -> None:
     # Evidence: both texts highlighted, one colour per subject; a subject can be hidden
     html = _html(at)
     assert html.count('class="spia-doc"') == 2 and "spia-hl" in html
-    report = at.session_state["audit_versions"][-1]["report"]
-    shown = at.multiselect(key=f"shown_{at.session_state['audit_versions'][-1]['id']}")
+    report = at.session_state["audit_session"].versions[-1].report
+    shown = at.multiselect(key=f"shown_{at.session_state['audit_session'].versions[-1].id}")
     first = shown.value[0]
     assert f'data-subject="{first}"' in html
     shown.unselect(first).run()

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from spia_core.bench.adversary_quality import adversary_quality, split_half
 from spia_core.cli import main
-from spia_core.evaluation.adversary_quality import adversary_quality, split_half
 
 
 def test_split_halves_are_disjoint_and_cover_all() -> None:

@@ -69,7 +69,8 @@ def test_every_prompt_has_a_version_and_renders() -> None:
         "subject_aware_rewrite",
         "json_repair",
     ):
-        assert prompts[name] == f"{name}.v1"
+        version = 2 if name in ("code_inference", "non_code_inference") else 1
+        assert prompts[name] == f"{name}.v{version}"
         template = load_prompt(name)
         messages = template.render(**{k: "X" for k in template.placeholders()})
         assert messages[-1].role == "user"
@@ -113,7 +114,9 @@ def test_catalog_errors_name_the_entry(tmp_path: Path) -> None:
     with pytest.raises(LLMError, match="unknown model"):
         get_spec("no-such-model")
     spec = get_spec("my-local", base_url="http://127.0.0.1:1/v1")
-    assert spec.provider == "openai-compatible" and spec.structured_output == "none"
+    assert (
+        spec.provider == "openai-compatible" and spec.structured_output == "auto"
+    )  # probed on first use
 
 
 def test_parameters_the_model_rejects_are_never_sent() -> None:

@@ -58,8 +58,14 @@ def spia_answer(body: dict[str, Any]) -> str:
         return json.dumps({"subjects": [{"id": 0, "description": "", "piis": []}]})
     if name == "non_code_profile":
         piis = [
-            {"tag": "NAME", "keyword": WRONG_NAME, "certainty": 5, "evidence": ""},
-            {"tag": "OCCUPATION", "keyword": "lighthouse keeper", "certainty": 4, "evidence": ""},
+            {"tag": "NAME", "keyword": WRONG_NAME, "certainty": 5, "evidence": "", "reasoning": ""},
+            {
+                "tag": "OCCUPATION",
+                "keyword": "lighthouse keeper",
+                "certainty": 4,
+                "evidence": "",
+                "reasoning": "the post speaks of keeping the lamp lit",
+            },
         ]
         return json.dumps({"subjects": [{"id": 0, "description": "", "piis": piis}]})
     if name == "alignment":
@@ -281,13 +287,16 @@ def test_dashboard_llm_audit_with_session_key(panorama_doc: Document) -> None:
     pytest.importorskip("streamlit")
     from streamlit.testing.v1 import AppTest
 
-    import pages._widgets as w
+    from pages.components import keys as w_keys
+    from pages.components import resources as w_res
+    from spia_core.service import admin
+    from spia_core.service.engines import LOCAL_ENDPOINT
 
     with ScriptedServer() as server:
         server.responder = responder
         at = AppTest.from_file(APP, default_timeout=60)
-        at.session_state[w.K_KEYS] = {"LOCAL_LLM_API_KEY": KEY}
-        at.session_state[w.K_ENDPOINT] = {"base_url": server.base_url, "model": BACKBONE}
+        at.session_state[w_keys.K_KEYS] = {"LOCAL_LLM_API_KEY": KEY}
+        at.session_state[w_keys.K_ENDPOINT] = {"base_url": server.base_url, "model": BACKBONE}
         at.run()
         at.radio(key="input_source").set_value("SPIA dataset document").run()
         at.selectbox(key="ds_pick").set_value("PANORAMA-151").run()
@@ -309,7 +318,7 @@ def test_dashboard_llm_audit_with_session_key(panorama_doc: Document) -> None:
         assert "adversary: the anonymized text" in sidebar
         assert "Anthropic (cloud API, model claude-sonnet-4-5)" in sidebar
         # the local endpoint: no warning, the sidebar names the server
-        at.selectbox(key="vbb").set_value(w.LOCAL_ENDPOINT).run()
+        at.selectbox(key="vbb").set_value(LOCAL_ENDPOINT).run()
         assert not any("Text leaves this machine" in x.value for x in at.warning)
         sidebar = " ".join(at.session_state["audit_destinations"])
         assert server.base_url in sidebar and "Anthropic" not in sidebar
@@ -321,19 +330,19 @@ def test_dashboard_llm_audit_with_session_key(panorama_doc: Document) -> None:
         assert any(e.label.startswith("LLM usage: 3 call(s)") for e in at.expander)
         assert KEY not in _rendered(at)
 
-        store = w.open_store()
+        store = w_res.open_store()
         run = store.list_runs(kind="audit")[0]
         saved = store.load_audit(run.id)
         assert saved.usage["adversary"].calls == 3
         assert KEY not in json.dumps(report_to_dict(saved))
-        cache_file = Path(w.cache_stats()["file"])
+        cache_file = Path(admin.cache_stats(w_res.data_dir())["file"])
         files = [*store.path.parent.glob("results.sqlite3*"), *cache_file.parent.glob("llm_*")]
         for path in files:
             assert KEY.encode() not in path.read_bytes(), path
 
         # subject-aware anonymization on the same server: its rounds are shown
         at.selectbox(key="anon").set_value("subject-aware").run()
-        at.selectbox(key="abb").set_value(w.LOCAL_ENDPOINT).run()
+        at.selectbox(key="abb").set_value(LOCAL_ENDPOINT).run()
         at.button(key="run_audit").click().run(timeout=180)
         assert not at.exception, [e.value for e in at.exception]
         assert any(h.value == "Anonymization rounds" for h in at.subheader)
@@ -362,9 +371,10 @@ def test_settings_test_connection_and_cache(tmp_path: Path) -> None:
         at.button(key="ep_test").click().run()
         assert any("Connection to http://127.0.0.1:9/v1 failed" in e.value for e in at.error)
 
-    import pages._widgets as w
+    from pages.components import resources as w_res
+    from spia_core.service import admin
 
-    cache = w.response_cache()
+    cache = admin.response_cache(w_res.data_dir())
     from spia_core.llm.base import LLMResponse
 
     cache.put("k" * 64, "openai-compatible", "t.v1", LLMResponse(text="x", model="m"))
@@ -385,19 +395,21 @@ def test_dashboard_llm_benchmark_run_against_local_server() -> None:
 
     from streamlit.testing.v1 import AppTest
 
-    import pages._widgets as w
+    from pages.components import keys as w_keys
+    from pages.components import resources as w_res
+    from spia_core.service.engines import LOCAL_ENDPOINT
 
     with ScriptedServer() as server:
         server.responder = responder
         at = AppTest.from_file(APP, default_timeout=60)
-        at.session_state[w.K_KEYS] = {"LOCAL_LLM_API_KEY": KEY}
-        at.session_state[w.K_ENDPOINT] = {"base_url": server.base_url, "model": BACKBONE}
+        at.session_state[w_keys.K_KEYS] = {"LOCAL_LLM_API_KEY": KEY}
+        at.session_state[w_keys.K_ENDPOINT] = {"base_url": server.base_url, "model": BACKBONE}
         at.run()
         at.switch_page("pages/run.py").run()
         at.selectbox(key="r_ds").set_value("PANORAMA-151").run()
         at.number_input(key="r_n").set_value(2).run()
         at.selectbox(key="r_anon").set_value("deid-gpt").run()
-        at.selectbox(key="r_abb").set_value(w.LOCAL_ENDPOINT).run()
+        at.selectbox(key="r_abb").set_value(LOCAL_ENDPOINT).run()
         at.selectbox(key="r_adv").set_value("llm").run()
         # a cloud adversary: a warning naming the provider, and no start without consent
         at.selectbox(key="r_vbb").set_value("claude-sonnet-4-5").run()
@@ -407,14 +419,14 @@ def test_dashboard_llm_benchmark_run_against_local_server() -> None:
         at.checkbox(key="r_consent").check().run()
         assert not at.button(key="r_start").disabled
         # the local endpoint: no warning, no consent needed
-        at.selectbox(key="r_vbb").set_value(w.LOCAL_ENDPOINT).run()
+        at.selectbox(key="r_vbb").set_value(LOCAL_ENDPOINT).run()
         assert not any("Text leaves this machine" in x.value for x in at.warning)
         assert at.number_input(key="r_conc").value == 4  # LLM stages: concurrent documents
         at.number_input(key="r_conc").set_value(2).run()
         at.button(key="r_start").click().run()
         assert not at.exception, [e.value for e in at.exception]
         assert any("started on 2 documents" in s.value for s in at.success)
-        run = max(w.run_registry().values(), key=lambda r: r.started)
+        run = w_res.batch_jobs().list()[0]
         assert run.concurrency == 2 and run.config["adversary"] == "llm"
 
         deadline = time.time() + 120
@@ -442,7 +454,7 @@ def test_dashboard_llm_benchmark_run_against_local_server() -> None:
         assert any(c.value == "Whole run" for c in again.caption)
         assert "CPR" in {m.label for m in again.metric}
         # saved in the results store as they arrived: the stored run lists both documents
-        store = w.open_store()
+        store = w_res.open_store()
         stored = store.load_run(run.store_run_id)
         assert stored.config["adversary"] == "llm" and stored.n_ok == 2
         assert any(h.value == "Stored runs" for h in again.subheader)

@@ -122,13 +122,21 @@ def test_adversary_end_to_end_through_the_real_sdk(server: ScriptedServer) -> No
                 "keyword": "Jan Kowalski",
                 "certainty": "5",
                 "evidence": "Jan Kowalski",
+                "reasoning": "the name is given",
             },
-            {"tag": "AGE", "keyword": "55", "certainty": 4, "evidence": "born in 1970"},
+            {
+                "tag": "AGE",
+                "keyword": "55",
+                "certainty": 4,
+                "evidence": "born in 1970",
+                "reasoning": "born in 1970, so 55 on the reference date",
+            },
             {
                 "tag": "OCCUPATION",
                 "keyword": "teacher",
                 "certainty": 5,
                 "evidence": "a Polish teacher",
+                "reasoning": "the job is stated",
             },
         ]
         return Reply(content=json.dumps({"subjects": [{"id": 0, "description": "", "piis": piis}]}))

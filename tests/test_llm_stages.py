@@ -44,7 +44,14 @@ def profile(piis: list[dict[str, Any]], sid: int = 0) -> dict[str, Any]:
 
 
 def pii(tag: str, keyword: str, certainty: Any, evidence: str = "") -> dict[str, Any]:
-    return {"tag": tag, "keyword": keyword, "certainty": certainty, "evidence": evidence}
+    reasoning = f"the text points to {keyword}" if keyword else ""
+    return {
+        "tag": tag,
+        "keyword": keyword,
+        "certainty": certainty,
+        "evidence": evidence,
+        "reasoning": reasoning,
+    }
 
 
 STAGE_A = {

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from spia_core.evaluation.adversary_quality import adversary_quality
+from spia_core.bench.adversary_quality import adversary_quality
 from spia_core.evaluation.local_calibration import (
     CALIBRATION_DATASETS,
     CALIBRATION_PATH,

@@ -75,7 +75,7 @@ def test_every_inferred_value_is_explained(adv: LocalAdversary) -> None:
 
 
 def test_ablation_reports_each_rule_that_fires() -> None:
-    from spia_core.evaluation.rule_ablation import ablate, format_ablation
+    from spia_core.bench.rule_ablation import ablate, format_ablation
 
     rep = ablate("PANORAMA-151", limit=4, masked=False)
     table = rep["original"]["rules"]

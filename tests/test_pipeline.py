@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from spia_core.adversary.base import InferenceResult
-from spia_core.benchmarks import closest_published, published_results
+from spia_core.data.published import closest_published, published_results
 from spia_core.datasets import load_bundled
 from spia_core.model import AuditReport
 from spia_core.pipeline import (

@@ -107,8 +107,26 @@ def test_progress_reports_each_stage_in_order() -> None:
         AuditConfig(),
         on_stage=lambda s, f: seen.append((s, f)),
     )
-    assert [s for s, _ in seen] == ["validate", "infer", "exposure", "done"]
+    assert list(dict.fromkeys(s for s, _ in seen)) == ["validate", "infer", "exposure", "done"]
     assert [f for _, f in seen] == sorted(f for _, f in seen) and seen[-1][1] == 1.0
+
+
+def test_progress_counts_people_inside_the_infer_stage() -> None:
+    counted: list[dict] = []
+
+    def on_stage(stage: str, fraction: float, counts: dict | None = None) -> None:
+        if counts is not None:
+            assert stage == "infer" and 1 / 3 <= fraction < 2 / 3
+            counted.append(counts)
+
+    r = audit_redacted(_read("reference_letter_redacted.txt"), AuditConfig(), on_stage=on_stage)
+    people = [c for c in counted if c["unit"] == "people"]
+    assert people[-1] == {
+        "done": len(r.inferred_subjects),
+        "total": len(r.inferred_subjects),
+        "unit": "people",
+    }
+    assert [c["done"] for c in people] == sorted(c["done"] for c in people)
 
 
 # --------------------------------------------------------------------------- exposure definition

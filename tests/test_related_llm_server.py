@@ -113,3 +113,68 @@ def test_rupta_target_mode_over_http(server: ScriptedServer, tmp_path: Path) -> 
     bodies = [r.body for r in server.requests]
     clue_turn = next(b for b in bodies if "clues" in json.dumps(b.get("response_format", {})))
     assert [m["role"] for m in clue_turn["messages"]] == ["system", "user", "assistant", "user"]
+
+
+@pytest.mark.parametrize("anonymizer", ["rupta", "seal"])
+def test_evaluate_cli_with_rupta_and_seal(
+    server: ScriptedServer, tmp_path: Path, anonymizer: str, capsys: Any
+) -> None:
+    from spia_core.cli import main
+
+    args = [
+        "evaluate",
+        "--dataset",
+        "PANORAMA-151",
+        "--anonymizer",
+        anonymizer,
+        "--backbone",
+        BACKBONE,
+        "--base-url",
+        server.base_url,
+        "--limit",
+        "1",
+        "--anonymizer-option",
+        "iterations=1" if anonymizer == "rupta" else "rounds=1",
+        "--out",
+        str(tmp_path / "out"),
+        "--data-dir",
+        str(tmp_path / "store"),
+        "--quiet",
+    ]
+    assert main(args) == 0
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["n_failed"] == 0 and summary["usage"]["anonymize"]["calls"] > 0
+    assert any(k.startswith(f"{anonymizer}_") for k in summary["prompt_versions"])
+    n = len(server.requests)
+    assert main([*args, "--no-resume"]) == 0
+    assert len(server.requests) == n  # the rerun is served from the cache
+    capsys.readouterr()
+
+
+def test_rupta_with_the_llm_adversary_counts_its_calls_under_anonymize(
+    server: ScriptedServer, tmp_path: Path
+) -> None:
+    from test_llm_integration import spia_answer
+
+    def both(body: dict[str, Any]) -> Reply:
+        name = ((body.get("response_format") or {}).get("json_schema") or {}).get("name", "")
+        spia = name in ("subjects", "code_profile", "non_code_profile")
+        return Reply(content=spia_answer(body) if spia else answer(body))
+
+    server.responder = both
+    config = AuditConfig(
+        anonymizer="rupta",
+        anonymizer_backbone=BACKBONE,
+        anonymizer_options={"adversary": "llm", "iterations": 1},
+        base_url=server.base_url,
+    )
+    report = audit(SAMPLE.read_text(encoding="utf-8"), config, cache=tmp_path / "c.sqlite3")
+    assert not report.failures, report.failures
+    # the SPIA adversary inside RUPTA: 3 calls on the original, 3 per iterate
+    sent = [
+        ((r.body.get("response_format") or {}).get("json_schema") or {}).get("name")
+        for r in server.requests
+    ]
+    assert sent.count("subjects") >= 2
+    assert report.usage["anonymize"].calls == len(server.requests)
+    assert report.anonymizer_trace["adversary"] == "llm"

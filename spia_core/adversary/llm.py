@@ -16,9 +16,10 @@ from typing import Any
 
 from spia_core.adversary.base import InferenceResult
 from spia_core.adversary.registry import ADVERSARIES
+from spia_core.llm import budgets
 from spia_core.llm.base import LLM, LLMError
-from spia_core.llm.catalog import resolve_llm
-from spia_core.model import PII, Evidence, Subject
+from spia_core.llm.connection import LLMConnection, resolve
+from spia_core.model import PII, Evidence, Explanation, Subject
 from spia_core.prompts import data_block, load_prompt
 from spia_core.taxonomy import (
     CODE_TAGS,
@@ -59,8 +60,9 @@ def profile_schema(tags: tuple[str, ...], title: str) -> dict[str, Any]:
             "keyword": {"type": "string"},
             "certainty": {"type": "integer"},
             "evidence": {"type": "string"},
+            "reasoning": {"type": "string"},
         },
-        "required": ["tag", "keyword", "certainty", "evidence"],
+        "required": ["tag", "keyword", "certainty", "evidence", "reasoning"],
         "additionalProperties": False,
     }
     subject = {
@@ -210,12 +212,26 @@ def _merge(
                         unlocated += 1
                     else:
                         evidence.append(Evidence(span[0], span[1], text[span[0] : span[1]]))
+                reasoning = _reasoning(raw.get("reasoning"))
                 if same is not None:
                     same.certainty = max(same.certainty, certainty)
                     same.evidence.extend(e for e in evidence if e not in same.evidence)
+                    if same.explanation is None and reasoning:
+                        same.explanation = Explanation("llm", reasoning, list(same.evidence))
                     continue
-                subject.piis.append(PII(tag, keyword, certainty, 0, evidence))
+                explanation = Explanation("llm", reasoning, list(evidence)) if reasoning else None
+                subject.piis.append(PII(tag, keyword, certainty, 0, evidence, explanation))
     return [subjects[k] for k in sorted(subjects)], unlocated
+
+
+#: Longest model reasoning kept as an explanation (characters).
+MAX_REASONING = 400
+
+
+def _reasoning(value: Any) -> str:
+    """The model's reasoning for one value as one plain line ('' when absent)."""
+    text = " ".join(str(value if value is not None else "").split())
+    return text if len(text) <= MAX_REASONING else text[: MAX_REASONING - 1].rstrip() + "…"
 
 
 def render_subjects(stage_a: list[dict[str, Any]]) -> str:
@@ -236,24 +252,20 @@ class LLMAdversary:
     needs_backbone = True
     description = (
         "The SPIA protocol's adversary: an LLM finds every person in the text, then infers the "
-        "15 PII tags of each with a certainty and a verbatim evidence quote (3 calls per text)."
+        "15 PII tags of each with a certainty, a verbatim evidence quote and a short reasoning "
+        "(3 calls per text)."
     )
 
     def __init__(
         self,
         llm: LLM | None = None,
         *,
-        backbone: str | None = None,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        cache: Any = None,
+        connection: LLMConnection | None = None,
         temperature: float | None = 0.1,
         max_tokens: int | None = None,
         parallel: bool = True,
     ) -> None:
-        self.llm = resolve_llm(
-            llm, backbone=backbone, base_url=base_url, api_key=api_key, cache=cache
-        )
+        self.llm = resolve(llm, connection)
         self.temperature = temperature
         self.max_tokens = max_tokens
         self.parallel = parallel
@@ -266,13 +278,13 @@ class LLMAdversary:
     def prompt_versions(self) -> dict[str, str]:
         return {k: p.version_id for k, p in self.prompts.items()}
 
-    def _ask(self, key: str, schema: dict[str, Any], **values: str) -> dict[str, Any]:
+    def _ask(self, key: str, schema: dict[str, Any], budget: int, **values: str) -> dict[str, Any]:
         prompt = self.prompts[key]
         response = self.llm.complete(
             prompt.render(**values),
             schema=schema,
             temperature=self.temperature,
-            max_tokens=self.max_tokens,
+            max_tokens=self.max_tokens or budget,
             prompt_version=prompt.version_id,
         )
         return response.parsed
@@ -286,7 +298,9 @@ class LLMAdversary:
         }
         warnings: list[str] = []
         try:
-            stage_a = self._ask("subject_identification", SUBJECTS_SCHEMA, document=document)
+            stage_a = self._ask(
+                "subject_identification", SUBJECTS_SCHEMA, budgets.SUBJECTS, document=document
+            )
         except LLMError as exc:
             return self._failed(trace, warnings, "adversary.subjects", str(exc))
         listed = stage_a["subjects"]
@@ -312,7 +326,14 @@ class LLMAdversary:
         def run(job: str) -> dict[str, Any] | LLMError:
             key, schema, extra = jobs[job]
             try:
-                return self._ask(key, schema, document=document, subjects=subjects_block, **extra)
+                return self._ask(
+                    key,
+                    schema,
+                    budgets.profile(len(listed)),
+                    document=document,
+                    subjects=subjects_block,
+                    **extra,
+                )
             except LLMError as exc:
                 return exc
 

@@ -15,7 +15,7 @@ from spia_core.anonymizers.base import AnonymizedText
 from spia_core.anonymizers.registry import ANONYMIZERS
 from spia_core.anonymizers.validation import rejected_round
 from spia_core.llm.base import LLM, LLMError
-from spia_core.llm.catalog import resolve_llm
+from spia_core.llm.connection import LLMConnection, resolve
 from spia_core.prompts import data_block, load_prompt
 from spia_core.taxonomy import TAB_ENTITY_TYPES
 
@@ -85,19 +85,14 @@ class AdversarialAnonymizer:
         self,
         llm: LLM | None = None,
         *,
-        backbone: str | None = None,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        cache: Any = None,
+        connection: LLMConnection | None = None,
         rounds: int = 3,
         target: str = "applicant",
         temperature: float | None = 0.1,
     ) -> None:
         if rounds < 1:
             raise ValueError(f"rounds must be >= 1, got {rounds}")
-        self.llm = resolve_llm(
-            llm, backbone=backbone, base_url=base_url, api_key=api_key, cache=cache
-        )
+        self.llm = resolve(llm, connection)
         self.rounds = rounds
         self.target = target_phrase(target)
         self.temperature = temperature

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from spia_core.anonymizers._llm_text import extract_rewrite, rewrite_budget
 from spia_core.anonymizers.base import AnonymizedText
 from spia_core.anonymizers.registry import ANONYMIZERS
 from spia_core.llm.base import LLM
-from spia_core.llm.catalog import resolve_llm
+from spia_core.llm.connection import LLMConnection, resolve
 from spia_core.prompts import data_block, load_prompt
 
 
@@ -33,15 +31,10 @@ class DeIDGPTAnonymizer:
         self,
         llm: LLM | None = None,
         *,
-        backbone: str | None = None,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        cache: Any = None,
+        connection: LLMConnection | None = None,
         temperature: float = 0.05,
     ) -> None:
-        self.llm = resolve_llm(
-            llm, backbone=backbone, base_url=base_url, api_key=api_key, cache=cache
-        )
+        self.llm = resolve(llm, connection)
         self.temperature = temperature
         self.prompt = load_prompt("deid_gpt")
 

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from spia_core.anonymizers._llm_text import extract_rewrite
 from spia_core.anonymizers.base import AnonymizedText
 from spia_core.anonymizers.registry import ANONYMIZERS
 from spia_core.llm.base import LLM
-from spia_core.llm.catalog import resolve_llm
+from spia_core.llm.connection import LLMConnection, resolve
 from spia_core.prompts import data_block, load_prompt
 
 
@@ -32,18 +30,13 @@ class DPPromptAnonymizer:
         self,
         llm: LLM | None = None,
         *,
-        backbone: str | None = None,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        cache: Any = None,
+        connection: LLMConnection | None = None,
         temperature: float = 1.0,
         top_p: float = 1.0,
     ) -> None:
         if not 1.0 <= temperature <= 1.5:
             raise ValueError(f"DP-Prompt temperature must be in [1.0, 1.5], got {temperature}")
-        self.llm = resolve_llm(
-            llm, backbone=backbone, base_url=base_url, api_key=api_key, cache=cache
-        )
+        self.llm = resolve(llm, connection)
         self.temperature = temperature
         self.top_p = top_p
         self.prompt = load_prompt("dp_prompt")

@@ -10,6 +10,7 @@ An anonymizer class describes itself with class attributes read by :func:`anonym
 from __future__ import annotations
 
 import importlib
+import inspect
 import pkgutil
 from typing import Any
 
@@ -54,9 +55,37 @@ def anonymizer_names() -> list[str]:
 
 
 def create_anonymizer(name: str, /, **options: Any) -> Anonymizer:
-    """Instantiate the anonymizer registered as ``name`` with its options."""
+    """Instantiate the anonymizer registered as ``name`` with its options.
+
+    An option the anonymizer does not take is a ValueError naming the options it does take.
+    """
     load_builtins()
+    factory = ANONYMIZERS._factories.get(name)
+    if factory is not None:
+        check_options(name, factory, options)
     return ANONYMIZERS.create(name, **options)
+
+
+def check_options(name: str, factory: Any, options: dict[str, Any]) -> None:
+    """Raise ValueError when ``options`` has a key ``factory`` does not accept."""
+    try:
+        params = inspect.signature(factory).parameters
+    except (TypeError, ValueError):  # no signature to check against
+        return
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return
+    accepted = [
+        n
+        for n, p in params.items()
+        if p.kind in (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    ]
+    unknown = sorted(set(options) - set(accepted))
+    if unknown:
+        shown = ", ".join(n for n in accepted if n not in ("llm", "connection")) or "none"
+        raise ValueError(
+            f"anonymizer {name!r} has no option {', '.join(map(repr, unknown))}; "
+            f"its options: {shown}"
+        )
 
 
 def anonymizer_info(name: str) -> dict[str, Any]:

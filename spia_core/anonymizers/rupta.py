@@ -6,9 +6,8 @@ optimizer works in the privacy phase (it sees the clues that gave the truth away
 at its maximum, in the utility phase (raise u_t without lowering p_t). The optimizer sees the
 original and a memory of the last ``memory`` iterates with their scores and reward (p_t until
 privacy is at its maximum, then u_t). Stops when privacy is at its maximum and u_t exceeds
-``utility_goal``, or after ``iterations`` refinement steps (the authors' code: T = 5 after
-the first rewrite, K = 10, memory 3, u_t > 95); ours: also when the optimizer returns the
-previous version unchanged. Returns the lexicographically best iterate:
+``utility_goal``, or after ``iterations`` refinement steps (the authors' code: T = 5 after the
+first rewrite, K = 10, memory 3, u_t > 95). Returns the lexicographically best iterate:
 highest p_t, then highest u_t.
 
 Privacy objective: ``target="<value>"`` protects one value (the paper: top-K guesses matched
@@ -26,7 +25,7 @@ from spia_core.anonymizers._llm_text import word_diff
 from spia_core.anonymizers.base import AnonymizedText
 from spia_core.anonymizers.registry import ANONYMIZERS
 from spia_core.llm.base import LLM, LLMError
-from spia_core.llm.catalog import resolve_llm
+from spia_core.llm.connection import LLMConnection, resolve
 from spia_core.prompts import data_block, load_prompt
 from spia_core.related.evaluators import (
     PrivacyResult,
@@ -107,10 +106,7 @@ class RuptaAnonymizer:
         self,
         llm: LLM | None = None,
         *,
-        backbone: str | None = None,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        cache: Any = None,
+        connection: LLMConnection | None = None,
         target: str | None = None,
         target_tag: str = "NAME",
         target_kind: str = "the full name",
@@ -127,9 +123,7 @@ class RuptaAnonymizer:
     ) -> None:
         if iterations < 0 or memory < 1 or k < 1:
             raise ValueError("rupta needs iterations >= 0, memory >= 1 and k >= 1")
-        self.llm = resolve_llm(
-            llm, backbone=backbone, base_url=base_url, api_key=api_key, cache=cache
-        )
+        self.llm = resolve(llm, connection)
         self.target = (target or "").strip() or None
         self.target_tag, self.target_kind, self.subject = target_tag, target_kind, subject
         self.label = (label or "").strip() or None
@@ -260,8 +254,6 @@ class RuptaAnonymizer:
                 if (why := refusal(original, text, self.name)) is not None:
                     warnings.append(f"iteration {index}: {why}")
                     return "refused"
-                if text.strip() == last.text.strip():
-                    return "unchanged"
                 step = self._score(privacy, utility, text, phase, index)
             except LLMError as exc:
                 warnings.append(f"iteration {index} failed, kept the best so far: {exc}")

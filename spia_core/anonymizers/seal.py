@@ -19,10 +19,11 @@ from __future__ import annotations
 from typing import Any
 
 from spia_core.anonymizers._llm_text import word_diff
+from spia_core.anonymizers.adversarial import target_phrase
 from spia_core.anonymizers.base import AnonymizedText
 from spia_core.anonymizers.registry import ANONYMIZERS
 from spia_core.llm.base import LLM, LLMError
-from spia_core.llm.catalog import resolve_llm
+from spia_core.llm.connection import LLMConnection, resolve
 from spia_core.prompts import data_block, load_prompt
 from spia_core.related import seal_scoring as sc
 from spia_core.related.trajectory import lex_best, make_adversary, refusal, rewrite
@@ -69,7 +70,6 @@ ORIGINAL_UTILITY = {
     }
     for part in sc.UTILITY_PARTS
 }
-TARGETS = {"author": "the author of the text"}
 
 
 def render_inferences(privacy: list[dict[str, Any]]) -> str:
@@ -130,10 +130,7 @@ class SealAnonymizer:
         self,
         llm: LLM | None = None,
         *,
-        backbone: str | None = None,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        cache: Any = None,
+        connection: LLMConnection | None = None,
         rounds: int = 3,
         min_certainty: int = 3,
         utility_floor: float | None = None,
@@ -143,12 +140,10 @@ class SealAnonymizer:
     ) -> None:
         if int(rounds) < 1:
             raise ValueError(f"rounds must be >= 1, got {rounds}")
-        self.llm = resolve_llm(
-            llm, backbone=backbone, base_url=base_url, api_key=api_key, cache=cache
-        )
+        self.llm = resolve(llm, connection)
         self.rounds, self.min_certainty = int(rounds), int(min_certainty)
         self.utility_floor = None if utility_floor in (None, "") else float(utility_floor)
-        self.target = TARGETS.get(target.strip().lower(), f"this person: {target.strip()}")
+        self.target = target_phrase(target)
         self.temperature = temperature
         self.adversary = (
             None if adversary == "self" else make_adversary(adversary, self.llm, self.name)
@@ -255,8 +250,6 @@ class SealAnonymizer:
                         )
                     warnings.append(f"round {round_no}: {why}")
                     return "refused"
-                if new.strip() == current["text"].strip():
-                    return "unchanged"
                 state = self._state(
                     round_no, new, self._infer(new), self._judge(original, new), current["text"]
                 )

@@ -17,7 +17,7 @@ from spia_core.anonymizers.base import AnonymizedText
 from spia_core.anonymizers.registry import ANONYMIZERS
 from spia_core.anonymizers.validation import rejected_round
 from spia_core.llm.base import LLM, LLMError
-from spia_core.llm.catalog import resolve_llm
+from spia_core.llm.connection import LLMConnection, resolve
 from spia_core.model import Subject, to_dict
 from spia_core.prompts import data_block, load_prompt
 
@@ -65,10 +65,7 @@ class SubjectAwareAnonymizer:
         self,
         llm: LLM | None = None,
         *,
-        backbone: str | None = None,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        cache: Any = None,
+        connection: LLMConnection | None = None,
         adversary: Adversary | None = None,
         rounds: int = 3,
         min_certainty: int = 3,
@@ -76,9 +73,7 @@ class SubjectAwareAnonymizer:
     ) -> None:
         if rounds < 1:
             raise ValueError(f"rounds must be >= 1, got {rounds}")
-        self.llm = resolve_llm(
-            llm, backbone=backbone, base_url=base_url, api_key=api_key, cache=cache
-        )
+        self.llm = resolve(llm, connection)
         self.adversary = adversary or LLMAdversary(self.llm)
         self.rounds = rounds
         self.min_certainty = min_certainty

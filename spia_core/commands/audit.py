@@ -75,8 +75,14 @@ def _progress(quiet: bool) -> Any:
     if quiet:
         return None
 
-    def show(stage: str, fraction: float, *counts: Any) -> None:
-        extra = f" {counts[0]}" if counts and counts[0] else ""
+    last: dict[str, Any] = {"stage": None, "tenth": -1}
+
+    def show(stage: str, fraction: float, counts: dict[str, Any] | None = None) -> None:
+        tenth = int(fraction * 10)
+        if stage == last["stage"] and tenth == last["tenth"]:
+            return  # at most one line per stage and tenth of the bar
+        last.update(stage=stage, tenth=tenth)
+        extra = f" ({counts['unit']} {counts['done']} of {counts['total']})" if counts else ""
         print(f"[{fraction:4.0%}] {stage}{extra}", file=sys.stderr, flush=True)
 
     return show

@@ -142,7 +142,7 @@ def bench_offline(args: argparse.Namespace) -> dict[str, Any]:
 
 def bench_adversary(args: argparse.Namespace) -> dict[str, Any]:
     """Local adversary quality on original and ner-mask text, with the paper's figures beside."""
-    from spia_core.evaluation.adversary_quality import adversary_quality
+    from spia_core.bench.adversary_quality import adversary_quality
     from spia_core.evaluation.local_calibration import calibration_record, write_calibration
 
     datasets = [args.dataset] if args.dataset else ["TAB-144", "PANORAMA-151"]
@@ -162,9 +162,9 @@ def bench_adversary(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _bench_ablation(args: argparse.Namespace, datasets: list[str]) -> dict[str, Any]:
-    """Per-rule ablation of the local adversary (see evaluation.rule_ablation); prints the
+    """Per-rule ablation of the local adversary (see bench.rule_ablation); prints the
     table, returns the figures."""
-    from spia_core.evaluation.rule_ablation import ablate, format_ablation
+    from spia_core.bench.rule_ablation import ablate, format_ablation
 
     reports = [
         ablate(name, half=args.half, limit=args.limit, masked=not args.no_masked)
@@ -179,7 +179,7 @@ def _bench_ablation(args: argparse.Namespace, datasets: list[str]) -> dict[str, 
 
 def _adversary_summary(rep: dict[str, Any], *, show_tags: bool) -> dict[str, Any]:
     """Flatten an adversary_quality report for printing."""
-    from spia_core.evaluation.adversary_quality import HEADLINE_FIGURES
+    from spia_core.evaluation.local_calibration import HEADLINE_FIGURES
 
     summary: dict[str, Any] = {"n_docs": rep["n_docs"], "half": rep["half"]}
     for variant in ("original", "masked"):
@@ -325,6 +325,12 @@ def run(args: argparse.Namespace) -> int:
             "datasets (no --dataset, --limit, --half or --no-masked)",
             file=sys.stderr,
         )
+        return 2
+    from spia_core.commands.preflight import check_dataset, check_out_file, first_problem
+
+    problem = first_problem(check_dataset(args.dataset), check_out_file(args.json, "--json"))
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
         return 2
     result = BENCHMARKS[args.name](args)
     _print(result)

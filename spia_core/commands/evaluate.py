@@ -7,6 +7,12 @@ import sys
 from pathlib import Path
 
 from spia_core.batch import DEFAULT_WORKERS
+from spia_core.commands.preflight import (
+    check_data_dir,
+    check_dataset,
+    check_out_dir,
+    first_problem,
+)
 from spia_core.taxonomy import DEFAULT_MIN_CERTAINTY
 
 #: Headline figures printed at the end of a run, in order.
@@ -90,6 +96,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="do not use the LLM response cache (DATA_DIR/llm_cache.sqlite3)",
     )
+    p.add_argument(
+        "--llm-timeout",
+        type=float,
+        help="seconds before an LLM call times out (default 120; raise it for a slow local "
+        "server: a timed-out call to a local server is not retried)",
+    )
+    p.add_argument("--llm-retries", type=int, help="retries of a failed LLM call (default 4)")
     p.add_argument("--limit", type=int, help="only the first N documents")
     p.add_argument(
         "--scoring-mode",
@@ -151,6 +164,7 @@ def _fmt(value: object) -> str:
 def run(args: argparse.Namespace) -> int:
     from spia_core.batch import BatchConfig, run_batch
     from spia_core.datasets import DatasetError
+    from spia_core.llm.connection import CallPolicy
     from spia_core.pipeline import AuditConfig, build_components, llm_destinations
     from spia_core.registry import UnknownNameError
 
@@ -167,6 +181,14 @@ def run(args: argparse.Namespace) -> int:
         options = parse_options(args.anonymizer_option)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    problem = first_problem(
+        check_dataset(args.dataset),
+        check_out_dir(args.out),
+        check_data_dir(args.data_dir),
+    )
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
         return 2
     if (args.anonymized is not None) != (args.anonymizer == "provided"):
         print(
@@ -193,8 +215,9 @@ def run(args: argparse.Namespace) -> int:
     )
     cache = not args.no_cache
     try:
+        policy = CallPolicy(timeout=args.llm_timeout, max_retries=args.llm_retries)
         # fail fast on an unknown name, a missing dependency, backbone or key
-        build_components(config, cache=cache, data_dir=args.data_dir)
+        build_components(config, cache=cache, data_dir=args.data_dir, policy=policy)
         destinations = llm_destinations(config, has_gt=True)
     except (UnknownNameError, ValueError, RuntimeError, ImportError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -213,11 +236,19 @@ def run(args: argparse.Namespace) -> int:
         resume=not args.no_resume,
         anonymized=args.anonymized,
         cache=cache,
+        llm_policy=policy,
     )
     try:
         result = run_batch(batch, progress=not args.quiet)
     except (DatasetError, FileNotFoundError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # outputs could not be written after all: the store has the results
+        print(
+            f"error: {exc}; every finished document is in the results store, and a rerun with "
+            "another --out resumes without recomputing them",
+            file=sys.stderr,
+        )
         return 2
     summary = result.summary
     width = max(len(k) for k in HEADLINE)

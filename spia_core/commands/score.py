@@ -42,9 +42,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from spia_core.commands.preflight import check_out_file
     from spia_core.datasets import DatasetError, load_dataset, read_spia_jsonl
     from spia_core.evaluation.scoring_run import score_corpus
 
+    problem = check_out_file(args.out)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     started = time.perf_counter()
     try:
         gt_docs = load_dataset(args.gt, args.entities)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from spia_core.evaluation.judge import LABEL_SCORES, JudgeRequest, JudgeVerdict
+from spia_core.llm import budgets
 from spia_core.llm.stage import PromptedLLMStage
 from spia_core.prompts import data_block
 
@@ -59,6 +60,7 @@ class LLMJudge(PromptedLLMStage):
             self.prompt.render(pairs=render_pairs(requests)),
             schema=JUDGE_SCHEMA,
             temperature=self.temperature,
+            max_tokens=budgets.judge(len(requests)),
             prompt_version=self.prompt.version_id,
         )
         verdicts: list[JudgeVerdict | None] = [None] * len(requests)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from spia_core.evaluation.matching import MATCHERS, Similarity, assign
+from spia_core.llm import budgets
 from spia_core.llm.stage import PromptedLLMStage
 from spia_core.model import Assignment, MatchPair, Subject
 from spia_core.prompts import data_block
@@ -104,6 +105,7 @@ class LLMMatcher(PromptedLLMStage):
             messages,
             schema=ALIGNMENT_SCHEMA,
             temperature=self.temperature,
+            max_tokens=budgets.matcher(len(gt) + len(pred)),
             prompt_version=self.prompt.version_id,
         )
         return self._assign(gt, pred, response.parsed)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from spia_core.llm import budgets
 from spia_core.llm.stage import PromptedLLMStage
 from spia_core.model import UtilityScores
 from spia_core.prompts import data_block
@@ -60,6 +61,7 @@ class LLMUtilityJudge(PromptedLLMStage):
             ),
             schema=UTILITY_SCHEMA,
             temperature=self.temperature,
+            max_tokens=budgets.UTILITY,
             prompt_version=self.prompt.version_id,
         )
         answer = response.parsed

@@ -14,8 +14,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from spia_core.benchmarks import DATA_DIR, paper_dataset
-from spia_core.evaluation.adversary_quality import HEADLINE_FIGURES
+from spia_core.data.published import paper_dataset
+from spia_core.paths import DATA_DIR
 
 CALIBRATION_PATH: Path = DATA_DIR / "benchmarks" / "local_adversary_calibration.json"
 #: The maintainers' measurement on documents never used in development (copied from their
@@ -23,6 +23,16 @@ CALIBRATION_PATH: Path = DATA_DIR / "benchmarks" / "local_adversary_calibration.
 UNSEEN_PATH: Path = DATA_DIR / "benchmarks" / "local_adversary_unseen_calibration.json"
 #: Datasets the calibration must cover (every bundled SPIA test set).
 CALIBRATION_DATASETS: tuple[str, ...] = ("TAB-144", "PANORAMA-151")
+#: The scalar figures of ``bench.adversary_quality.figures`` that summaries print and the
+#: calibration file keeps.
+HEADLINE_FIGURES: tuple[str, ...] = (
+    "subject_match",
+    "accuracy_matched",
+    "inferred_share",
+    "cpr",
+    "ipr",
+    "n_subjects",
+)
 
 
 def calibration_record(report: dict[str, Any]) -> dict[str, Any]:

@@ -18,10 +18,10 @@ import jellyfish
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from spia_core.evaluation.normalise import fold
 from spia_core.model import Assignment, MatchPair, Subject
 from spia_core.registry import Registry
 from spia_core.taxonomy import CODE_TAGS, TAGS
+from spia_core.text.normalise import fold
 
 
 class Matcher(Protocol):

@@ -10,7 +10,8 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from spia_core.evaluation.jaro_winkler import standard_jaro_winkler
-from spia_core.evaluation.normalise import (
+from spia_core.model import Decision
+from spia_core.text.normalise import (
     canonical_category,
     canonical_country,
     fold,
@@ -18,7 +19,6 @@ from spia_core.evaluation.normalise import (
     name_tokens,
     nationality_key,
 )
-from spia_core.model import Decision
 
 __all__ = ["AGE_PRECISE_WIDTH", "default_decision", "parse_age"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from spia_core.llm.base import Message
-from spia_core.llm.catalog import ModelSpec
+from spia_core.llm.model_spec import ModelSpec
 from spia_core.llm.provider import (
     ErrorInfo,
     MalformedResponse,

@@ -1,14 +1,17 @@
 """On-disk response cache (SQLite, WAL) and the CachedLLM wrapper.
 
-The key is the sha256 of provider, model, parameters, prompt version, messages and schema, so a
-rerun of the same configuration makes zero calls. Only responses are stored, never a key.
+The key is the sha256 of provider, endpoint (base URL without credentials), model,
+parameters, prompt version, messages and schema, so a rerun of the same configuration makes
+zero calls and another server never answers from this one's entries. A hit is re-validated
+(its text must still parse against the schema, or be non-empty): a garbage row is dropped and
+fetched again. The file carries a schema version and is integrity-checked at open. Only
+responses are stored, never a key.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 import threading
 import time
 from dataclasses import dataclass
@@ -16,7 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from spia_core.llm.base import LLM, LLMResponse, Message, Usage
+from spia_core.llm.jsonparse import JSONParseError, parse_and_validate
+from spia_core.llm.provider import as_tokens
+from spia_core.llm.urls import redact_url
+from spia_core.sqlite_files import open_checked
 
+#: Schema version of the cache file (PRAGMA user_version).
+SCHEMA_VERSION = 1
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS responses (
     key TEXT PRIMARY KEY,
@@ -48,10 +57,12 @@ def cache_key(
     prompt_version: str,
     messages: list[Message],
     schema: dict[str, Any] | None,
+    endpoint: str = "",
 ) -> str:
     """sha256 over a canonical JSON of everything that determines the answer."""
     payload = {
         "provider": provider,
+        "endpoint": endpoint,
         "model": model,
         "params": params,
         "prompt_version": prompt_version,
@@ -69,12 +80,16 @@ class ResponseCache:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._conn = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute(_SCHEMA)
-        self._conn.commit()
+        self._conn = open_checked(
+            self.path,
+            what="the LLM response cache",
+            version=SCHEMA_VERSION,
+            migrate=lambda conn, _found: conn.execute(_SCHEMA),
+        )
         self.hits = 0
         self.misses = 0
+        #: Rows found unusable (garbage, or no longer valid for the schema) and dropped.
+        self.dropped = 0
 
     def get(self, key: str) -> LLMResponse | None:
         with self._lock:
@@ -86,16 +101,33 @@ class ResponseCache:
             if row is None:
                 self.misses += 1
                 return None
-            self.hits += 1
         text, parsed, tin, tout, model = row
+        try:
+            value = None if parsed is None else json.loads(parsed)
+        except (TypeError, ValueError):
+            self.drop(key)
+            return None
+        if not isinstance(text, str):
+            self.drop(key)
+            return None
+        with self._lock:
+            self.hits += 1
         return LLMResponse(
             text=text,
-            parsed=None if parsed is None else json.loads(parsed),
-            usage=Usage(tin, tout),
-            model=model,
+            parsed=value,
+            usage=Usage(as_tokens(tin), as_tokens(tout)),
+            model=str(model),
             cached=True,
             calls=0,
         )
+
+    def drop(self, key: str) -> None:
+        """Delete one entry (an unusable answer), counted as a miss."""
+        with self._lock:
+            self._conn.execute("DELETE FROM responses WHERE key = ?", (key,))
+            self._conn.commit()
+            self.dropped += 1
+            self.misses += 1
 
     def put(self, key: str, provider: str, prompt_version: str, response: LLMResponse) -> None:
         parsed = None if response.parsed is None else json.dumps(response.parsed)
@@ -168,10 +200,16 @@ class CachedLLM:
             if params_for
             else {"temperature": temperature, "top_p": top_p, "max_tokens": max_tokens}
         )
-        key = cache_key(self.provider, self.model, params, prompt_version, messages, schema)
+        endpoint = redact_url(getattr(self.inner, "base_url", None) or "")
+        key = cache_key(
+            self.provider, self.model, params, prompt_version, messages, schema, endpoint
+        )
         hit = self.cache.get(key)
         if hit is not None:
-            return hit
+            valid = revalidate(hit, schema)
+            if valid is not None:
+                return valid
+            self.cache.drop(key)
         response = self.inner.complete(
             messages,
             schema=schema,
@@ -182,6 +220,17 @@ class CachedLLM:
         )
         self.cache.put(key, self.provider, prompt_version, response)
         return response
+
+
+def revalidate(hit: LLMResponse, schema: dict[str, Any] | None) -> LLMResponse | None:
+    """The cached answer if it is still a valid answer (parsed again from its text), else None."""
+    if schema is None:
+        return hit if hit.text.strip() else None
+    try:
+        hit.parsed = parse_and_validate(hit.text, schema)
+    except JSONParseError:
+        return None
+    return hit
 
 
 #: File name of the response cache in the data directory (next to results.sqlite3).

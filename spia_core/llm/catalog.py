@@ -8,49 +8,30 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
 from spia_core.llm.base import LLM, LLMError
+from spia_core.llm.model_spec import ModelSpec
 from spia_core.paths import DATA_DIR as BUNDLED_DATA_DIR
 
 DEFAULT_CATALOG = BUNDLED_DATA_DIR / "models.json"
 PROVIDERS = ("anthropic", "openai", "openai-compatible")
-STRUCTURED_MODES = ("json_schema", "json_object", "none")
+#: How a schema is sent. ``auto``: probed once per local endpoint (llm.structured); the
+#: others name a mode (json_object_schema = llama.cpp servers, guided_json = vLLM,
+#: ollama_format = Ollama's ``format``).
+STRUCTURED_MODES = (
+    "json_schema",
+    "json_object_schema",
+    "guided_json",
+    "ollama_format",
+    "json_object",
+    "none",
+    "auto",
+)
 #: Environment variable holding each cloud provider's key.
 KEY_ENV = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
-
-
-@dataclass(frozen=True)
-class ModelSpec:
-    """One backbone: where it is served, what it accepts, what it costs."""
-
-    id: str
-    provider: str
-    model: str
-    display_name: str = ""
-    temperature: bool = True
-    top_p: bool = True
-    structured_output: str = "none"
-    context_tokens: int = 8192
-    max_output_tokens: int = 4096
-    input_price_per_mtok: float = 0.0
-    output_price_per_mtok: float = 0.0
-    max_concurrency: int = 2
-    base_url: str | None = None
-    notes: str = ""
-
-    @property
-    def is_local(self) -> bool:
-        """True for a local OpenAI-compatible server (the text stays on the user's machine)."""
-        return self.provider == "openai-compatible"
-
-    def cost(self, input_tokens: int, output_tokens: int) -> float:
-        """USD cost of one call at the catalog prices."""
-        return (
-            input_tokens * self.input_price_per_mtok + output_tokens * self.output_price_per_mtok
-        ) / 1_000_000
 
 
 def _spec_from_dict(data: dict[str, Any], where: str) -> ModelSpec:
@@ -103,8 +84,8 @@ def get_spec(
 ) -> ModelSpec:
     """The catalog entry for ``model_id`` (matched on id or API model name).
 
-    An unknown model with a ``base_url`` is treated as a local OpenAI-compatible model with
-    conservative capabilities (prompted JSON, no price).
+    An unknown model with a ``base_url`` is treated as a local OpenAI-compatible model whose
+    structured-output support is probed on first use (``auto``; no price).
     """
     catalog = load_catalog() if catalog is None else catalog
     spec = catalog.get(model_id) or next((s for s in catalog.values() if s.model == model_id), None)
@@ -116,6 +97,7 @@ def get_spec(
                 model=model_id,
                 display_name=f"{model_id} (local server)",
                 base_url=base_url,
+                structured_output="auto",
             )
         raise LLMError(
             f"unknown model {model_id!r}; known: {', '.join(sorted(catalog))} "

@@ -6,20 +6,27 @@ are disabled (``max_retries=0``): ours are the only ones.
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any
 
 from spia_core.llm.base import Message
-from spia_core.llm.catalog import ModelSpec
+from spia_core.llm.jsonparse import JSONParseError, parse_and_validate
+from spia_core.llm.model_spec import ModelSpec
 from spia_core.llm.provider import (
     ErrorInfo,
     MalformedResponse,
     ProviderLLM,
     RawCompletion,
+    _short_message,
     as_tokens,
     classify_sdk_error,
     split_system,
 )
+from spia_core.llm.structured import MODES, PROBE_SCHEMA, rejects_format, request_fields
+from spia_core.llm.urls import redact_url
+
+log = logging.getLogger(__name__)
 
 
 def schema_name(schema: dict[str, Any]) -> str:
@@ -128,15 +135,50 @@ class OpenAICompatibleLLM(_OpenAIBase):
         for name in ("temperature", "top_p"):
             if name in params:
                 kwargs[name] = params[name]
-        if schema is not None and self.spec.structured_output == "json_schema":
-            kwargs["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {"name": schema_name(schema), "schema": schema, "strict": True},
-            }
-        elif schema is not None and self.spec.structured_output == "json_object":
-            kwargs["response_format"] = {"type": "json_object"}
-        completion = self._client.chat.completions.create(**kwargs)
-        return chat_completion(completion)
+        if schema is None:
+            return chat_completion(self._client.chat.completions.create(**kwargs))
+        mode = MODES.get(self._endpoint, self.spec.structured_output, self._probe)
+        while True:
+            fields = request_fields(mode, schema, schema_name(schema))
+            try:
+                return chat_completion(self._client.chat.completions.create(**kwargs, **fields))
+            except self._sdk.APIStatusError as exc:
+                if mode == "none" or not rejects_format(exc.status_code, _short_message(exc)):
+                    raise
+                weaker = MODES.downgrade(self._endpoint, mode)
+                log.warning(
+                    "%s at %s rejects structured output %r (%s); using %r from now on",
+                    self.model,
+                    redact_url(self.base_url),
+                    mode,
+                    _short_message(exc)[:120],
+                    weaker,
+                )
+                mode = weaker
+
+    @property
+    def _endpoint(self) -> tuple[str, str]:
+        return (self.base_url or "", self.model)
+
+    def _probe(self, mode: str) -> bool:
+        """Does the server constrain a tiny answer to PROBE_SCHEMA when asked in ``mode``?"""
+        kwargs: dict[str, Any] = {
+            "model": self.model,
+            "messages": [
+                {"role": "system", "content": "Answer with one JSON object and nothing else."},
+                {"role": "user", "content": 'Is water wet? Answer {"ok": true} or {"ok": false}.'},
+            ],
+            "max_tokens": 16,
+            **request_fields(mode, PROBE_SCHEMA, "probe"),
+        }
+        if self.spec.temperature:
+            kwargs["temperature"] = 0.0
+        try:
+            text = chat_completion(self._client.chat.completions.create(**kwargs)).text
+            parse_and_validate(text, PROBE_SCHEMA)
+        except (self._sdk.APIStatusError, MalformedResponse, JSONParseError):
+            return False
+        return True
 
 
 def chat_completion(completion: Any) -> RawCompletion:

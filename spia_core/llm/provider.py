@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from spia_core.llm.base import LLMError, LLMResponse, Message, Usage
-from spia_core.llm.catalog import ModelSpec
 from spia_core.llm.jsonparse import JSONParseError, parse_and_validate
+from spia_core.llm.model_spec import ModelSpec
+from spia_core.llm.urls import redact_urls_in
 from spia_core.prompts import load_prompt
 
 log = logging.getLogger(__name__)
@@ -111,6 +112,7 @@ class ProviderLLM:
         backoff_base: float = 1.0,
         backoff_cap: float = 60.0,
         default_max_tokens: int = 8192,
+        retry_timeouts: bool | None = None,
         sleep: Callable[[float], None] = time.sleep,
         seed: int | None = None,
     ) -> None:
@@ -119,6 +121,8 @@ class ProviderLLM:
         self.base_url = base_url or spec.base_url
         self.timeout = timeout
         self.max_retries = max_retries
+        #: Retry a timed-out call? None = yes for a cloud API, no for a local server.
+        self.retry_timeouts = retry_timeouts
         self.backoff_base = backoff_base
         self.backoff_cap = backoff_cap
         self.default_max_tokens = min(default_max_tokens, spec.max_output_tokens)
@@ -154,11 +158,16 @@ class ProviderLLM:
             params["top_p"] = top_p
         return params
 
+    def _retries_timeouts(self) -> bool:
+        if self.retry_timeouts is not None:
+            return self.retry_timeouts
+        return not self.spec.is_local
+
     def redact(self, text: str) -> str:
         """``text`` without any API key (the known one, or anything key-shaped)."""
         for secret in self._secrets:
             text = text.replace(secret, "[REDACTED]")
-        return _KEY_PATTERN.sub("[REDACTED]", text)
+        return _KEY_PATTERN.sub("[REDACTED]", redact_urls_in(text))
 
     def _error(self, reason: str, detail: str, *, retryable: bool = False) -> LLMError:
         message = self.redact(f"{self.provider}/{self.model}: {reason}: {detail}"[:600])
@@ -185,6 +194,13 @@ class ProviderLLM:
                 info = classify_malformed(exc) or self._classify(exc)
                 if info is None:
                     raise
+                if info.reason == "timeout" and not self._retries_timeouts():
+                    raise self._error(
+                        "timeout",
+                        f"no answer within {self.timeout:g} s; a local server is not asked "
+                        "again (its slot is likely still busy with the abandoned answer). "
+                        "Raise --llm-timeout for a slow model",
+                    ) from None
                 if not info.retryable or attempt >= self.max_retries:
                     tries = f" after {attempt + 1} attempt(s)" if info.retryable else ""
                     raise self._error(info.reason, info.detail + tries) from None

@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from spia_core.llm.base import LLM
-from spia_core.llm.catalog import KEY_ENV, ModelSpec, get_spec, load_catalog, make_llm
+from spia_core.llm.catalog import KEY_ENV, ModelSpec, get_spec, load_catalog
+from spia_core.llm.connection import CallPolicy, LLMConnection
+from spia_core.llm.urls import redact_url
 from spia_core.llm.usage import UsageRecorder
 
 #: The SPIA paper's backbones for a stage set to "llm" without a backbone (Appendix C).
@@ -60,6 +62,8 @@ class LLMRuntime:
     api_keys: dict[str, str] = field(default_factory=dict)
     cache: Any = None  # ResponseCache | None
     catalog: dict[str, ModelSpec] | None = None
+    #: Timeout, retries and timeout retries of every call (None = the provider's defaults).
+    policy: CallPolicy = field(default_factory=CallPolicy)
 
     def __post_init__(self) -> None:
         self.api_keys = normalise_keys(self.api_keys)
@@ -75,17 +79,22 @@ class LLMRuntime:
             self.catalog = load_catalog()
         return self.catalog
 
-    def make(self, backbone: str, base_url: str | None = None) -> LLM:
-        """The cached LLM of ``backbone``; ``base_url`` applies to local / unknown models only."""
+    def connection(self, backbone: str, base_url: str | None = None) -> LLMConnection:
+        """The connection spec of ``backbone`` (``base_url`` for local / unknown models only)."""
         url = stage_base_url(backbone, base_url, self._catalog())
         spec = self.spec(backbone, url)
-        return make_llm(
+        return LLMConnection(
             backbone,
-            api_key=self.api_keys.get(spec.provider),
             base_url=url,
             cache=self.cache,
-            catalog=self._catalog(),
+            policy=self.policy,
+            api_key=self.api_keys.get(spec.provider),
+            options={"catalog": self._catalog()},
         )
+
+    def make(self, backbone: str, base_url: str | None = None) -> LLM:
+        """The cached LLM of ``backbone``; ``base_url`` applies to local / unknown models only."""
+        return self.connection(backbone, base_url).make()
 
 
 def stage_base_url(
@@ -119,7 +128,7 @@ def destination(
     url = stage_base_url(backbone, base_url, catalog)
     spec = get_spec(backbone, base_url=url or base_url or "http://localhost", catalog=catalog)
     if spec.is_local:
-        return f"local server {url or spec.base_url} (model {spec.model})", False
+        return f"local server {redact_url(url or spec.base_url)} (model {spec.model})", False
     return f"{PROVIDER_NAMES.get(spec.provider, spec.provider)} (cloud API, model {spec.id})", True
 
 

@@ -10,6 +10,7 @@ Text that is data (documents, annotations) goes through :func:`data_block`, whic
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -70,9 +71,37 @@ class PromptTemplate:
         return [*messages, Message("user", fill(self.user))]
 
 
+def _defang(match: re.Match[str]) -> str:
+    return match.group(0).replace("<", "‹").replace(">", "›")
+
+
 def neutralise(text: str) -> str:
-    """Defang delimiter look-alikes inside data (``</document>`` -> ``‹/document›``)."""
-    return _DELIMITER.sub(lambda m: m.group(0).replace("<", "‹").replace(">", "›"), text)
+    """Defang delimiter look-alikes inside data (``</document>`` -> ``‹/document›``).
+
+    Look-alikes are found on a normalised view of the text (NFKC, so full-width ``＜/document＞``
+    is ``</document>``; format characters such as zero-width spaces removed, so
+    ``</doc\u200bument>`` is found too); each one is replaced in place, and the rest of the
+    text is left exactly as it was.
+    """
+    if text.isascii():
+        return _DELIMITER.sub(_defang, text)
+    chars: list[str] = []
+    origin: list[int] = []
+    for i, ch in enumerate(text):
+        if unicodedata.category(ch) == "Cf":  # zero-width space / joiner, soft hyphen, BOM ...
+            continue
+        for norm in unicodedata.normalize("NFKC", ch):
+            chars.append(norm)
+            origin.append(i)
+    view = "".join(chars)
+    out: list[str] = []
+    cursor = 0
+    for match in _DELIMITER.finditer(view):
+        start, end = origin[match.start()], origin[match.end() - 1] + 1
+        out.extend((text[cursor:start], _defang(match)))
+        cursor = end
+    out.append(text[cursor:])
+    return "".join(out)
 
 
 def data_block(tag: str, text: str) -> str:

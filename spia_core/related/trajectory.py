@@ -24,8 +24,6 @@ STOP_REASONS: dict[str, str] = {
     "llm_failed": "an LLM call failed; the best iterate so far is kept",
     "empty_rewrite": "the model returned an empty rewrite; the best iterate so far is kept",
     "refused": "the model refused or returned something that is not a rewrite",
-    "unchanged": "the model returned the previous version unchanged (ours: a further step "
-    "would only repeat it)",
 }
 
 
@@ -94,3 +92,45 @@ def make_adversary(adversary: Any, llm: LLM, method: str) -> Any:
 
         return LLMAdversary(llm)
     raise ValueError(f"{method}: unknown adversary {adversary!r}; use 'local' or 'llm'")
+
+
+def trajectory_rows(trace: dict[str, Any]) -> list[dict[str, Any]]:
+    """One flat row per iterate of a RUPTA/SEAL trace (for tables and charts)."""
+    rows = []
+    for step in trace.get("trajectory") or []:
+        scores = {k: v for k, v in (step.get("scores") or {}).items() if k != "privacy_key"}
+        rows.append(
+            {
+                "iterate": step.get("index"),
+                "phase": step.get("phase"),
+                "best": step.get("index") == trace.get("best"),
+                "word changes": len(step.get("diff") or []),
+                **scores,
+            }
+        )
+    return rows
+
+
+def feedback_rows(step: dict[str, Any]) -> list[dict[str, Any]]:
+    """The feedback an iterate produced: RUPTA clues/guesses or SEAL inferences, as rows."""
+    feedback = step.get("feedback") or {}
+    rows: list[dict[str, Any]] = []
+    for item in feedback.get("inferences") or []:
+        rows.append(
+            {
+                "kind": "inference",
+                "type": item.get("type"),
+                "guess": "; ".join(map(str, item.get("guess", []))),
+                "certainty": item.get("certainty"),
+                "why": item.get("inference"),
+            }
+        )
+    rows += [{"kind": "clue", "why": c} for c in feedback.get("clues") or []]
+    guesses = feedback.get("guesses") or []
+    if guesses:
+        rank = feedback.get("rank")
+        found = f"truth at rank {rank}" if rank else "truth not among them"
+        rows.append({"kind": f"top-{len(guesses)} guesses ({found})", "why": "; ".join(guesses)})
+    if feedback.get("utility_reason"):
+        rows.append({"kind": "utility judge", "why": feedback["utility_reason"]})
+    return rows

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import time
 
+from spia_core import progress
 from spia_core.adversary.base import InferenceResult
 from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.attributes import stage
@@ -226,6 +227,7 @@ class LocalAdversary:
         unused = [
             n for n in pipe.nlp.pipe_names if n in {"lemmatizer", "attribute_ruler", "tagger"}
         ]
+        progress.report(0, 1, "parse")
         doc = pipe.nlp(text, disable=unused)
         ents = [(e.start_char, e.end_char, e.label_) for e in doc.ents]
         if doc.has_annotation("SENT_START"):
@@ -246,9 +248,13 @@ class LocalAdversary:
         _author_holds_the_rest(ctx)
         infer_country(ctx)
         subjects = []
+        step = max(1, len(drafts) // 20)
         for i, d in enumerate(drafts):
+            if i % step == 0:
+                progress.report(i, len(drafts), "people")
             piis = _stage_b(ctx, d)
             subjects.append(Subject(id=i, description=_describe(d, i, piis, ctx), piis=piis))
+        progress.report(len(drafts), len(drafts), "people")
         t2 = time.perf_counter()
         trace = {
             "spacy_model": pipe.model_name,

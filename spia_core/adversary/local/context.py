@@ -42,9 +42,13 @@ class DocContext:
     country_evidence: list[Evidence] = field(default_factory=list)
     pre_sex: dict[int, str] = field(default_factory=dict)
     doc: Any = None  # the spaCy Doc (dependency parse), None without a trained model
+    #: Sentence start offsets, built once (sentence_of is called for every mention).
+    _starts: list[int] = field(default_factory=list, init=False, repr=False, compare=False)
 
     def sentence_of(self, pos: int) -> tuple[int, int]:
-        starts = [s for s, _ in self.sentences]
+        if len(self._starts) != len(self.sentences):
+            self._starts = [s for s, _ in self.sentences]
+        starts = self._starts
         i = max(0, bisect.bisect_right(starts, pos) - 1)
         return self.sentences[i] if self.sentences else (0, len(self.text))
 

@@ -11,8 +11,8 @@ import functools
 import re
 from dataclasses import dataclass
 
-from spia_core.evaluation.normalise import fold as _normalise_fold
 from spia_core.paths import DATA_DIR as BUNDLED_DATA_DIR
+from spia_core.text.normalise import fold as _normalise_fold
 
 LEXICON_DIR = BUNDLED_DATA_DIR / "lexicons"
 
@@ -63,7 +63,7 @@ def _read_tsv(name: str) -> list[list[str]]:
 
 def fold(text: str) -> str:
     """Lower-case and strip accents (for lookups only): the scorer's
-    :func:`spia_core.evaluation.normalise.fold`, so one folding serves the whole project."""
+    :func:`spia_core.text.normalise.fold`, so one folding serves the whole project."""
     return _normalise_fold(text)
 
 

@@ -231,10 +231,12 @@ class Draft:
         return next((m.identity for m in self.mentions if m.identity), "")
 
 
-def _tokens(name: str) -> list[str]:
-    return [lexicons.fold(t).rstrip(".") for t in re.split(r"[\s\-]+", name) if t.strip(".")]
+@functools.lru_cache(maxsize=65536)
+def _tokens(name: str) -> tuple[str, ...]:
+    return tuple(lexicons.fold(t).rstrip(".") for t in re.split(r"[\s\-]+", name) if t.strip("."))
 
 
+@functools.lru_cache(maxsize=262144)
 def names_compatible(a: str, b: str) -> bool:
     """True when two names can denote the same person ('Tomas Verhoef' / 'T. Verhoef' / 'Verhoef')."""  # noqa: E501
     ta, tb = _tokens(a), _tokens(b)

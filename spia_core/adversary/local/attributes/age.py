@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from spia_core.adversary.local.attributes import segment_matches
@@ -109,21 +110,28 @@ _BORN_LIST = re.compile(
 _YEAR = re.compile(r"\b(?:19[5-9]\d|20[0-2]\d)\b")
 
 
+@functools.lru_cache(maxsize=4)
+def _born_lists(text: str) -> tuple[tuple[int, int, str], ...]:
+    """(start, end, years) of every 'born in Y1, Y2 and Y3' list, found once per text (the
+    age rules ask for every subject)."""
+    return tuple((m.start(), m.end(), m.group("list")) for m in _BORN_LIST.finditer(text))
+
+
 def _listed_birth(ctx: DocContext, d: Draft) -> list[Finding]:
     """The subject's year in a list of birth years: the people named before 'born' in that
     sentence, else the numbered applicants, else the counted children, in order."""
-    for m in _BORN_LIST.finditer(ctx.text):
-        if ctx.is_masked(m.start(), m.end()):
+    for m_start, m_end, listed in _born_lists(ctx.text):
+        if ctx.is_masked(m_start, m_end):
             continue
-        years = [int(y) for y in re.findall(r"\d{4}", m.group("list"))]
-        s0, _ = ctx.sentence_of(m.start())
-        sentence = ctx.text[s0 : m.start()]
+        years = [int(y) for y in re.findall(r"\d{4}", listed)]
+        s0, _ = ctx.sentence_of(m_start)
+        sentence = ctx.text[s0:m_start]
         named: list[Draft] = []
         for o in sorted(ctx.drafts, key=lambda o: o.first):
             spans = [x.start for x in o.mentions if x.kind in {"name", "placeholder"}]
-            if any(s0 <= x < m.start() for x in spans) and o not in named:
+            if any(s0 <= x < m_start for x in spans) and o not in named:
                 named.append(o)
-        named.sort(key=lambda o: min(x.start for x in o.mentions if s0 <= x.start < m.start()))
+        named.sort(key=lambda o: min(x.start for x in o.mentions if s0 <= x.start < m_start))
         if len(named) != len(years):
             if re.search(r"\bapplicants\b", sentence):
                 named = sorted(
@@ -137,7 +145,7 @@ def _listed_birth(ctx: DocContext, d: Draft) -> list[Finding]:
                 )
         if len(named) == len(years) and d in named:
             year = years[named.index(d)]
-            ev = [ctx.ev(m.start(), m.end())]
+            ev = [ctx.ev(m_start, m_end)]
             return [rule("age.born_list").find(age_from_birth(year), ev)]
     return []
 
@@ -163,7 +171,7 @@ def age_from_birth(year: int, month: int = 0, day: int = 0) -> str:
 
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
-    lists = [(x.start(), x.end()) for x in _BORN_LIST.finditer(ctx.text)]
+    lists = [(a, b) for a, b, _ in _born_lists(ctx.text)]
     for m, off in segment_matches(ctx, d, _BORN):
         if ctx.is_masked(off + m.start(), off + m.end()):
             continue

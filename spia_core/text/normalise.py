@@ -24,9 +24,7 @@ __all__ = [
     "nationality_key",
 ]
 
-COUNTRY_ALIASES_PATH = (
-    BUNDLED_DATA_DIR / "lexicons" / "country_aliases.json"
-)
+COUNTRY_ALIASES_PATH = BUNDLED_DATA_DIR / "lexicons" / "country_aliases.json"
 
 # Letters that Unicode NFKD does not decompose into base letter + combining mark.
 _SPECIAL_LETTERS = str.maketrans(

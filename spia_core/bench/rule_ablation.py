@@ -62,7 +62,7 @@ def ablate_variant(
     docs: list[Document], texts: list[str], adv: Any, figures_of: Any
 ) -> dict[str, Any]:
     """The ablation table of one text variant (original or masked)."""
-    from spia_core.evaluation.adversary_quality import score_predictions
+    from spia_core.bench.adversary_quality import score_predictions
 
     preds, cands = [], []
     for text in texts:
@@ -109,8 +109,8 @@ def ablate(
 ) -> dict[str, Any]:
     """Per-rule ablation on one bundled dataset, original and ner-mask text."""
     from spia_core.adversary.registry import ADVERSARIES
+    from spia_core.bench.adversary_quality import figures, split_half
     from spia_core.datasets import load_bundled
-    from spia_core.evaluation.adversary_quality import figures, split_half
 
     adv = ADVERSARIES.create("local")
     docs = split_half(load_bundled(dataset), half)[: limit or None]

@@ -43,17 +43,6 @@ def score_predictions(
     ]
 
 
-#: The scalar figures of :func:`figures` that summaries print and the calibration file keeps.
-HEADLINE_FIGURES: tuple[str, ...] = (
-    "subject_match",
-    "accuracy_matched",
-    "inferred_share",
-    "cpr",
-    "ipr",
-    "n_subjects",
-)
-
-
 def figures(scored: list[Any]) -> dict[str, Any]:
     """Subject match, accuracy over matched, inferred share, CPR/IPR and per-tag shares."""
     from spia_core.evaluation.metrics import compute_metrics, inference_stats
@@ -106,7 +95,7 @@ def measure(
 
 def paper_reference(dataset: str) -> dict[str, Any]:
     """The paper's figures to print beside ours (Table 9 on original text; Table 4 masked)."""
-    from spia_core.benchmarks import published_adversary_results, published_anonymizer_results
+    from spia_core.data.published import published_adversary_results, published_anonymizer_results
 
     key = "TAB" if dataset.upper().startswith("TAB") else "PANORAMA"
     table9 = {

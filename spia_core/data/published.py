@@ -12,9 +12,8 @@ import functools
 from pathlib import Path
 from typing import Any
 
-from spia_core.paths import DATA_DIR as BUNDLED_DATA_DIR
+from spia_core.paths import DATA_DIR
 
-DATA_DIR: Path = BUNDLED_DATA_DIR
 TABLE4: Path = DATA_DIR / "paper_table4.csv"
 TABLE9: Path = DATA_DIR / "paper_table9.csv"
 

@@ -1,0 +1,119 @@
+"""The Audit page's input: the original document and, optionally, the user's redaction."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from pages.components.resources import (
+    BUNDLED,
+    K_OPEN_DOC,
+    bundled_dataset,
+    sample_files,
+)
+from pages.components.text import md
+from spia_core.model import Document
+from spia_core.textio import InputError, extract_text, validate_text
+
+SOURCES = ("Paste text", "Upload a file", "Bundled sample", "SPIA dataset document")
+TYPES = ["txt", "md", "docx", "pdf"]
+
+
+@dataclass
+class AuditInput:
+    """What the user gave: the original (None when only the redaction is given)."""
+
+    original: Document | None
+    redacted: str | None
+
+    @property
+    def has_gt(self) -> bool:
+        return bool(self.original is not None and self.original.subjects)
+
+
+def extract(data: bytes, name: str) -> str | None:
+    """The text of an uploaded file, or None with the reason shown."""
+    try:
+        return validate_text(extract_text(data, name), name)
+    except InputError as exc:  # its message starts with the file name
+        st.error(md(exc))
+        return None
+
+
+def _pasted() -> Document | None:
+    text = st.text_area("Original text", height=200, key="paste_text")
+    if not text.strip():
+        return None
+    try:
+        return Document("pasted", validate_text(text, "pasted text"))
+    except InputError as exc:
+        st.error(md(exc))
+        return None
+
+
+def _uploaded() -> Document | None:
+    up = st.file_uploader(
+        "Original document (.txt, .md, .docx, .pdf)", type=TYPES, key="upload_original"
+    )
+    if up is None:
+        return None
+    text = extract(up.getvalue(), up.name)
+    return Document(up.name, text) if text is not None else None
+
+
+def _sample() -> Document | None:
+    files = sample_files()
+    if not files:
+        st.info("No bundled samples found under data/samples/.")
+        return None
+    pick = st.selectbox("Sample", files, format_func=lambda p: p.stem, key="sample_pick")
+    return Document(pick.stem, pick.read_text(encoding="utf-8"))
+
+
+def _dataset_document() -> Document:
+    opened = st.session_state.get(K_OPEN_DOC)
+    names = list(BUNDLED)
+    ds = st.selectbox(
+        "Dataset", names, index=names.index(opened[0]) if opened else 0, key="ds_pick"
+    )
+    docs = bundled_dataset(ds)
+    ids = [d.data_id for d in docs]
+    idx = ids.index(opened[1]) if opened and opened[0] == ds and opened[1] in ids else 0
+    data_id = st.selectbox("Document", ids, index=idx, key=f"doc_pick_{ds}")
+    doc = docs[ids.index(data_id)]
+    st.caption(
+        f"{len(doc.subjects)} GT subjects; span annotations: "
+        f"{'yes' if doc.entities else 'no'}. Its GT and spans are used for scoring."
+    )
+    return doc
+
+
+def _redacted() -> str | None:
+    """The user's own redacted version (paste or upload), when they have one."""
+    if not st.checkbox("I already have the redacted version", key="has_redacted"):
+        return None
+    how = st.radio("Redacted version", ["Paste", "Upload"], horizontal=True, key="red_how")
+    if how == "Paste":
+        text = st.text_area("Redacted text", height=160, key="red_text")
+        if not text.strip():
+            return None
+        try:
+            return validate_text(text, "redacted text")
+        except InputError as exc:
+            st.error(md(exc))
+            return None
+    up = st.file_uploader("Redacted document", type=TYPES, key="upload_redacted")
+    return extract(up.getvalue(), up.name) if up is not None else None
+
+
+def audit_input() -> AuditInput:
+    """The input widgets: the document to audit and, optionally, its redacted version."""
+    source = st.radio("Input", SOURCES, horizontal=True, key="input_source")
+    readers = {
+        SOURCES[0]: _pasted,
+        SOURCES[1]: _uploaded,
+        SOURCES[2]: _sample,
+        SOURCES[3]: _dataset_document,
+    }
+    return AuditInput(readers[source](), _redacted())

@@ -1,0 +1,89 @@
+"""The Audit page's configuration and the run itself, with a stage-by-stage status."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import streamlit as st
+
+from pages.components.keys import api_keys, endpoint
+from pages.components.resources import audit_session, warm_nlp
+from pages.components.stage_config import destinations_ok, llm_scoring_widgets, stage_widgets
+from pages.components.text import md
+from spia_core.model import AuditReport, Document
+from spia_core.service import engines
+from spia_core.taxonomy import DEFAULT_MIN_CERTAINTY
+from spia_core.verdict import Target
+
+K_TARGET = "target"
+
+
+def target() -> Target:
+    """The release target chosen on the page (default CPR >= 0.90, every subject >= 0.80)."""
+    return st.session_state.get(K_TARGET, Target())
+
+
+def configuration(has_redacted: bool, has_gt: bool = True) -> dict[str, Any] | None:
+    """The stage, scoring and target choices; None until the choice is complete (a cloud
+    backbone also needs the consent tick)."""
+    stages = stage_widgets(provided=has_redacted)
+    if stages is None:
+        return None
+    c = st.columns(4)
+    scoring = c[0].selectbox(
+        "Scoring",
+        ["default", "reference"],
+        key="scoring",
+        help="default: the SPIA rules with documented fixes; reference: the paper's scorer "
+        "exactly as released.",
+    )
+    min_cert = c[1].slider("Min GT certainty", 1, 5, DEFAULT_MIN_CERTAINTY, key="min_cert")
+    min_cpr = c[2].number_input("Target CPR", 0.0, 1.0, 0.90, 0.05, key="t_cpr")
+    min_sub = c[3].number_input("Target per subject", 0.0, 1.0, 0.80, 0.05, key="t_sub")
+    st.session_state[K_TARGET] = Target(min_cpr, min_sub)
+    cfg = {**stages, "scoring_mode": scoring, "min_certainty": min_cert, **llm_scoring_widgets()}
+    return cfg if destinations_ok(cfg, has_gt) else None
+
+
+def run_audit(
+    doc: Document, redacted: str | None, cfg: dict[str, Any], label: str
+) -> AuditReport | None:
+    """Run one audit with a stage-by-stage status; None when it failed or was cancelled."""
+    warm_nlp()
+    session = audit_session()
+    t0 = time.perf_counter()
+    name = md(doc.data_id)
+    with st.status(f"Auditing {name} ({label})...", expanded=True) as status:
+        bar = st.progress(0.0, text="Starting...")
+        log: list[str] = []
+
+        def on_stage(stage: str, fraction: float = 0.0, *_: object, **__: object) -> None:
+            # one update per stage (the stage log is written once, at the end)
+            now = time.perf_counter() - t0
+            log.append(f"{now:5.2f}s  {stage}")
+            bar.progress(min(max(float(fraction), 0.0), 1.0), text=f"Stage: {stage} ({now:.1f}s)")
+
+        try:
+            report = session.run(
+                doc,
+                cfg,
+                provided_text=redacted,
+                endpoint=endpoint(),
+                api_keys=api_keys(),
+                on_stage=on_stage,
+            )
+        except engines.pipeline.AuditCancelled as exc:
+            status.update(label=f"Cancelled: {md(exc)}", state="error")
+            return None
+        except Exception as exc:  # shown to the user, never swallowed
+            status.update(label=f"Audit failed: {md(exc)}", state="error")
+            st.exception(exc)
+            return None
+        status.code("\n".join(log), language=None)
+        status.update(
+            label=f"Audit of {name} done in {time.perf_counter() - t0:.2f}s",
+            state="complete",
+            expanded=False,
+        )
+    return report

@@ -1,0 +1,1 @@
+"""Text utilities below both evaluation and the adversaries (folding, names, countries)."""
