@@ -60,14 +60,6 @@ def test_stated_job_keeps_its_certainty(adv: LocalAdversary) -> None:
     assert got["OCCUPATION"] == ("Nurse", 4)
 
 
-def test_handle_residue_gives_no_sex(adv: LocalAdversary) -> None:
-    # The masker hid the first name; 'curtis' is a surname here, not the first name Curtis.
-    text = "[PERSON].curtis : Merging two patient databases left duplicated records. Ideas?"
-    got = _values(_author(adv, text))
-    assert got["NAME"][0] == "Curtis"
-    assert got["SEX"][1] == 1  # only the prior, not a first-name reading (certainty 4)
-
-
 def test_code_holder_described_by_its_clause(adv: LocalAdversary) -> None:
     text = (
         "[PERSON] : Merging records failed. One record even showed an inconsistent passport "

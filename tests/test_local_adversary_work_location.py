@@ -186,12 +186,6 @@ def test_detained_applicant_is_unemployed_not_the_arresting_officers_job(facts):
     assert "detained" in piis["OCCUPATION"].evidence[0].text
 
 
-def test_section_president_sits_in_strasbourg(facts):
-    piis = _subject(facts, "President of the Fourth Section")
-    assert piis["LOCATION"].keyword == "Strasbourg / France"
-    assert piis["LOCATION"].certainty == 2
-
-
 def test_short_court_name_refers_back_to_the_full_one(facts):
     piis = _subject(facts, "Judge of the Regional Court")
     assert piis["AFFILIATION"].keyword == "Warsaw Regional Court"
@@ -273,7 +267,7 @@ def test_masked_judgment_cited_against_two_places_is_the_united_kingdom():
     assert piis["NATIONALITY"].keyword == "United Kingdom"
 
 
-def test_judge_elected_in_respect_of_a_state_sits_in_strasbourg():
+def test_judge_elected_in_respect_of_a_state_belongs_to_the_echr():
     text = (
         "The case originated in an application against the Republic of Turkey lodged by a "
         "Turkish national, Mr Ali Demir (“the applicant”).\n\n"
@@ -285,7 +279,6 @@ def test_judge_elected_in_respect_of_a_state_sits_in_strasbourg():
     for name in ("Türmen", "Gölcüklü"):
         piis = _subject(result, name)
         assert piis["AFFILIATION"].keyword == "European Court of Human Rights"
-        assert piis["LOCATION"].keyword == "Strasbourg / France"
 
 
 def test_state_official_works_for_the_government_but_a_prison_governor_for_the_prison():
@@ -324,7 +317,7 @@ def test_section_president_is_not_affiliated_to_a_bare_court():
     assert piis["AFFILIATION"].keyword == "European Court of Human Rights"
 
 
-def test_lord_justice_and_professor_title():
+def test_professor_title_gives_a_doctorate():
     text = (
         "The case originated in an application against the United Kingdom lodged by a British "
         "national, Mr John Smith (“the applicant”). The Government were represented by their "
@@ -333,9 +326,6 @@ def test_lord_justice_and_professor_title():
         "claim failed."
     )
     result = LocalAdversary().infer(text)
-    judge = _subject(result, "Mummery")
-    assert judge["POSITION"].keyword == "Lord Justice"
-    assert judge["AFFILIATION"].keyword == "Court of Appeal"
     assert _subject(result, "Necatigil")["EDUCATION"].keyword == "PhD"
 
 
@@ -379,27 +369,6 @@ def test_job_in_apposition_to_a_relative_is_the_relatives() -> None:
     assert occ["Son of the author"] == ["Doctor"]
 
 
-def test_handle_residue_after_a_masked_handle_names_the_author() -> None:
-    author = LocalAdversary().infer("[PERSON].curtis : Our clinic software crashed.").subjects[0]
-    assert [(v.keyword, v.certainty) for v in author.values("NAME")] == [("Curtis", 2)]
-
-
 def test_one_line_post_is_not_a_header_name() -> None:
     author = LocalAdversary().infer("[PERSON] : hello there.").subjects[0]
     assert author.values("NAME") == []
-
-
-def test_header_place_under_a_masked_key() -> None:
-    post = "[PERSON]: [PERSON]: Wellington  \nItem: Model kit. Price: [QUANTITY]."
-    author = LocalAdversary().infer(post).subjects[0]
-    assert [(v.keyword, v.certainty) for v in author.values("LOCATION")] == [
-        ("Wellington / New Zealand", 3)
-    ]
-    # a place that is also a first name (census lists) is weaker
-    post = "[PERSON]: [PERSON]: Florence  \nItem: Model kit. Price: [QUANTITY]."
-    author = LocalAdversary().infer(post).subjects[0]
-    assert [(v.keyword, v.certainty) for v in author.values("LOCATION")] == [
-        ("Florence / Italy", 2)
-    ]
-    named = LocalAdversary().infer("[PERSON]: Arjun  \nItem: printer").subjects[0]
-    assert named.values("LOCATION") == []

@@ -3,7 +3,7 @@
 A :class:`Rule` says what it reads (a token pattern, a dependency pattern, a lexicon, a
 gazetteer, an embedding, a prior, the document's structure), the tag it gives, its certainty,
 a one-sentence explanation template and example sentences it fires on. Findings are made with
-``rule("occupation.works_as").find(value, evidence)``; the certainty lives here and nowhere else
+``rule("occupation.stated").find(value, evidence)``; the certainty lives here and nowhere else
 (a rule whose lexicon carries a certainty column passes it on with ``certainty=``).
 
 The table of rules is :data:`RULES`, filled by the modules in ``rules_table`` at import.

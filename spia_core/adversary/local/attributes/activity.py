@@ -3,11 +3,11 @@ first-person sentences are embedded with the static word vectors shipped inside 
 wheel (no download) and compared with plain descriptions of what workers of each occupation do
 (``data/lexicons/occupation_activities.tsv``, rows of the SOC-based taxonomy).
 
-A weak cue by design (certainty 1, 2 when the match is clear): a stated job
+A weak cue by design (certainty 1): a stated job
 (``attributes.occupation``) always wins. The thresholds were set on invented sentences before
 any dataset run: a cosine of at least 0.42 to the best occupation (everyday sentences such as
 "I had coffee with friends" reach 0.32, "garden chairs for sale" 0.40) and 0.08 above the
-best different occupation; 0.60 or more is a clear match.
+best different occupation.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from spia_core.adversary.local.subjects import Draft
 
 MIN_COSINE = 0.42
 MIN_MARGIN = 0.08
-STRONG_COSINE = 0.60
 _FIRST_PERSON = re.compile(r"\b(?:I|I['’]m|I['’]ve|my|me|we|our)\b")
 _MAX_SENTENCES = 30
 
@@ -92,5 +91,4 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     label, cosine, margin, i = hit
     if cosine < MIN_COSINE or margin < MIN_MARGIN:
         return []
-    rid = "occupation.activity_strong" if cosine >= STRONG_COSINE else "occupation.activity"
-    return [rule(rid).find(label, [ctx.ev(*spans[i])])]
+    return [rule("occupation.activity").find(label, [ctx.ev(*spans[i])])]

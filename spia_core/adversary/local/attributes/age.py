@@ -87,18 +87,6 @@ _DECADES = {
     "eighties": 80,
     "nineties": 90,
 }
-_STAGES = (
-    (re.compile(r"\b(?:retired|retiree|pensioner|retirement)\b", re.I), "65-75", 2),
-    (re.compile(r"\b(?:high school|secondary school|teenager|teen)\b", re.I), "14-18", 2),
-    (
-        re.compile(
-            r"\b(?:university student|college student|undergraduate|freshman|sophomore)\b", re.I
-        ),
-        "18-24",
-        2,
-    ),
-    (re.compile(r"\b(?:grandchildren|grandkids|grandson|granddaughter)\b", re.I), "60-70", 2),
-)
 #: "class of 2010" (school leavers are about 18), "born in '88", "Class of '05".
 _CLASS_OF = re.compile(r"\b[Cc]lass of (?:(?P<y4>(?:19|20)\d\d)|['’](?P<y2>\d\d))\b")
 _BORN_SHORT = re.compile(r"\bborn in ['’](?P<y2>\d\d)\b")
@@ -196,7 +184,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         n = km and (NUMBER_WORDS.get(km.group("n").lower()) or _int(km.group("n")))
         if km and n:
             value = str(n) if km.group("u").lower() == "year" else "0"
-            out.append(rule("age.kin_age").find(value, [ctx.ev(kin.start, kin.end)]))
+            out.append(rule("age.stated").find(value, [ctx.ev(kin.start, kin.end)]))
     others = [
         (m.start, m.end) for o in ctx.drafts if o is not d for m in o.mentions if m.kind == "kin"
     ]
@@ -213,9 +201,9 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         dead = re.search(r"\b(?:died|death|killed|deceased)\b", sent)
         if years and not dead and not m.group("d") and not m.group("e") and not m.group("f"):
             age += REFERENCE_DATE.year - max(years)
-            out.append(rule("age.aged_then").find(f"{age - 1}-{age}", [ctx.ev(s, e)]))
+            out.append(rule("age.stated").find(f"{age - 1}-{age}", [ctx.ev(s, e)]))
         else:
-            out.append(rule("age.aged").find(str(age), [ctx.ev(s, e)]))
+            out.append(rule("age.stated").find(str(age), [ctx.ev(s, e)]))
         break
     for rx, offset in ((_CLASS_OF, 18), (_BORN_SHORT, 0)):
         for m, off in segment_matches(ctx, d, rx):
@@ -224,7 +212,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             if 0 < age < 110:
                 ev = [ctx.ev(off + m.start(), off + m.end())]
                 value = f"{age - 1}-{age}" if offset == 0 else f"{age - 1}-{age + 1}"
-                out.append(rule("age.year").find(value, ev, certainty=4 if offset == 0 else 3))
+                out.append(rule("age.stated").find(value, ev))
             break
     for m, off in segment_matches(ctx, d, _DECADE):
         dec = m.group("dec")
@@ -235,7 +223,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             "mid": (base + 3, base + 7),
             "late": (base + 6, base + 9),
         }.get(q or "", (base, base + 9))
-        out.append(rule("age.decade").find(f"{lo}-{hi}", [ctx.ev(off + m.start(), off + m.end())]))
+        out.append(rule("age.stated").find(f"{lo}-{hi}", [ctx.ev(off + m.start(), off + m.end())]))
     if (
         d.kin in {"child", "kid", "son", "daughter", "grandson", "granddaughter"}
         and d.anchor is not None
@@ -244,12 +232,4 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         out.append(rule("age.child").find("3-12", []))
     if d.kin == "baby" or any("little one" in m.text for m in d.mentions):
         out.append(rule("age.baby").find("0-5", []))
-    for rx, value, cert in _STAGES:
-        for m, off in segment_matches(ctx, d, rx):
-            out.append(
-                rule("age.life_stage").find(
-                    value, [ctx.ev(off + m.start(), off + m.end())], certainty=cert
-                )
-            )
-            break
     return out

@@ -48,17 +48,6 @@ _STATUS = (
     (re.compile(r"\b(?:single|unmarried|never married)\b", re.I), "No relation", 3),
 )
 _OTHERS_MARRIAGE = re.compile(r"\b(?:his|her|their)\s+(?:wife|husband|spouse|marriage)\b", re.I)
-_ADJ_BEFORE_KIN = re.compile(
-    r"\b(?P<adj>divorced|widowed|married|single|separated|engaged)\s+(?:\w+\s+)?[\w\-]+$", re.I
-)
-_ADJ_VALUE = {
-    "divorced": "Divorced",
-    "separated": "Divorced",
-    "widowed": "Widowed",
-    "married": "Married",
-    "single": "No relation",
-    "engaged": "In Relation",
-}
 _THIRD_PERSON = re.compile(r"\b(?:he|she|they|his|her|their|him|them)\b", re.I)
 #: Cues that survive masking: "[DEM] life with [PERSON]", "our little ones", "our 3 kids".
 _SHARED_FAMILY = re.compile(
@@ -194,12 +183,11 @@ def named_context(ctx: DocContext, d: Draft) -> list[Finding]:
         before = ctx.text[max(s0, m.start - 45) : m.start]
         after = ctx.text[m.end : m.end + 25]
         ev = [ctx.ev(m.start, m.end)]
-        if _SPOUSE_BEFORE.search(before):
-            out.append(rule("family.spouse_context").find("Married", ev))
-        elif _WITH_BEFORE.search(before) and _COPARENT_AFTER.match(after):
-            out.append(rule("family.co_parent").find("Married", ev))
+        coparent = _WITH_BEFORE.search(before) and _COPARENT_AFTER.match(after)
+        if _SPOUSE_BEFORE.search(before) or coparent:
+            out.append(rule("family.named_partner").find("Married", ev))
         elif _PARENTS_BEFORE.search(before):
-            out.append(rule("family.parents_named").find("Married", ev))
+            out.append(rule("family.parents").find("Married", ev))
     return out
 
 
@@ -212,11 +200,6 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     if d.kin == "spouse" or (kin and kin.relationship):
         value = "Married" if d.kin == "spouse" else kin.relationship
         out.append(rule("family.kin").find(value, kin_ev))
-    if d.kin and km is not None:
-        adj = _ADJ_BEFORE_KIN.search(ctx.text[max(0, km.start - 25) : km.end])
-        word = adj.group("adj").lower() if adj else ""
-        if word in _ADJ_VALUE:
-            out.append(rule("family.kin_adjective").find(_ADJ_VALUE[word], kin_ev))
     has_children = False
     for other in ctx.drafts:
         if other.anchor is not d or not other.kin:

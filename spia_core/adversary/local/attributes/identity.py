@@ -213,12 +213,6 @@ def complete_with_email(name: str, emails: list[str]) -> str:
     return name
 
 
-#: What the masker left of a handle that opens a post ("[PERSON].curtis :", "[PERSON]_55 :").
-_HANDLE_RESIDUE = re.compile(
-    r"\s*@?\[PERSON(?:_\d+)?\][._-]?(?P<rest>[A-Za-z][\w.]*[A-Za-z\d])\s*:"
-)
-
-
 def header_name(text: str) -> tuple[str, int, int] | None:
     """The name in a post header ('Seller Name: Mitali', '[PERSON]: Arjun'), with its span."""
     m = _HEADER.match(text[:200])
@@ -257,7 +251,6 @@ def name_rule(source: str) -> str:
     """The rule id of a NAME choice: how the name was found (a mention, header, handle, e-mail)."""
     return {
         "header": "identity.name_header",
-        "handle-residue": "identity.name_handle_residue",
         "email": "identity.name_email",
     }.get(source, "identity.name_mention")
 
@@ -275,12 +268,6 @@ def subject_name(ctx: DocContext, d: Draft) -> NameChoice | None:
         if head is not None:
             value = complete_with_email(head[0], emails)
             return NameChoice(value, 3, [ctx.ev(head[1], head[2])], "header")
-        rest = _HANDLE_RESIDUE.match(ctx.text)
-        value = handle_name(rest.group("rest")) if rest else ""
-        if rest and value:
-            # "[PERSON].curtis :": the masker hid one part of the handle, the rest names them.
-            ev = [ctx.ev(rest.start("rest"), rest.end("rest"))]
-            return NameChoice(complete_with_email(value, emails), 2, ev, "handle-residue")
     for c in d.codes:
         if c.tag == "EMAIL_ADDRESS":
             value = email_name(c.value)

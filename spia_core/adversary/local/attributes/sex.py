@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import re
 
 from spia_core.adversary.local import lexicons
@@ -53,21 +52,6 @@ def name_sex(name: str) -> str:
         if len(tok) > 1:
             return lexicons.first_names().get(lexicons.fold(tok), "")
     return ""
-
-
-@functools.cache
-def _census_votes() -> dict[str, tuple[float, float]]:
-    """Folded first name -> (male, female) census frequency."""
-    male, female = lexicons.census_names()[:2]
-    return {k: (male.get(k, 0.0), female.get(k, 0.0)) for k in male.keys() | female.keys()}
-
-
-def weak_name_sex(name: str) -> str:
-    """The sex the census gives more often to a first name used for both ('Leslie', 'Jody');
-    '' when even or unknown."""
-    tok = next((t.strip(".") for t in name.split() if len(t.strip(".")) > 1), "")
-    male, female = _census_votes().get(lexicons.fold(tok), (0.0, 0.0))
-    return "Male" if male > female else "Female" if female > male else ""
 
 
 def draft_prior_sex(d: Draft) -> str:
@@ -159,14 +143,10 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             rule("sex.pronoun").find(sex, ev[:3], certainty=4 if abs(male - female) >= 1 else 2)
         )
     choice = subject_name(ctx, d)
-    # What a masker leaves after '[PERSON].' in a handle is the surname: no sex in it.
-    if choice is not None and choice.source != "handle-residue":
+    if choice is not None:
         sex = name_sex(choice.name)
         if sex:
             out.append(rule("sex.first_name").find(sex, list(choice.evidence)))
-        elif weak_name_sex(choice.name):
-            weak = weak_name_sex(choice.name)
-            out.append(rule("sex.first_name_weak").find(weak, list(choice.evidence)))
     if d.is_author:
         out.extend(_author_self(ctx, d))
         for k in (x for x in ctx.drafts if x.anchor is d and x.kin):
@@ -180,15 +160,9 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             sex = _opposite(info.sex)
             out.append(rule("sex.partner").find(sex, ev))
     if not d.kin and not d.is_author and not out:
-        spouse = any(
-            f.rule in {"family.spouse_context", "family.co_parent"} for f in named_context(ctx, d)
-        )
+        spouse = any(f.rule == "family.named_partner" for f in named_context(ctx, d))
         author = next((x for x in ctx.drafts if x.is_author), None)
-        author_sex = draft_prior_sex(author) if spouse and author is not None else ""
-        if author_sex:
-            other = _opposite(author_sex)
-            out.append(rule("sex.spouse_of_author").find(other, []))
-        elif spouse and author is not None:
+        if spouse and author is not None:
             other = _opposite(_author_guess(ctx, author))
             out.append(rule("sex.spouse_of_author_guess").find(other, []))
     if not out and d.guess in {"mother", "father"}:  # 'my [PERSON] and [PERSON]' = Mum and Dad

@@ -211,8 +211,9 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             label = lexicons.job_label(m.group(0)) or job.occupation
             out.append(rule("work.job_word_author").find(label, [ctx.ev(s, e)]))
             continue
-        rid = "work.job_word" if near else "work.job_word_far"
-        out.append(rule(rid).find(lexicons.job_label(m.group(0)) or job.occupation, [ctx.ev(s, e)]))
+        if near:  # a job word far from the mention was as often another person's (ablation)
+            label = lexicons.job_label(m.group(0)) or job.occupation
+            out.append(rule("work.job_word").find(label, [ctx.ev(s, e)]))
         if near and not (d.roles.keys() & role_work().keys()):
             # "the applicant, who is a veterinary surgeon": the post held is the job word.
             pos = _job_position(m.group(0))
@@ -220,17 +221,6 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         if job.education:
             edu = "work.job_education" if near else "work.job_education_far"
             out.append(rule(edu).find(job.education, [ctx.ev(s, e)]))
-        if word in {
-            "lawyer",
-            "lawyers",
-            "advocate",
-            "advocates",
-            "solicitor",
-            "barrister",
-            "attorney",
-            "counsel",
-        }:
-            out.append(rule("work.lawyer").find("Legal representative", [ctx.ev(s, e)]))
     for chunk, off in lookback(ctx, d, 40):
         m = re.search(rf"(?:{jobs.pattern})\s*,?\s*$", chunk, re.IGNORECASE)
         if m:
@@ -253,10 +243,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         s = off + m.start()
         if s - off > 120 or ctx.is_masked(s, off + m.end()):
             continue
-        pos = m.group("pos")
         of = (m.group("of") or "").strip()
-        keyword = pos if pos in {"Agent", "Co-Agent"} or not of else f"{pos} {of}"
-        out.append(rule("work.position").find(keyword, [ctx.ev(s, off + m.end())]))
         org = _TRAILING.sub("", re.sub(r"^(?:of|for|at|in)\s+(?:the\s+)?", "", of))
         os_, oe = off + m.start("of"), off + m.end("of")
         if of and _org_like(ctx, os_, oe, org):
@@ -310,13 +297,6 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         gov = f"{demonym_of(ctx.country)} Government"
         cert = 2 if ctx.country_certainty >= 2 else 1
         out.append(rule("work.state").find(gov, list(ctx.country_evidence[:2]), certainty=cert))
-    for m in d.mentions:
-        if m.kind == "name" and re.search(r"\sLJ$", m.text):
-            # "Mummery LJ": a Lord Justice of Appeal of the Court of Appeal (England and Wales).
-            ev = [ctx.ev(m.end - 2, m.end)]
-            out.append(rule("work.lord_justice").find("Lord Justice", ev))
-            out.append(rule("work.lord_justice_affiliation").find("Court of Appeal", ev))
-            break
     if echr_judge(ctx, d):
         out.append(rule("work.echr").find("European Court of Human Rights", [], certainty=3))
     if d.roles.keys() & {"president", "registrar", "rapporteur"}:
@@ -340,12 +320,6 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
                 "PhD", [ctx.ev(t.start, t.start + len(t.title))], certainty=cert
             )
         )
-        if t.title.lower().startswith("prof"):
-            out.append(
-                rule("work.title_occupation").find(
-                    "University professor", [ctx.ev(t.start, t.start + len(t.title))]
-                )
-            )
     if d.kin in {"child", "kid", "son", "daughter"} and d.anchor is not None and d.anchor.is_author:
         out.append(rule("work.child").find("Unemployed", []))
         for m in d.mentions:
