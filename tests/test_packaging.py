@@ -64,7 +64,7 @@ def test_wheel_holds_spia_core_and_its_data_only(wheel: Path) -> None:
         "spia_core/adversary/local/lexicons.py",
         "spia_core/prompts/adversarial_inference.v1.txt",
         "spia_core/_data/models.json",
-        "spia_core/_data/lexicons/occupations.tsv",
+        "spia_core/_data/lexicons/occupation_taxonomy.tsv",
         "spia_core/_data/spia/spia_tab_144.jsonl",
         "spia_core/_data/benchmarks/local_adversary_calibration.json",
     ):

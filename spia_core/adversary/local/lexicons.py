@@ -42,8 +42,6 @@ _COUNTRY_ALIASES = {
     "Korea": "South Korea",
     "Republic of Korea": "South Korea",
 }
-#: UK constituent countries, kept as a middle LOCATION level ("London / England / United Kingdom").
-UK_NATIONS = ("England", "Scotland", "Wales", "Northern Ireland")
 
 
 def _read_tsv(name: str) -> list[list[str]]:

@@ -66,11 +66,6 @@ def name_sets() -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(firsts), frozenset(lasts)
 
 
-def leans_first(word: str) -> bool:
-    """True when the census lists the folded ``word`` more often as a first name."""
-    return _lean(word) > 0
-
-
 def _lean(word: str) -> int:
     """+1 when the census lists ``word`` more often as a first name than as a surname,
     -1 for the reverse, 0 when even ('john' +1, 'jones' -1)."""

@@ -50,9 +50,6 @@ _OUR_AT = re.compile(
     r"database|servers?|portal|department)\s+at\s+"
     r"(?P<org>[A-Z][\w’'\-]+(?:(?:,\s+|\s+and\s+|\s+&\s+|[ \-])[A-Z][\w’'\-]+){0,3})"
 )
-_OCC_PHRASE = re.compile(
-    r"\b(?:is|was|am|I'm|I’m|as|being|works as|working as|worked as|a|an|the|his|her|my)\s+(?:an?\s+)?(?:\w+\s+){0,2}?(?P<job>JOB)\b"  # noqa: E501
-)
 
 
 _LEGAL = re.compile(r"\b(?:the Court|the Convention|the Government|the applicant)\b")
@@ -101,11 +98,6 @@ def job_used_as_job(text: str, s: int, e: int) -> bool:
     if _COMPOUND_AFTER.match(text[e : e + 20].lstrip(" ")):
         return False
     return not _COMPOUND_BEFORE.search(text[max(0, s - 12) : s])
-
-
-def _jobs_rx() -> re.Pattern[str]:
-    _, rx = lexicons.occupations()
-    return rx
 
 
 @dataclass(frozen=True)
