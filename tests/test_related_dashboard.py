@@ -92,3 +92,25 @@ def test_reference_figures_have_their_own_axes() -> None:
 
     at = AppTest.from_function(page, default_timeout=30).run()
     assert not at.exception and len(at.get("plotly_chart")) == 3
+
+
+def test_options_widgets() -> None:
+    def page() -> None:
+        from pages.views.related import render_options
+
+        st_options = render_options("rupta", "t_")
+        seal = render_options("seal", "t_")
+        other = render_options("ner-mask", "t_")
+        import streamlit as st
+
+        st.session_state["out"] = (st_options, seal, other)
+
+    at = AppTest.from_function(page, default_timeout=30).run()
+    assert not at.exception
+    rupta, seal, other = at.session_state["out"]
+    assert rupta == {"k": 10, "iterations": 5, "memory": 3, "utility_goal": 95.0}
+    assert seal == {"rounds": 3, "min_certainty": 3, "adversary": "self"}
+    assert other == {}
+    at.text_input(key="t_rupta_target").set_value("Ana Ruiz").run()
+    rupta = at.session_state["out"][0]
+    assert rupta["target"] == "Ana Ruiz" and rupta["target_tag"] == "NAME"
