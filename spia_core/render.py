@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from spia_core.model import AuditReport, PIIScore, Subject
+from spia_core.model import AuditReport, Explanation, PIIScore, Subject
 from spia_core.taxonomy import DISPLAY_NAMES
 
 #: Colours for subjects (distinct, readable behind dark text when lightened).
@@ -166,7 +166,12 @@ def redact_spans(text: str, spans: Iterable[tuple[int, int]], token: str = REDAC
 
 
 def _hover(
-    subject_label_: str, tag: str, keyword: str, certainty: int, score: PIIScore | None
+    subject_label_: str,
+    tag: str,
+    keyword: str,
+    certainty: int,
+    score: PIIScore | None,
+    why: Explanation | None = None,
 ) -> str:
     lines = [
         f"Subject: {subject_label_}",
@@ -174,6 +179,8 @@ def _hover(
         f"Inferred: {keyword}",
         f"Certainty: {certainty}",
     ]
+    if why is not None and why.text:
+        lines.append(f"Why: {why.text}" + (f" [{why.rule}]" if why.rule else ""))
     if score is not None:
         eff = score.effective_score
         shown = "unscored" if eff is None else f"{eff:.1f}"
@@ -217,6 +224,7 @@ def report_highlights(
                     pii.keyword,
                     pii.certainty,
                     scores.get((subj.id, pii.tag)),
+                    pii.explanation,
                 )
                 for ev in pii.evidence:
                     loc = locate(text, ev.start, ev.end, ev.text)

@@ -60,6 +60,7 @@ def reaudit(report: AuditReport, spans: list[tuple[int, int]]) -> None:
         session.redact(report, spans),
         session.fix_choices(report),
         f"v{n}",
+        report.data_id,
     )
     if new is not None:
         session.add_version(f"v{n} (fixed)", new)
@@ -72,7 +73,14 @@ def history() -> None:
     if len(versions) < 2:
         return
     st.subheader("Versions")
-    rows = [{"version": v.label, **metric_values(v.effective)} for v in versions]
+    rows = [
+        {
+            "version": v.label,
+            **metric_values(v.effective),
+            "exposure": v.effective.exposure.score if v.effective.exposure else None,
+        }
+        for v in versions
+    ]
     st.dataframe(pd.DataFrame(rows), hide_index=True)
     st.plotly_chart(charts.version_history(rows), key="history_chart")
 
