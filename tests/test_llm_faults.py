@@ -137,7 +137,7 @@ def test_cloud_clients_retry_a_malformed_200_too() -> None:
             httpx2.Response(200, json=[1, 2]),
             httpx2.Response(200, json=good),
         ]
-        client = httpx2.Client(transport=httpx2.MockTransport(lambda request: replies.pop(0)))
+        client = httpx2.Client(transport=httpx2.MockTransport(lambda _r, q=replies: q.pop(0)))
         llm = make_llm(model, api_key=KEY, http_client=client, sleep=lambda _s: None)
         assert llm.complete([Message("user", "q")], schema=SCHEMA).parsed == {"ok": True}, model
         assert not replies
