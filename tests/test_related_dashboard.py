@@ -114,3 +114,21 @@ def test_options_widgets() -> None:
     at.text_input(key="t_rupta_target").set_value("Ana Ruiz").run()
     rupta = at.session_state["out"][0]
     assert rupta["target"] == "Ana Ruiz" and rupta["target_tag"] == "NAME"
+
+
+def test_trir_section_on_the_demo_collection(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("SPIA_DATA_DIR", str(tmp_path))
+
+    def page() -> None:
+        from pages.views.related import render_trir
+
+        render_trir()
+
+    at = AppTest.from_function(page, default_timeout=180).run()
+    assert not at.exception
+    at.multiselect(key="tria_anons").set_value([]).run()
+    at.button(key="tria_go").click().run()
+    assert not at.exception
+    table = at.dataframe[0].value
+    assert list(table["texts"]) == ["original (ceiling)", "maximum possible", "chance (1/known)"]
+    assert 0.5 < table["TRIR"][0] <= 1.0 and table["TRIR"][2] == 1 / 145
