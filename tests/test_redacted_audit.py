@@ -375,3 +375,17 @@ def test_verdict_markdown_escapes_document_text(letter_report: AuditReport) -> N
     assert "](https" not in md and "[x]" not in md
     assert "\\<img" in md and "<img" not in md.replace("\\<img", "")
     assert md.startswith("**Verdict: ") and "\n- " in md
+
+
+def test_cli_reads_a_word_document(tmp_path: Path) -> None:
+    import docx
+
+    document = docx.Document()
+    for paragraph in _read("committee_minutes_redacted.txt").split("\n\n"):
+        document.add_paragraph(paragraph)
+    src = tmp_path / "minutes.docx"
+    document.save(str(src))
+    assert main(["audit", str(src), "--out", str(tmp_path / "o"), "--quiet"]) == 0
+    data = json.loads((tmp_path / "o" / "report.json").read_text())
+    jsonschema.validate(data, SCHEMA)
+    assert data["mode"] == "redacted_only" and data["exposure"]["n_placeholders"] >= 3
