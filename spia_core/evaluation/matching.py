@@ -401,9 +401,7 @@ class _WithBlocked(dict):  # type: ignore[type-arg]
         return BLOCKED
 
 
-def _with_blocked(
-    sims: dict[tuple[int, int], Similarity], gt: list[Subject], pred: list[Subject]
-) -> dict[tuple[int, int], Similarity]:
+def _with_blocked(sims: dict[tuple[int, int], Similarity]) -> dict[tuple[int, int], Similarity]:
     return sims if isinstance(sims, _WithBlocked) else _WithBlocked(sims)
 
 
@@ -420,7 +418,7 @@ def assign(
     same position when sorted by id), so the result never depends on input order or hashing.
     """
     gt, pred = _sorted_unique(gt, "GT"), _sorted_unique(pred, "inferred")
-    sims = _with_blocked(sims, gt, pred)
+    sims = _with_blocked(sims)
     matrix = np.zeros((len(gt), len(pred)))
     col = {p.id: j for j, p in enumerate(pred)}
     row = {g.id: i for i, g in enumerate(gt)}
