@@ -391,7 +391,9 @@ def _sorted_unique(subjects: list[Subject], side: str) -> list[Subject]:
 
 
 #: The similarity of a pair that blocking left out (it cannot reach the bar).
-BLOCKED = Similarity(0.0, "not compared: no shared name, role, description word or value")
+BLOCKED = Similarity(
+    0.0, "no inferred subject comes near (no shared name, role, description word or value)"
+)
 
 
 class _WithBlocked(dict):  # type: ignore[type-arg]
@@ -442,6 +444,9 @@ def assign(
             continue
         best = max(pred, key=lambda p, g=g: (sims[(g.id, p.id)].value, -p.id))
         s = sims[(g.id, best.id)]
+        if s is BLOCKED:
+            pairs.append(MatchPair(g.id, None, 0.0, f"unmatched: {BLOCKED.reason}"))
+            continue
         why = "below" if s.value < min_similarity else "at or above"
         pairs.append(
             MatchPair(
