@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import dataclasses
+import functools
 import hashlib
 import json
-import multiprocessing
-import os
 import sys
 import threading
 import time
@@ -32,13 +31,14 @@ from spia_core.pipeline import (
     build_components,
     is_local_config,
 )
+from spia_core.scale.pool import available_cores
 
 #: Files written to the output directory.
 RESULTS_FILE = "results.jsonl"
 SUMMARY_FILE = "summary.json"
 PREDICTIONS_FILE = "predictions.jsonl"
-#: Default process count of the CLI for local configurations (the target machine has 2 cores).
-DEFAULT_WORKERS = min(2, os.cpu_count() or 1)
+#: Default process count of the CLI for local configurations (``--workers auto``: every core).
+DEFAULT_WORKERS = available_cores()
 #: Stages whose failure means there is no inference to write to predictions.jsonl.
 _NO_INFERENCE = frozenset({"anonymize", "infer"})
 
@@ -277,50 +277,16 @@ def _run_one(
     )
 
 
-_worker_state: dict[str, Any] = {}
-
-
-def _worker_init(
-    config_dict: dict[str, Any], provided_text: str | None, provided: dict[str, Any] | None
-) -> None:
-    config = AuditConfig.from_dict(config_dict)
-    config.provided_text = provided_text
-    _worker_state["config"] = config
-    _worker_state["components"] = build_components(config)
-    _worker_state["provided"] = provided
-
-
-def _worker_run(doc: Document) -> DocOutcome:
-    state = _worker_state
-    return _run_one(doc, state["config"], state["components"], state["provided"])
-
-
 def _outcomes(
     todo: list[Document],
     cfg: BatchConfig,
     cancel: threading.Event | None,
     provided: dict[str, Any] | None = None,
 ) -> Iterable[DocOutcome]:
+    from spia_core.scale.pool import run_forked, warm_up
+
     config = cfg.audit
     local = is_local_config(config)
-    if local and cfg.workers > 1 and len(todo) > 1:
-        ctx = multiprocessing.get_context("fork")
-        with cf.ProcessPoolExecutor(
-            max_workers=cfg.workers,
-            mp_context=ctx,
-            initializer=_worker_init,
-            initargs=(config.to_dict(), config.provided_text, provided),
-        ) as pool:
-            futures = [pool.submit(_worker_run, d) for d in todo]
-            try:
-                for fut in cf.as_completed(futures):
-                    if cancel is not None and cancel.is_set():
-                        break
-                    yield fut.result()
-            finally:
-                for fut in futures:
-                    fut.cancel()
-        return
     components = build_components(
         config,
         api_keys=cfg.api_keys,
@@ -328,6 +294,14 @@ def _outcomes(
         data_dir=cfg.data_dir,
         policy=cfg.llm_policy,
     )
+    if local and cfg.workers > 1 and len(todo) > 1:
+        # load the model, lexicons and stages once, then fork: the workers inherit them
+        warm_up(lambda text: audit(Document("warm-up", text), config, components=components))
+        work = functools.partial(
+            _run_one, config=config, components=components, provided=provided
+        )
+        yield from run_forked(todo, work, workers=cfg.workers, cancel=cancel)
+        return
     if local or cfg.concurrency <= 1 or len(todo) <= 1:
         for doc in todo:
             if cancel is not None and cancel.is_set():

@@ -6,13 +6,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from spia_core.batch import DEFAULT_WORKERS
 from spia_core.commands.preflight import (
     check_data_dir,
     check_dataset,
     check_out_dir,
     first_problem,
 )
+from spia_core.scale.pool import workers_arg
 from spia_core.taxonomy import DEFAULT_MIN_CERTAINTY
 
 #: Headline figures printed at the end of a run, in order.
@@ -119,9 +119,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", required=True, type=Path, help="output directory")
     p.add_argument(
         "--workers",
-        type=int,
-        default=DEFAULT_WORKERS,
-        help=f"processes for local configurations (default: {DEFAULT_WORKERS})",
+        type=workers_arg,
+        default="auto",
+        help="processes for local configurations: auto (every core, the default) or N; the "
+        "model is loaded once and inherited by the workers",
     )
     p.add_argument(
         "--concurrency",
