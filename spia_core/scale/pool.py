@@ -127,6 +127,27 @@ def run_forked(
         _state.pop("work", None)
 
 
+def run_threaded(
+    items: Iterable[Any],
+    work: Callable[[Any], Any],
+    *,
+    threads: int,
+    cancel: threading.Event | None = None,
+) -> Iterator[Any]:
+    """Yield ``work(item)`` as each finishes, ``threads`` at a time (LLM stages: I/O bound)."""
+    todo = list(items)
+    with cf.ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+        futures = [pool.submit(work, item) for item in todo]
+        try:
+            for fut in cf.as_completed(futures):
+                if cancel is not None and cancel.is_set():
+                    break
+                yield fut.result()
+        finally:
+            for fut in futures:
+                fut.cancel()
+
+
 #: A short written text whose audit touches every lazily loaded model, lexicon and gazetteer.
 WARMUP_TEXT = (
     "Dr. Hanna Vogt, a 47-year-old nurse from Leeds, married to an engineer, wrote to her "
