@@ -73,6 +73,10 @@ class BatchConfig:
     cache: Any = True
     #: Timeout and retries of LLM calls (llm.connection.CallPolicy); None = defaults.
     llm_policy: Any = None
+    #: "local" (this machine: fork pool or threads) or "ray" (Ray actors; see scale/ray_engine).
+    engine: str = "local"
+    #: Ray cluster address for engine "ray" (None: a local Ray instance for the run).
+    ray_address: str | None = None
 
 
 @dataclass
@@ -277,6 +281,46 @@ def _run_one(
     )
 
 
+class EvaluateWorker:
+    """The stages of one configuration in one process or Ray actor, built from a plain spec."""
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        config = AuditConfig.from_dict(spec["config"])
+        config.provided_text = spec.get("provided_text")
+        self.config = config
+        self.provided = spec.get("provided")
+        self.components = build_components(
+            config,
+            api_keys=spec.get("api_keys") or {},
+            cache=spec.get("cache", True),
+            data_dir=spec.get("data_dir"),
+            policy=spec.get("llm_policy"),
+        )
+
+    def __call__(self, doc: Document) -> DocOutcome:
+        return _run_one(doc, self.config, self.components, self.provided)
+
+
+def _on_ray(
+    todo: list[Document], cfg: BatchConfig, cancel: threading.Event | None, provided: Any
+) -> Iterable[DocOutcome]:
+    from spia_core.scale.ray_engine import run_on_ray
+
+    spec = {
+        "config": cfg.audit.to_dict(),
+        "provided_text": cfg.audit.provided_text,
+        "provided": provided,
+        "api_keys": dict(cfg.api_keys),
+        "cache": cfg.cache,
+        "data_dir": str(cfg.data_dir) if cfg.data_dir is not None else None,
+        "llm_policy": cfg.llm_policy,
+    }
+    workers = cfg.workers if is_local_config(cfg.audit) else cfg.concurrency
+    return run_on_ray(
+        todo, EvaluateWorker, spec, workers=workers, address=cfg.ray_address, cancel=cancel
+    )
+
+
 def _outcomes(
     todo: list[Document],
     cfg: BatchConfig,
@@ -285,6 +329,9 @@ def _outcomes(
 ) -> Iterable[DocOutcome]:
     from spia_core.scale.pool import run_forked, warm_up
 
+    if cfg.engine == "ray":
+        yield from _on_ray(todo, cfg, cancel, provided)
+        return
     config = cfg.audit
     local = is_local_config(config)
     components = build_components(

@@ -8,8 +8,12 @@ identifier; the others keep only placeholders and generic facts.
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
+from typing import Any
+
+from spia_core.scale.check import CheckWorker
 
 OPENINGS = (
     "[PERSON] contacted the [ORG] helpdesk on [DATETIME] about a delayed refund.",
@@ -68,3 +72,17 @@ def write_corpus(folder: Path, n: int, *, seed: int = 17) -> dict[str, bool]:
         for record in records:
             fh.write(json.dumps(record) + "\n")
     return leaks
+
+
+class DiesOnce(CheckWorker):
+    """A check worker whose process dies the first time it meets one document (a lost node).
+
+    Lives here, not in a test module, so that Ray workers can import it by name.
+    """
+
+    def __call__(self, item: Any) -> dict[str, Any]:
+        marker = Path(self.out_dir) / "killed-once"
+        if item.data_id.endswith("0004.txt") and not marker.exists():
+            marker.write_text(str(os.getpid()))
+            os._exit(1)
+        return super().__call__(item)

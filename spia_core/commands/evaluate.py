@@ -130,6 +130,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         default=4,
         help="documents in flight for configurations with an LLM stage (default: 4)",
     )
+    p.add_argument(
+        "--engine",
+        choices=("local", "ray"),
+        default="local",
+        help="local (this machine, the default) or ray (Ray actors; pip install 'spia-audit[ray]')",
+    )
+    p.add_argument("--ray-address", help="Ray cluster to join (--engine ray; default: local)")
     p.add_argument("--no-resume", action="store_true", help="start a new run even if one exists")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
@@ -233,12 +240,23 @@ def run(args: argparse.Namespace) -> int:
         out_dir=args.out,
         data_dir=args.data_dir,
         workers=args.workers,
+        engine=args.engine,
+        ray_address=args.ray_address,
         concurrency=args.concurrency,
         resume=not args.no_resume,
         anonymized=args.anonymized,
         cache=cache,
         llm_policy=policy,
     )
+    if args.engine == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            print("error: --engine ray needs Ray: pip install 'spia-audit[ray]'", file=sys.stderr)
+            return 2
+    elif args.ray_address:
+        print("error: --ray-address goes with --engine ray", file=sys.stderr)
+        return 2
     try:
         result = run_batch(batch, progress=not args.quiet)
     except (DatasetError, FileNotFoundError, ValueError) as exc:
