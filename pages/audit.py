@@ -22,7 +22,6 @@ def _input_panel() -> tuple[AuditInput, dict | None, bool]:
         cfg = configuration(
             given.redacted is not None, has_gt=given.has_gt, redacted_only=given.redacted_only
         )
-        _what_runs(given, cfg)
         cols = st.columns([1, 1, 4])
         go = cols[0].button(
             "Run audit", type="primary", disabled=not given.ready or cfg is None, key="run_audit"
@@ -30,6 +29,8 @@ def _input_panel() -> tuple[AuditInput, dict | None, bool]:
         if cols[1].button("Cancel", key="cancel_audit", help="Stops a running audit."):
             audit_session().cancel()
             st.toast("Audit cancelled: the previous results, if any, are shown.")
+        with cols[2]:  # beside the buttons: their position stays put while the page reruns
+            _what_runs(given, cfg)
     return given, cfg, go
 
 

@@ -6,9 +6,10 @@ is the default; values and the original text are included only when asked.
 
 from __future__ import annotations
 
+import functools
+
 import streamlit as st
 
-from pages.components.memo import memo
 from pages.views.audit_run import target
 from spia_core.report_export import PERSONAL_DATA_NOTICE
 from spia_core.service import AuditSession, Version
@@ -43,41 +44,25 @@ def export_tab(version: Version) -> None:
         parts = ["the inferred values"] * (not redact_values)
         parts += ["the original text"] * include_original
         st.caption(f"These files include {' and '.join(parts)}: handle them as the document.")
-    t = target()
-    files = memo(
-        "exports",
-        version.view_key,
-        lambda: AuditSession.export(
-            version, t, redact_values=redact_values, include_original=include_original
-        ),
-        t.min_cpr,
-        t.min_subject,
-        redact_values,
-        include_original,
-    )
+    t, data_id = target(), version.report.data_id
     form = "" if redact_values and not include_original else "_full"
-    data_id = version.report.data_id
-    c = st.columns(4)
-    c[0].download_button(
-        "Report (JSON)",
-        files.json,
-        f"{data_id}_audit{form}.json",
-        "application/json",
-        key="dl_json",
+    opts = {"redact_values": redact_values, "include_original": include_original}
+    buttons = (
+        ("Report (JSON)", "json", f"{data_id}_audit{form}.json", "application/json"),
+        ("PII scores (CSV)", "csv", f"{data_id}_scores{form}.csv", "text/csv"),
+        ("Report (HTML)", "html", f"{data_id}_audit{form}.html", "text/html"),
+        ("Redacted text (final)", "text", f"{data_id}_redacted.txt", "text/plain"),
     )
-    c[1].download_button(
-        "PII scores (CSV)", files.csv, f"{data_id}_scores{form}.csv", "text/csv", key="dl_csv"
-    )
-    c[2].download_button(
-        "Report (HTML)", files.html, f"{data_id}_audit{form}.html", "text/html", key="dl_html"
-    )
-    c[3].download_button(
-        "Redacted text (final)",
-        files.redacted_text,
-        f"{data_id}_redacted.txt",
-        "text/plain",
-        key="dl_txt",
-    )
+    for col, (label, kind, name, mime) in zip(st.columns(4), buttons, strict=True):
+        # built when clicked (a large report costs seconds), no rerun afterwards
+        col.download_button(
+            label,
+            functools.partial(AuditSession.export_file, version, kind, t, **opts),
+            name,
+            mime,
+            key=f"dl_{kind}",
+            on_click="ignore",
+        )
     st.caption(
         "The HTML report is standalone: inline CSS, no script, no external resource, every "
         "text escaped. Overrides are part of every export."

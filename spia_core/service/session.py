@@ -168,25 +168,43 @@ class AuditSession:
     # ------------------------------------------------------------------ export
 
     @staticmethod
-    def export(
+    def export_file(
         version: Version,
+        kind: str,
         target: Target,
         *,
         redact_values: bool = True,
         include_original: bool = False,
-    ) -> ExportFiles:
-        """JSON, CSV, HTML and the final text of a version, overrides included.
+    ) -> str:
+        """One export of a version (``json``, ``csv``, ``html`` or ``text``), overrides included.
 
         Reports are personal data: by default every inferred or ground-truth value is masked
         to its tag and the original text is left out (``report_export`` states it in each).
         """
         report = version.effective
-        opts = {"redact_values": redact_values}
+        if kind == "json":
+            return report_export.report_json_text(
+                report,
+                target=target,
+                include_original=include_original,
+                redact_values=redact_values,
+            )
+        if kind == "csv":
+            return report_export.scores_csv(report, redact_values=redact_values)
+        if kind == "html":
+            return report_export.report_html(
+                report, target, include_original=include_original, redact_values=redact_values
+            )
+        if kind == "text":
+            return report.anonymized_text
+        raise ValueError(f"unknown export {kind!r}: json, csv, html or text")
+
+    @classmethod
+    def export(cls, version: Version, target: Target, **options: bool) -> ExportFiles:
+        """Every export of a version (see :meth:`export_file` for ``options``)."""
         return ExportFiles(
-            report_export.report_json_text(
-                report, target=target, include_original=include_original, **opts
-            ),
-            report_export.scores_csv(report, **opts),
-            report_export.report_html(report, target, include_original=include_original, **opts),
-            report.anonymized_text,
+            *(
+                cls.export_file(version, k, target, **options)
+                for k in ("json", "csv", "html", "text")
+            )
         )

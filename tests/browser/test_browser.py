@@ -116,7 +116,7 @@ def test_script_in_pasted_text_is_inert(chromium_path: str, streamlit_server: di
         dialogs: list[str] = []
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
         page.goto(str(streamlit_server["url"]))
-        area = page.get_by_label("Original text")
+        area = page.get_by_role("textbox", name="Original text")
         expect(area).to_be_visible(timeout=60_000)
         area.fill(
             "Mr John Smith, a Norwegian engineer, lives in Oslo. <script>alert('xss')</script>"
