@@ -233,3 +233,16 @@ def test_trace_is_json_and_names_prompts() -> None:
     json.dumps(result.trace)
     assert "rupta_optimize.v1" in result.trace["prompts"]
     assert result.trace["settings"]["k"] == 10 and result.trace["settings"]["memory"] == 3
+
+
+def test_an_attribute_target_is_named_and_matched_by_its_tag() -> None:
+    script = [
+        "<anonymized>\nA sailor in her forties rowed out to guide the ferry.\n</anonymized>",
+        {"guesses": ["52", "44", "30"]},  # 44 is within SPIA's age tolerance of 46
+        {"clues": ["in her forties"]},
+        {"confidence": 99, "reason": "ok"},
+    ]
+    llm = FakeLLM(script)
+    result = RuptaAnonymizer(llm, target="46", target_tag="AGE", iterations=0).anonymize(TEXT)
+    assert "the age in years" in llm.calls[1].user
+    assert result.trace["trajectory"][0]["scores"]["privacy"] == 2

@@ -28,6 +28,7 @@ from spia_core.llm.base import LLM, LLMError
 from spia_core.llm.connection import LLMConnection, resolve
 from spia_core.prompts import data_block, load_prompt
 from spia_core.related.evaluators import (
+    TARGET_KINDS,
     PrivacyResult,
     SubjectsPrivacy,
     TargetPrivacy,
@@ -109,7 +110,7 @@ class RuptaAnonymizer:
         connection: LLMConnection | None = None,
         target: str | None = None,
         target_tag: str = "NAME",
-        target_kind: str = "the full name",
+        target_kind: str | None = None,
         subject: str = "the person the text is mainly about",
         label: str | None = None,
         k: int = 10,
@@ -125,7 +126,8 @@ class RuptaAnonymizer:
             raise ValueError("rupta needs iterations >= 0, memory >= 1 and k >= 1")
         self.llm = resolve(llm, connection)
         self.target = (target or "").strip() or None
-        self.target_tag, self.target_kind, self.subject = target_tag, target_kind, subject
+        self.target_tag, self.subject = target_tag, subject
+        self.target_kind = target_kind or TARGET_KINDS.get(target_tag, f"the {target_tag.lower()}")
         self.label = (label or "").strip() or None
         self.k, self.iterations, self.memory = int(k), int(iterations), int(memory)
         self.utility_goal, self.privacy_goal = float(utility_goal), float(privacy_goal)
