@@ -61,6 +61,9 @@ class World:
                 if clue in text:
                     text = text.replace(clue, GENERAL[clue])
                     break
+            else:
+                if "Privacy is at its maximum" in user:
+                    text += " Indeed."
             return f"Plan: generalise one detail.\n<anonymized>\n{text}\n</anonymized>"
         title = schema["title"]
         if title == "guesses":
@@ -191,6 +194,13 @@ def test_parsing_failure_later_keeps_the_best_so_far() -> None:
     assert result.trace["stopped"] == "llm_failed"
     assert len(result.trace["trajectory"]) == 1 and result.text
     assert any("kept the best so far" in w for w in result.warnings)
+
+
+def test_an_unchanged_rewrite_stops() -> None:
+    result, llm = run(World([10], keep_found=True), iterations=5)
+    # 4 clues: x1..x4 drop one each, the 5th rewrite changes nothing and is not kept
+    assert result.trace["stopped"] == "unchanged"
+    assert len(result.trace["trajectory"]) == 4 and kinds(llm).count("rewrite") == 5
 
 
 def test_empty_rewrite_stops() -> None:

@@ -6,8 +6,9 @@ optimizer works in the privacy phase (it sees the clues that gave the truth away
 at its maximum, in the utility phase (raise u_t without lowering p_t). The optimizer sees the
 original and a memory of the last ``memory`` iterates with their scores and reward (p_t until
 privacy is at its maximum, then u_t). Stops when privacy is at its maximum and u_t exceeds
-``utility_goal``, or after ``iterations`` refinement steps (the authors' code: T = 5 after the
-first rewrite, K = 10, memory 3, u_t > 95). Returns the lexicographically best iterate:
+``utility_goal``, or after ``iterations`` refinement steps (the authors' code: T = 5 after
+the first rewrite, K = 10, memory 3, u_t > 95); ours: also when the optimizer returns the
+previous version unchanged. Returns the lexicographically best iterate:
 highest p_t, then highest u_t.
 
 Privacy objective: ``target="<value>"`` protects one value (the paper: top-K guesses matched
@@ -256,6 +257,8 @@ class RuptaAnonymizer:
                 if (why := refusal(original, text, self.name)) is not None:
                     warnings.append(f"iteration {index}: {why}")
                     return "refused"
+                if text.strip() == last.text.strip():
+                    return "unchanged"
                 step = self._score(privacy, utility, text, phase, index)
             except LLMError as exc:
                 warnings.append(f"iteration {index} failed, kept the best so far: {exc}")

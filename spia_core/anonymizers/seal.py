@@ -250,6 +250,8 @@ class SealAnonymizer:
                         )
                     warnings.append(f"round {round_no}: {why}")
                     return "refused"
+                if new.strip() == current["text"].strip():
+                    return "unchanged"
                 state = self._state(
                     round_no, new, self._infer(new), self._judge(original, new), current["text"]
                 )
