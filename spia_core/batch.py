@@ -356,6 +356,9 @@ def _outcomes(
             yield _run_one(doc, config, components, provided)
         return
     # LLM stages: documents in threads; each provider's semaphore caps its concurrent calls.
+    from spia_core.scale.concurrency import warm_llm_clients
+
+    warm_llm_clients(components)  # lazy SDK imports done here, not raced by the threads
     with cf.ThreadPoolExecutor(max_workers=cfg.concurrency) as pool:
         futures = [pool.submit(_run_one, d, config, components, provided) for d in todo]
         try:

@@ -94,6 +94,7 @@ def _config(args: argparse.Namespace) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     from spia_core.commands.preflight import check_out_dir
+    from spia_core.llm.connection import CallPolicy
     from spia_core.pipeline import build_components
     from spia_core.registry import UnknownNameError
     from spia_core.scale.check import CheckConfig
@@ -115,11 +116,17 @@ def run(args: argparse.Namespace) -> int:
         policy = load_policy(args.fail_on, args.policy, args.cannot_judge)
         inputs = discover(args.paths, skip=args.out)
         config = _config(args)
-        build_components(config, cache=not args.no_cache)  # unknown names, keys: fail fast
+        policy_llm = CallPolicy(max_concurrency=args.concurrency)
+        build_components(config, cache=not args.no_cache, policy=policy_llm)  # fail fast
     except (PolicyError, DiscoveryError, UnknownNameError, ValueError, RuntimeError) as exc:
         return _error(str(exc))
     except ImportError as exc:
         return _error(f"missing dependency: {exc}")
+    if config.adversary != "local":
+        from spia_core.scale.concurrency import concurrency_notes
+
+        for note in concurrency_notes(config, args.concurrency, has_gt=True):
+            print(note, file=sys.stderr)
     print(f"check: {len(inputs)} document(s); policy: {policy.describe()}", file=sys.stderr)
     cfg = CheckConfig(
         inputs=inputs,

@@ -223,7 +223,11 @@ def run(args: argparse.Namespace) -> int:
     )
     cache = not args.no_cache
     try:
-        policy = CallPolicy(timeout=args.llm_timeout, max_retries=args.llm_retries)
+        policy = CallPolicy(
+            timeout=args.llm_timeout,
+            max_retries=args.llm_retries,
+            max_concurrency=args.concurrency,
+        )
         # fail fast on an unknown name, a missing dependency, backbone or key
         build_components(config, cache=cache, data_dir=args.data_dir, policy=policy)
         destinations = llm_destinations(config, has_gt=True)
@@ -232,6 +236,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
     for d in destinations:
         print(f"LLM stage {d['stage']}: {d['sent']} -> {d['where']}", file=sys.stderr)
+    if destinations:
+        from spia_core.scale.concurrency import concurrency_notes
+
+        for note in concurrency_notes(config, args.concurrency):
+            print(note, file=sys.stderr)
     batch = BatchConfig(
         dataset=args.dataset,
         audit=config,

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from spia_core.llm.connection import CallPolicy
 from spia_core.scale.discover import CheckInput
 from spia_core.scale.policy import N_TAGS, Policy
 
@@ -138,7 +139,10 @@ class CheckWorker:
         self.out_dir = Path(spec["out_dir"])
         self.config = AuditConfig.from_dict(spec["config"])
         self.components = components or build_components(
-            self.config, api_keys=spec.get("api_keys") or {}, cache=spec.get("cache", True)
+            self.config,
+            api_keys=spec.get("api_keys") or {},
+            cache=spec.get("cache", True),
+            policy=spec.get("llm_policy"),
         )
 
     def audit(self, text: str, data_id: str) -> Any:
@@ -184,4 +188,5 @@ def worker_spec(cfg: CheckConfig) -> dict[str, Any]:
         "config": cfg.audit.to_dict(),
         "api_keys": dict(cfg.api_keys),
         "cache": cfg.cache,
+        "llm_policy": CallPolicy(max_concurrency=cfg.concurrency),
     }

@@ -43,6 +43,9 @@ def _rows(cfg: CheckConfig, todo: list[CheckInput], cancel: threading.Event | No
         warm_up(lambda text: worker.audit(text, "warm-up"))  # load before the fork
         yield from run_forked(todo, worker, workers=cfg.workers, cancel=cancel)
     else:
+        from spia_core.scale.concurrency import warm_llm_clients
+
+        warm_llm_clients(worker.components)
         yield from run_threaded(todo, worker, threads=cfg.concurrency, cancel=cancel)
 
 
