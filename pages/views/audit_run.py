@@ -66,17 +66,13 @@ def configuration(
 
 
 def _counts(args: tuple, kwargs: dict) -> str:
-    """Counts a stage reports beside its fraction ('12/40 subjects'), as text."""
-    values = [a for a in args if a is not None] + [f"{k} {v}" for k, v in kwargs.items()]
-    parts = []
-    for value in values:
-        if isinstance(value, dict):
-            parts += [f"{k} {v}" for k, v in value.items()]
-        elif isinstance(value, (tuple, list)) and len(value) == 2:
-            parts.append(f"{value[0]}/{value[1]}")
-        else:
-            parts.append(str(value))
-    return f", {', '.join(parts)}" if parts else ""
+    """The counts a stage reports beside its fraction (spia_core.progress: a dict with done,
+    total and unit), as text: ', people 120 of 450'."""
+    counts = args[0] if args and isinstance(args[0], dict) else kwargs
+    if {"done", "total"} <= set(counts):
+        unit = f"{counts.get('unit')} " if counts.get("unit") else ""
+        return f", {unit}{counts['done']} of {counts['total']}"
+    return ""
 
 
 def _finish(status: Any, report: AuditReport, name: str, seconds: float) -> None:
@@ -111,10 +107,12 @@ def run_audit(
         log: list[str] = []
 
         def on_stage(stage: str, fraction: float = 0.0, *args: Any, **kwargs: Any) -> None:
-            # one update per call (the stage log is written once, at the end)
+            # the bar moves on every call; the log (written once, at the end) has one line
+            # per stage
             now = time.perf_counter() - t0
             counts = _counts(args, kwargs)
-            log.append(f"{now:5.2f}s  {stage}{counts}")
+            if not log or not log[-1].endswith(f"  {stage}"):
+                log.append(f"{now:5.2f}s  {stage}")
             bar.progress(
                 min(max(float(fraction), 0.0), 1.0), text=f"Stage: {stage}{counts} ({now:.1f}s)"
             )
