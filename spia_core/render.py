@@ -73,7 +73,8 @@ def subject_keys(report: AuditReport) -> dict[str, str]:
         label = head + (f" ×{n}" if n > 1 else "")
         if heads.count(head) > 1:  # same name, other description: say which one
             label += f" (adversary's #{group.subjects[0].id})"
-        labels[group.key] = f"{label} [not in GT]"
+        # without an original there is no GT: everyone the adversary finds is simply a person
+        labels[group.key] = label if report.mode == "redacted_only" else f"{label} [not in GT]"
     return labels
 
 

@@ -10,6 +10,7 @@ import functools
 
 import streamlit as st
 
+from pages.components.text import file_stem
 from pages.views.audit_run import target
 from spia_core.report_export import PERSONAL_DATA_NOTICE
 from spia_core.service import AuditSession, Version
@@ -44,7 +45,7 @@ def export_tab(version: Version) -> None:
         parts = ["the inferred values"] * (not redact_values)
         parts += ["the original text"] * include_original
         st.caption(f"These files include {' and '.join(parts)}: handle them as the document.")
-    t, data_id = target(), version.report.data_id
+    t, data_id = target(), file_stem(version.report.data_id)
     form = "" if redact_values and not include_original else "_full"
     opts = {"redact_values": redact_values, "include_original": include_original}
     buttons = (

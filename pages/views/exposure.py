@@ -28,7 +28,7 @@ NO_CPR = (
 
 def person_labels(report: AuditReport) -> dict[str, str]:
     """Subject key -> label of everyone the adversary singles out (identical ones grouped)."""
-    return {k: v.removesuffix(" [not in GT]") for k, v in render.subject_keys(report).items()}
+    return render.subject_keys(report)
 
 
 def exposure_tiles(report: AuditReport) -> None:

@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from pages.components.resources import audit_session
+from pages.components.text import file_stem
 from pages.views.audit_run import run_audit
 from spia_core import charts, render
 from spia_core.model import AuditReport
@@ -96,7 +97,7 @@ def fix_tab(report: AuditReport, labels: dict[str, str]) -> None:
     st.download_button(
         "Download the final redacted version",
         report.anonymized_text,
-        f"{report.data_id}_redacted.txt",
+        f"{file_stem(report.data_id)}_redacted.txt",
         "text/plain",
         key="dl_final",
     )
