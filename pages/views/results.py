@@ -33,6 +33,17 @@ REDACTED_TABS = ("People", "Evidence", "Placeholders", "Fix and re-audit", "Expo
 K_REDACTED_TAB = "redacted_tab"
 
 
+LEGEND_MAX = 40
+
+
+def legend(labels: dict[str, str], colours: dict[str, str]) -> None:
+    """The subjects' colour chips (the first 40 of a long list; the tabs have them all)."""
+    keys = list(labels)[:LEGEND_MAX]
+    st.html(render.legend_html({k: labels[k] for k in keys}, colours))
+    if len(labels) > LEGEND_MAX:
+        st.caption(f"... and {len(labels) - LEGEND_MAX} more subjects (see the Subjects tab).")
+
+
 def redacted_results(version: Version) -> None:
     """A redacted-only audit: verdict, no CPR, exposure, then People / Evidence /
     Placeholders / Fix / Export (no ground truth, so nothing to score or adjudicate)."""
@@ -76,7 +87,7 @@ def results(version: Version) -> None:
     labels = render.subject_keys(report)
     colours = render.subject_colours(labels)
     st.subheader("Subjects")
-    st.html(render.legend_html(labels, colours))
+    legend(labels, colours)
     worst(report, labels)
 
     tabs = st.tabs(TABS, key=K_TAB, on_change="rerun")
