@@ -96,7 +96,7 @@ def test_reference_figures_have_their_own_axes() -> None:
 
 def test_options_widgets() -> None:
     def page() -> None:
-        from pages.views.related import render_options
+        from pages.components.related_options import render_options
 
         st_options = render_options("rupta", "t_")
         seal = render_options("seal", "t_")
@@ -132,3 +132,25 @@ def test_trir_section_on_the_demo_collection(tmp_path, monkeypatch) -> None:
     table = at.dataframe[0].value
     assert list(table["texts"]) == ["original (ceiling)", "maximum possible", "chance (1/known)"]
     assert 0.5 < table["TRIR"][0] <= 1.0 and table["TRIR"][2] == 1 / 145
+
+
+def test_pages_show_the_related_pieces(tmp_path, monkeypatch) -> None:
+    """The hooks: reference figures on Benchmarks, TRIR on Run, RUPTA/SEAL settings on Audit."""
+    from pathlib import Path
+
+    monkeypatch.setenv("SPIA_DATA_DIR", str(tmp_path))
+    app = str(Path(__file__).resolve().parents[1] / "app.py")
+    at = AppTest.from_file(app, default_timeout=120).run()
+    at.switch_page("pages/benchmarks.py").run()
+    assert not at.exception
+    assert any("Related methods" in s.value for s in at.subheader)
+    at.switch_page("pages/run.py").run()
+    assert not at.exception
+    assert any("TRIA-lite" in s.value for s in at.subheader)
+    at.switch_page("pages/audit.py").run()
+    names = at.selectbox(key="anon").options
+    assert any(o.startswith("rupta") for o in names) and any(o.startswith("seal") for o in names)
+    at.selectbox(key="anon").set_value("rupta").run()
+    assert not at.exception
+    assert any(e.label == "RUPTA settings" for e in at.expander)
+    assert at.number_input(key="rupta_k").value == 10

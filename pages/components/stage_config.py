@@ -7,6 +7,7 @@ from typing import Any
 import streamlit as st
 
 from pages.components.keys import endpoint
+from pages.components.related_options import render_options
 from pages.components.resources import ROOT, catalog
 from pages.components.sidebar import K_DESTINATIONS
 from spia_core.llm.runtime import SENT
@@ -150,6 +151,7 @@ def stage_widgets(
     return {
         "anonymizer": anonymizer,
         "anonymizer_backbone": anon_bb,
+        "anonymizer_options": render_options(anonymizer, prefix),  # RUPTA/SEAL (related's)
         "adversary": adversary,
         "adversary_backbone": adv_bb,
     }

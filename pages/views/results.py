@@ -21,6 +21,7 @@ from pages.views.exposure import (
 from pages.views.fix import fix_tab
 from pages.views.llm_details import anonymizer_rounds, llm_usage
 from pages.views.plots import charts_tab
+from pages.views.related import render_trajectory
 from pages.views.subjects import subjects_tab
 from pages.views.summary import legacy_warnings, local_caveat, summary, worst
 from pages.views.verdict import other_notices, verdict_box
@@ -83,6 +84,7 @@ def results(version: Version) -> None:
     summary(report)
     llm_usage(report)
     anonymizer_rounds(report, version.id)
+    render_trajectory(report)  # RUPTA / SEAL iterates (related's module)
 
     labels = render.subject_keys(report)
     colours = render.subject_colours(labels)
