@@ -256,3 +256,22 @@ def test_an_attribute_target_is_named_and_matched_by_its_tag() -> None:
     result = RuptaAnonymizer(llm, target="46", target_tag="AGE", iterations=0).anonymize(TEXT)
     assert "the age in years" in llm.calls[1].user
     assert result.trace["trajectory"][0]["scores"]["privacy"] == 2
+
+
+def test_a_cycle_between_phases_stops() -> None:
+    world = World([99])
+
+    def cycling(messages: list[Any], schema: dict[str, Any] | None) -> Any:
+        user = messages[-1].content
+        if schema is None and "Privacy is at its maximum" in user:  # put the date back
+            text = world.latest(user).replace("the 1990s", "1994")
+            return f"<anonymized>\n{text}\n</anonymized>"
+        return world(messages, schema)
+
+    llm = FakeLLM(responder=cycling)
+    result = RuptaAnonymizer(llm, target=TRUTH, utility_goal=99.5).anonymize(TEXT)
+    phases = [s["phase"] for s in result.trace["trajectory"]]
+    # privacy reached at x4; the utility step restores the date, which is x3 again: further
+    # steps would cycle x3 -> x4 -> x3, so the loop stops (x3 is not added twice)
+    assert phases == ["initial", "privacy", "privacy", "privacy"]
+    assert result.trace["stopped"] == "unchanged" and result.trace["best"] == 4

@@ -7,9 +7,9 @@ at its maximum, in the utility phase (raise u_t without lowering p_t). The optim
 original and a memory of the last ``memory`` iterates with their scores and reward (p_t until
 privacy is at its maximum, then u_t). Stops when privacy is at its maximum and u_t exceeds
 ``utility_goal``, or after ``iterations`` refinement steps (the authors' code: T = 5 after
-the first rewrite, K = 10, memory 3, u_t > 95); ours: also when the optimizer returns the
-previous version unchanged. Returns the lexicographically best iterate:
-highest p_t, then highest u_t.
+the first rewrite, K = 10, memory 3, u_t > 95); ours: also when the optimizer returns a version
+it already produced (unchanged, or a cycle between phases). Returns the lexicographically
+best iterate: highest p_t, then highest u_t.
 
 Privacy objective: ``target="<value>"`` protects one value (the paper: top-K guesses matched
 with the project's PII scorer); without a target, every SPIA subject (our extension: p_t =
@@ -257,8 +257,8 @@ class RuptaAnonymizer:
                 if (why := refusal(original, text, self.name)) is not None:
                     warnings.append(f"iteration {index}: {why}")
                     return "refused"
-                if text.strip() == last.text.strip():
-                    return "unchanged"
+                if any(text.strip() == s.text.strip() for s in steps):
+                    return "unchanged"  # a version it already produced: the loop would cycle
                 step = self._score(privacy, utility, text, phase, index)
             except LLMError as exc:
                 warnings.append(f"iteration {index} failed, kept the best so far: {exc}")
