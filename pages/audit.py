@@ -19,22 +19,41 @@ def _input_panel() -> tuple[AuditInput, dict | None, bool]:
     """Input, configuration and the Run / Cancel buttons; (input, choices, run clicked)."""
     with st.container(border=True):
         given = audit_input()
-        cfg = configuration(given.redacted is not None, has_gt=given.has_gt)
+        cfg = configuration(
+            given.redacted is not None, has_gt=given.has_gt, redacted_only=given.redacted_only
+        )
         cols = st.columns([1, 1, 4])
         go = cols[0].button(
-            "Run audit",
-            type="primary",
-            disabled=given.original is None or cfg is None,
-            key="run_audit",
+            "Run audit", type="primary", disabled=not given.ready or cfg is None, key="run_audit"
         )
         if cols[1].button("Cancel", key="cancel_audit", help="Stops a running audit."):
             audit_session().cancel()
             st.toast("Audit cancelled: the previous results, if any, are shown.")
+        with cols[2]:  # beside the buttons: their position stays put while the page reruns
+            _what_runs(given, cfg)
     return given, cfg, go
 
 
+def _what_runs(given: AuditInput, cfg: dict | None) -> None:
+    """Say why *Run audit* is unavailable, or what a redacted-only audit gives."""
+    if not given.ready:
+        st.caption(
+            "Give a text to run an audit: the original (paste, upload, sample or dataset "
+            "document), or only your redacted version (tick *I already have the redacted "
+            "version*)."
+        )
+    elif given.redacted_only:
+        st.caption(
+            "Redacted-only audit: the adversary reads your redacted text alone and shows who "
+            "it singles out and what it infers. There is no CPR without the original; give "
+            "the original text too to measure it."
+        )
+    if given.ready and cfg is None:
+        st.caption("Complete the choices above (a cloud backbone needs your consent tick).")
+
+
 def _new_audit(given: AuditInput, cfg: dict) -> None:
-    report = run_audit(given.original, given.redacted, cfg, "v1")
+    report = run_audit(given.original, given.redacted, cfg, "v1", given.redacted_name)
     if report is None:
         return
     audit_session().start(given.original, cfg, report)
@@ -49,7 +68,7 @@ def main() -> None:
         "Offline by default: nothing leaves this machine unless you choose a cloud backbone."
     )
     given, cfg, go = _input_panel()
-    if go and given.original is not None and cfg is not None:
+    if go and given.ready and cfg is not None:
         _new_audit(given, cfg)
     version = version_picker()
     if version is not None:

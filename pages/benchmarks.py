@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from pages.components.resources import audit_session, open_store
+from pages.views.related import render_reference_figures
 from spia_core import charts
 from spia_core.data import published
 from spia_core.service.results import ROW_COLUMNS, own_rows
@@ -76,3 +77,4 @@ with t3:
         ),
         key="fig16",
     )
+render_reference_figures()  # RUPTA, SEAL, TRIA published figures (related's module)

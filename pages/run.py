@@ -13,6 +13,7 @@ from pages.components.resources import BUNDLED, batch_jobs, data_dir, open_store
 from pages.components.stage_config import destinations_ok, llm_scoring_widgets, stage_widgets
 from pages.components.text import md
 from pages.components.tiles import fmt
+from pages.views.related import render_trir
 from spia_core.service import RunState, engines
 
 st.title("Run a benchmark")
@@ -192,3 +193,4 @@ _form()
 running = jobs.any_running()
 st.fragment(run_every=2.0 if running else None)(_runs_view)(running)
 _stored_runs()
+render_trir()  # TRIA-lite on a collection (related's module)

@@ -64,7 +64,7 @@ PYEOF
 START=$(date +%s)
 SPIA_DATA_DIR="$WORK/store" "$PY" -m spia_core audit "$WORK/doc.txt" --anonymizer deid-gpt \
   --backbone "$MODEL_ID" --adversary llm --adversary-backbone "$MODEL_ID" --base-url "$URL" \
-  --out "$WORK/audit" --quiet
+  --llm-timeout "$TIMEOUT" --out "$WORK/audit" --quiet
 AUDIT_EXIT=$?
 echo "audit exit $AUDIT_EXIT in $(( $(date +%s) - START )) s"
 set -e

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import dataclasses
+import functools
 import hashlib
 import json
-import multiprocessing
-import os
 import sys
 import threading
 import time
@@ -32,13 +31,14 @@ from spia_core.pipeline import (
     build_components,
     is_local_config,
 )
+from spia_core.scale.pool import available_cores
 
 #: Files written to the output directory.
 RESULTS_FILE = "results.jsonl"
 SUMMARY_FILE = "summary.json"
 PREDICTIONS_FILE = "predictions.jsonl"
-#: Default process count of the CLI for local configurations (the target machine has 2 cores).
-DEFAULT_WORKERS = min(2, os.cpu_count() or 1)
+#: Default process count of the CLI for local configurations (``--workers auto``: every core).
+DEFAULT_WORKERS = available_cores()
 #: Stages whose failure means there is no inference to write to predictions.jsonl.
 _NO_INFERENCE = frozenset({"anonymize", "infer"})
 
@@ -73,6 +73,10 @@ class BatchConfig:
     cache: Any = True
     #: Timeout and retries of LLM calls (llm.connection.CallPolicy); None = defaults.
     llm_policy: Any = None
+    #: "local" (this machine: fork pool or threads) or "ray" (Ray actors; see scale/ray_engine).
+    engine: str = "local"
+    #: Ray cluster address for engine "ray" (None: a local Ray instance for the run).
+    ray_address: str | None = None
 
 
 @dataclass
@@ -277,22 +281,44 @@ def _run_one(
     )
 
 
-_worker_state: dict[str, Any] = {}
+class EvaluateWorker:
+    """The stages of one configuration in one process or Ray actor, built from a plain spec."""
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        config = AuditConfig.from_dict(spec["config"])
+        config.provided_text = spec.get("provided_text")
+        self.config = config
+        self.provided = spec.get("provided")
+        self.components = build_components(
+            config,
+            api_keys=spec.get("api_keys") or {},
+            cache=spec.get("cache", True),
+            data_dir=spec.get("data_dir"),
+            policy=spec.get("llm_policy"),
+        )
+
+    def __call__(self, doc: Document) -> DocOutcome:
+        return _run_one(doc, self.config, self.components, self.provided)
 
 
-def _worker_init(
-    config_dict: dict[str, Any], provided_text: str | None, provided: dict[str, Any] | None
-) -> None:
-    config = AuditConfig.from_dict(config_dict)
-    config.provided_text = provided_text
-    _worker_state["config"] = config
-    _worker_state["components"] = build_components(config)
-    _worker_state["provided"] = provided
+def _on_ray(
+    todo: list[Document], cfg: BatchConfig, cancel: threading.Event | None, provided: Any
+) -> Iterable[DocOutcome]:
+    from spia_core.scale.ray_engine import run_on_ray
 
-
-def _worker_run(doc: Document) -> DocOutcome:
-    state = _worker_state
-    return _run_one(doc, state["config"], state["components"], state["provided"])
+    spec = {
+        "config": cfg.audit.to_dict(),
+        "provided_text": cfg.audit.provided_text,
+        "provided": provided,
+        "api_keys": dict(cfg.api_keys),
+        "cache": cfg.cache,
+        "data_dir": str(cfg.data_dir) if cfg.data_dir is not None else None,
+        "llm_policy": cfg.llm_policy,
+    }
+    workers = cfg.workers if is_local_config(cfg.audit) else cfg.concurrency
+    return run_on_ray(
+        todo, EvaluateWorker, spec, workers=workers, address=cfg.ray_address, cancel=cancel
+    )
 
 
 def _outcomes(
@@ -301,26 +327,13 @@ def _outcomes(
     cancel: threading.Event | None,
     provided: dict[str, Any] | None = None,
 ) -> Iterable[DocOutcome]:
+    from spia_core.scale.pool import run_forked, warm_up
+
+    if cfg.engine == "ray":
+        yield from _on_ray(todo, cfg, cancel, provided)
+        return
     config = cfg.audit
     local = is_local_config(config)
-    if local and cfg.workers > 1 and len(todo) > 1:
-        ctx = multiprocessing.get_context("fork")
-        with cf.ProcessPoolExecutor(
-            max_workers=cfg.workers,
-            mp_context=ctx,
-            initializer=_worker_init,
-            initargs=(config.to_dict(), config.provided_text, provided),
-        ) as pool:
-            futures = [pool.submit(_worker_run, d) for d in todo]
-            try:
-                for fut in cf.as_completed(futures):
-                    if cancel is not None and cancel.is_set():
-                        break
-                    yield fut.result()
-            finally:
-                for fut in futures:
-                    fut.cancel()
-        return
     components = build_components(
         config,
         api_keys=cfg.api_keys,
@@ -328,6 +341,14 @@ def _outcomes(
         data_dir=cfg.data_dir,
         policy=cfg.llm_policy,
     )
+    if local and cfg.workers > 1 and len(todo) > 1:
+        # load the model, lexicons and stages once, then fork: the workers inherit them
+        warm_up(lambda text: audit(Document("warm-up", text), config, components=components))
+        work = functools.partial(
+            _run_one, config=config, components=components, provided=provided
+        )
+        yield from run_forked(todo, work, workers=cfg.workers, cancel=cancel)
+        return
     if local or cfg.concurrency <= 1 or len(todo) <= 1:
         for doc in todo:
             if cancel is not None and cancel.is_set():
@@ -335,6 +356,9 @@ def _outcomes(
             yield _run_one(doc, config, components, provided)
         return
     # LLM stages: documents in threads; each provider's semaphore caps its concurrent calls.
+    from spia_core.scale.concurrency import warm_llm_clients
+
+    warm_llm_clients(components)  # lazy SDK imports done here, not raced by the threads
     with cf.ThreadPoolExecutor(max_workers=cfg.concurrency) as pool:
         futures = [pool.submit(_run_one, d, config, components, provided) for d in todo]
         try:

@@ -13,7 +13,16 @@ from collections.abc import Sequence
 from pathlib import Path
 
 #: Command modules, in the order ``--help`` lists them.
-COMMAND_MODULES: tuple[str, ...] = ("audit", "score", "span", "evaluate", "bench", "tria", "store")
+COMMAND_MODULES: tuple[str, ...] = (
+    "audit",
+    "check",
+    "score",
+    "span",
+    "evaluate",
+    "bench",
+    "tria",
+    "store",
+)
 
 
 def _prog() -> str:

@@ -152,7 +152,7 @@ def audit_redacted(
         on_stage("done", 1.0)
     return AuditReport(
         data_id=run.data_id,
-        config=config.to_dict(),
+        config={**config.to_dict(), "anonymizer": "provided"},  # the text came redacted
         original_text="",
         anonymized_text=text,
         masked_spans=None,

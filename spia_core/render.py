@@ -6,13 +6,14 @@ colours are validated hex values; no script, no external resource is ever emitte
 
 from __future__ import annotations
 
+import bisect
 import html
 import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from spia_core.model import AuditReport, PIIScore, Subject
+from spia_core.model import AuditReport, Explanation, PIIScore, Subject
 from spia_core.taxonomy import DISPLAY_NAMES
 
 #: Colours for subjects (distinct, readable behind dark text when lightened).
@@ -72,7 +73,8 @@ def subject_keys(report: AuditReport) -> dict[str, str]:
         label = head + (f" ×{n}" if n > 1 else "")
         if heads.count(head) > 1:  # same name, other description: say which one
             label += f" (adversary's #{group.subjects[0].id})"
-        labels[group.key] = f"{label} [not in GT]"
+        # without an original there is no GT: everyone the adversary finds is simply a person
+        labels[group.key] = label if report.mode == "redacted_only" else f"{label} [not in GT]"
     return labels
 
 
@@ -166,7 +168,12 @@ def redact_spans(text: str, spans: Iterable[tuple[int, int]], token: str = REDAC
 
 
 def _hover(
-    subject_label_: str, tag: str, keyword: str, certainty: int, score: PIIScore | None
+    subject_label_: str,
+    tag: str,
+    keyword: str,
+    certainty: int,
+    score: PIIScore | None,
+    why: Explanation | None = None,
 ) -> str:
     lines = [
         f"Subject: {subject_label_}",
@@ -174,6 +181,8 @@ def _hover(
         f"Inferred: {keyword}",
         f"Certainty: {certainty}",
     ]
+    if why is not None and why.text:
+        lines.append(f"Why: {why.text}" + (f" [{why.rule}]" if why.rule else ""))
     if score is not None:
         eff = score.effective_score
         shown = "unscored" if eff is None else f"{eff:.1f}"
@@ -217,6 +226,7 @@ def report_highlights(
                     pii.keyword,
                     pii.certainty,
                     scores.get((subj.id, pii.tag)),
+                    pii.explanation,
                 )
                 for ev in pii.evidence:
                     loc = locate(text, ev.start, ev.end, ev.text)
@@ -226,6 +236,7 @@ def report_highlights(
                         )
     elif side == "original":
         text = report.original_text
+        lowered = text.lower()
         for subj in report.gt_subjects:
             key = f"gt:{subj.id}"
             if visible is not None and key not in visible:
@@ -236,7 +247,7 @@ def report_highlights(
                 hover = _hover(labels[key], pii.tag, pii.keyword, pii.certainty, None)
                 locs = [locate(text, ev.start, ev.end, ev.text) for ev in pii.evidence]
                 if not pii.evidence and pii.tag not in _CATEGORICAL:
-                    locs = list(_occurrences(text, pii.keyword))
+                    locs = list(_occurrences(text, pii.keyword, lowered))
                 for loc in locs:
                     if loc:
                         out.append(Highlight(*loc, key, colours[key], hover, pii.tag))
@@ -245,13 +256,35 @@ def report_highlights(
     return out
 
 
-def _occurrences(text: str, keyword: str) -> Iterable[tuple[int, int]]:
-    """Case-insensitive whole-word occurrences of each ' / '-separated part of ``keyword``."""
+def _is_word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def _occurrences(text: str, keyword: str, lowered: str | None = None) -> Iterable[tuple[int, int]]:
+    """Case-insensitive whole-word occurrences of each ' / '-separated part of ``keyword``.
+
+    ``lowered`` (``text.lower()``, computed once by the caller) makes each part one fast
+    substring search instead of a regular expression over the text; it is used only when
+    lowering keeps every offset.
+    """
+    if lowered is None or len(lowered) != len(text):
+        lowered = None
     for part in (p.strip() for p in keyword.split("/")):
         if len(part) < 3:
             continue
-        for m in re.finditer(rf"(?<!\w){re.escape(part)}(?!\w)", text, flags=re.IGNORECASE):
-            yield (m.start(), m.end())
+        if lowered is None or len(part.lower()) != len(part):
+            for m in re.finditer(rf"(?<!\w){re.escape(part)}(?!\w)", text, flags=re.IGNORECASE):
+                yield (m.start(), m.end())
+            continue
+        needle = part.lower()
+        i = lowered.find(needle)
+        while i != -1:
+            j = i + len(needle)
+            if (i == 0 or not _is_word(lowered[i - 1])) and (
+                j == len(lowered) or not _is_word(lowered[j])
+            ):
+                yield (i, j)
+            i = lowered.find(needle, i + 1)
 
 
 def render_highlighted(text: str, highlights: Iterable[Highlight]) -> str:
@@ -262,10 +295,19 @@ def render_highlighted(text: str, highlights: Iterable[Highlight]) -> str:
     """
     hls = [h for h in highlights if 0 <= h.start < h.end <= len(text)]
     bounds = sorted({0, len(text), *(h.start for h in hls), *(h.end for h in hls)})
+    by_start = sorted(range(len(hls)), key=lambda i: hls[i].start)
+    open_ids: list[int] = []  # highlights covering the segment, in input order
+    nxt = 0
     parts: list[str] = []
     for a, b in itertools.pairwise(bounds):
         seg = html.escape(text[a:b], quote=True)
-        active = [h for h in hls if h.start <= a and b <= h.end]
+        # a sweep: highlights open at their start and close after their end (bounds hold
+        # every start and end), so each segment looks at the open ones only
+        while nxt < len(by_start) and hls[by_start[nxt]].start <= a:
+            bisect.insort(open_ids, by_start[nxt])
+            nxt += 1
+        open_ids = [i for i in open_ids if b <= hls[i].end]
+        active = [hls[i] for i in open_ids]
         if not active:
             parts.append(seg)
             continue

@@ -437,6 +437,7 @@ class ResultStore:
     def save_audit(self, report: Any) -> int:
         """Save one AuditReport (the dashboard's Audit page) as a one-document audit run."""
         from spia_core.evaluation.metrics import metrics_summary
+        from spia_core.identity import code_fingerprint
         from spia_core.model import to_dict
 
         data = to_dict(report)
@@ -449,6 +450,7 @@ class ResultStore:
             dataset_name=report.data_id,
             prompt_versions={k: v for k, v in report.versions.items() if k.startswith("prompt:")},
             resume=False,
+            code_hash=code_fingerprint(),
         )
         failed = report.metrics.coverage.n_docs_scored == 0
         summary = metrics_summary(report.metrics)

@@ -33,3 +33,19 @@ def tab_entity_path() -> Path:
 @pytest.fixture(scope="session")
 def panorama_entity_path() -> Path:
     return DATA / "entity" / "entity_panorama_151.jsonl"
+
+
+@pytest.fixture
+def local_catalog(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """``make(model_id, **fields)``: a one-model catalog of a local OpenAI-compatible server,
+    installed as $SPIA_MODELS_JSON for this test."""
+    import json
+
+    def make(model_id: str, **fields: object) -> Path:
+        entry = {"id": model_id, "provider": "openai-compatible", "model": "served", **fields}
+        path = tmp_path / "models.json"
+        path.write_text(json.dumps({"models": [entry]}), encoding="utf-8")
+        monkeypatch.setenv("SPIA_MODELS_JSON", str(path))
+        return path
+
+    return make

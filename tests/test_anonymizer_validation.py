@@ -123,17 +123,11 @@ def test_adversarial_keeps_the_last_good_round_when_a_later_round_refuses() -> N
     assert check_rewrite(ORIGINAL, out.text, anonymizer="adversarial") is None
 
 
-@pytest.fixture
-def catalog(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "models.json"
-    entry = {"id": "refuser", "provider": "openai-compatible", "model": "m"}
-    path.write_text(json.dumps({"models": [entry]}), encoding="utf-8")
-    monkeypatch.setenv("SPIA_MODELS_JSON", str(path))
-    return path
-
-
-def test_cli_counts_refused_documents_as_failed(catalog: Path, tmp_path: Path, capsys: Any) -> None:
+def test_cli_counts_refused_documents_as_failed(
+    local_catalog: Any, tmp_path: Path, capsys: Any
+) -> None:
     """Before the fix: 5 of 5 documents ok, CPR 1.000, exit 0."""
+    local_catalog("refuser")
     with ScriptedServer() as server:
         server.responder = lambda body: Reply(content="I'm sorry, but I can't help with that.")
         code = main(

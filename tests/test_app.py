@@ -297,3 +297,47 @@ def test_cancelled_audit_keeps_previous_results(fake_engine: list[object]) -> No
     ]
     assert len(_versions(at)) == n_versions
     assert any(m.label == "CPR" for m in at.metric)  # the previous results are still shown
+
+
+LINK = "[x](https://evil.example)"
+
+
+def _markdown_texts(at: AppTest) -> list[str]:
+    """Every text the page renders as Markdown (bodies and labels)."""
+    texts = [
+        x.value
+        for kind in ("markdown", "caption", "error", "warning", "info", "success")
+        for x in getattr(at, kind)
+    ]
+    return texts + [s.label for s in at.status] + [e.label for e in at.expander]
+
+
+def test_markdown_in_document_text_is_escaped(fake_engine: list[object]) -> None:
+    """A link, emphasis or HTML in a subject's description or a file name stays text."""
+
+    def hook(rep: object) -> None:
+        rep.subject_results[0].description = f"Mr A {LINK} **bold** - the applicant"
+        rep.inferred_subjects[2].description = f"a judge {LINK}"
+        rep.warnings.append(f"odd input {LINK}")
+
+    fake_engine.hooks.append(hook)
+    at = _app()
+    at.text_area(key="paste_text").input(f"Mr A {LINK} lives in York.").run()
+    at.button(key="run_audit").click().run()
+    _tab(at, "Subjects")
+    assert not at.exception, [e.value for e in at.exception]
+    texts = _markdown_texts(at)
+    shown = [unescape(t) for t in texts]
+    assert any(f"Mr A {LINK} **bold**" in t for t in shown), shown  # the caption, as written
+    assert any(f"a judge {LINK}" in t for t in shown)
+    assert any(f"odd input {LINK}" in t for t in shown)
+    for t in texts:
+        assert LINK not in t and "https://evil" not in t and "**bold**" not in t, t
+    # an uploaded file's name is document-derived too
+    at.radio(key="input_source").set_value("Upload a file").run()
+    at.file_uploader(key="upload_original").set_value(
+        (f"{LINK}.pdf", b"%PDF-1.4 not a pdf", "application/pdf")
+    ).run()
+    errors = [e.value for e in at.error]
+    assert any(f"{LINK}.pdf" in unescape(e) for e in errors), errors
+    assert not any(LINK in e for e in errors), errors

@@ -117,7 +117,9 @@ def test_dataset_document_full_results_page() -> None:
     stages = " ".join(c.value for c in at.code)
     for stage in ("anonymize", "infer", "match", "score", "span_metrics"):
         assert stage in stages, stages
-    verdict = [x.value for x in (*at.error, *at.success, *at.info) if "Verdict:" in x.value]
+    verdict = [
+        x.value for x in (*at.error, *at.success, *at.info, *at.warning) if "Verdict:" in x.value
+    ]
     assert verdict, "no verdict"
     assert any("identifier spans masked" in m.value for m in at.markdown)
     tiles = {m.label: m.value for m in at.metric}
@@ -125,7 +127,7 @@ def test_dataset_document_full_results_page() -> None:
         assert label in tiles, tiles
     assert tiles["Token recall"] != "n/a" and tiles["CPR"] != "n/a"
     # the local-adversary caveat: the paper's closest figure and the local-server suggestion
-    caveat = next(x.value for x in at.warning if "overestimated" in x.value)
+    caveat = next(unescape(x.value) for x in at.warning if "overestimated" in x.value)
     assert "Paper (TAB" in caveat and "CPR" in caveat and "local LLM server" in caveat
     assert any(x.value.startswith("Worst protected:") for x in at.info)
     # Evidence: both texts highlighted, one colour per subject; a subject can be hidden

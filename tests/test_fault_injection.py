@@ -16,7 +16,6 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fault_harness import KINDS, FaultInjector
 from llm_test_server import Reply, ScriptedServer
 from test_llm_integration import spia_answer
@@ -36,20 +35,6 @@ HEADLINE = (
     "inference_accuracy",
     "end_to_end_accuracy",
 )
-
-
-@pytest.fixture
-def catalog(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "models.json"
-    entry = {
-        "id": MODEL,
-        "provider": "openai-compatible",
-        "model": "served",
-        "structured_output": "json_schema",
-        "max_concurrency": 8,
-    }
-    path.write_text(json.dumps({"models": [entry]}), encoding="utf-8")
-    monkeypatch.setenv("SPIA_MODELS_JSON", str(path))
 
 
 def _run(server: ScriptedServer, tmp: Path, name: str) -> BatchResult:
@@ -84,8 +69,9 @@ def _figures(summary: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_twenty_percent_faults_lose_nothing_and_change_no_figure(
-    catalog: None, tmp_path: Path, capsys: Any
+    local_catalog: Any, tmp_path: Path, capsys: Any
 ) -> None:
+    local_catalog(MODEL, structured_output="json_schema", max_concurrency=8)
     with ScriptedServer() as server:
         server.responder = lambda body: Reply(content=spia_answer(body))
         clean = _run(server, tmp_path, "clean")

@@ -116,3 +116,31 @@ def test_look_alike_delimiters_are_defanged(attack: str) -> None:
     assert block.count("</document>") == 1 and block.endswith("</document>")
     assert "‹/document›" in block
     assert "café ﬁne." in block  # the rest of the text is untouched
+
+
+def test_cloud_clients_retry_a_malformed_200_too() -> None:
+    """Anthropic Messages and OpenAI Responses through httpx2.MockTransport: same classing."""
+    import httpx2
+    from test_llm_providers import KEY, anthropic_message
+
+    from spia_core.llm.catalog import make_llm
+
+    for model, good in (
+        ("claude-haiku-4-5", anthropic_message('{"ok": true}')),
+        ("gpt-4.1-mini", {"id": "r", "object": "response", "output": [
+            {"type": "message", "id": "m", "role": "assistant", "status": "completed",
+             "content": [{"type": "output_text", "text": '{"ok": true}', "annotations": []}]}],
+         "usage": {"input_tokens": 1, "output_tokens": 1}}),
+    ):  # fmt: skip
+        replies = [
+            httpx2.Response(200, content=b'{"id": "x", "content": [', headers=JSON),
+            httpx2.Response(200, json=[1, 2]),
+            httpx2.Response(200, json=good),
+        ]
+        client = httpx2.Client(transport=httpx2.MockTransport(lambda _r, q=replies: q.pop(0)))
+        llm = make_llm(model, api_key=KEY, http_client=client, sleep=lambda _s: None)
+        assert llm.complete([Message("user", "q")], schema=SCHEMA).parsed == {"ok": True}, model
+        assert not replies
+
+
+JSON = {"content-type": "application/json"}

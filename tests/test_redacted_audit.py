@@ -211,6 +211,27 @@ def test_empty_subjects_on_text_with_pronouns_cannot_be_judged() -> None:
     assert "no person" in v.reasons[0]
 
 
+def _nobody_with_original() -> AuditReport:
+    """With the original: the (fake) LLM adversary finds nobody in either text."""
+    from spia_core.anonymizers.registry import create_anonymizer
+    from spia_core.pipeline import build_matcher
+
+    config = AuditConfig(adversary="llm", compute_span_metrics=False)
+    parts = Components(
+        anonymizer=create_anonymizer("ner-mask"),
+        adversary=LLMAdversary(FakeLLM([NOBODY, NOBODY]), parallel=False),
+        matcher=build_matcher(config),
+    )
+    return audit(_read("reference_letter_original.txt"), config, components=parts)
+
+
+def test_with_original_empty_ground_truth_on_text_about_people_cannot_be_judged() -> None:
+    r = _nobody_with_original()
+    assert r.gt_subjects == []
+    v = assess(r)
+    assert v.status == CANNOT_JUDGE and "no person" in v.reasons[0]
+
+
 def test_text_without_people_and_no_subjects_is_no_exposure() -> None:
     parts = _llm_components(NOBODY)
     text = "The quarterly report covers rainfall, river levels and reservoir capacity in detail."
@@ -271,6 +292,7 @@ def test_no_green_verdict_on_any_broken_input() -> None:
             components=_llm_components(NOBODY),
         ),
         _refused_report(),
+        _nobody_with_original(),
     ]
     statuses = [assess(r).status for r in reports]
     assert statuses == [CANNOT_JUDGE] * len(reports)
@@ -353,3 +375,17 @@ def test_verdict_markdown_escapes_document_text(letter_report: AuditReport) -> N
     assert "](https" not in md and "[x]" not in md
     assert "\\<img" in md and "<img" not in md.replace("\\<img", "")
     assert md.startswith("**Verdict: ") and "\n- " in md
+
+
+def test_cli_reads_a_word_document(tmp_path: Path) -> None:
+    import docx
+
+    document = docx.Document()
+    for paragraph in _read("committee_minutes_redacted.txt").split("\n\n"):
+        document.add_paragraph(paragraph)
+    src = tmp_path / "minutes.docx"
+    document.save(str(src))
+    assert main(["audit", str(src), "--out", str(tmp_path / "o"), "--quiet"]) == 0
+    data = json.loads((tmp_path / "o" / "report.json").read_text())
+    jsonschema.validate(data, SCHEMA)
+    assert data["mode"] == "redacted_only" and data["exposure"]["n_placeholders"] >= 3

@@ -92,3 +92,65 @@ def test_reference_figures_have_their_own_axes() -> None:
 
     at = AppTest.from_function(page, default_timeout=30).run()
     assert not at.exception and len(at.get("plotly_chart")) == 3
+
+
+def test_options_widgets() -> None:
+    def page() -> None:
+        from pages.components.related_options import render_options
+
+        st_options = render_options("rupta", "t_")
+        seal = render_options("seal", "t_")
+        other = render_options("ner-mask", "t_")
+        import streamlit as st
+
+        st.session_state["out"] = (st_options, seal, other)
+
+    at = AppTest.from_function(page, default_timeout=30).run()
+    assert not at.exception
+    rupta, seal, other = at.session_state["out"]
+    assert rupta == {"k": 10, "iterations": 5, "memory": 3, "utility_goal": 95.0}
+    assert seal == {"rounds": 3, "min_certainty": 3, "adversary": "self"}
+    assert other == {}
+    at.text_input(key="t_rupta_target").set_value("Ana Ruiz").run()
+    rupta = at.session_state["out"][0]
+    assert rupta["target"] == "Ana Ruiz" and rupta["target_tag"] == "NAME"
+
+
+def test_trir_section_on_the_demo_collection(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("SPIA_DATA_DIR", str(tmp_path))
+
+    def page() -> None:
+        from pages.views.related import render_trir
+
+        render_trir()
+
+    at = AppTest.from_function(page, default_timeout=180).run()
+    assert not at.exception
+    at.multiselect(key="tria_anons").set_value([]).run()
+    at.button(key="tria_go").click().run()
+    assert not at.exception
+    table = at.dataframe[0].value
+    assert list(table["texts"]) == ["original (ceiling)", "maximum possible", "chance (1/known)"]
+    assert 0.5 < table["TRIR"][0] <= 1.0 and table["TRIR"][2] == 1 / 145
+
+
+def test_pages_show_the_related_pieces(tmp_path, monkeypatch) -> None:
+    """The hooks: reference figures on Benchmarks, TRIR on Run, RUPTA/SEAL settings on Audit."""
+    from pathlib import Path
+
+    monkeypatch.setenv("SPIA_DATA_DIR", str(tmp_path))
+    app = str(Path(__file__).resolve().parents[1] / "app.py")
+    at = AppTest.from_file(app, default_timeout=120).run()
+    at.switch_page("pages/benchmarks.py").run()
+    assert not at.exception
+    assert any("Related methods" in s.value for s in at.subheader)
+    at.switch_page("pages/run.py").run()
+    assert not at.exception
+    assert any("TRIA-lite" in s.value for s in at.subheader)
+    at.switch_page("pages/audit.py").run()
+    names = at.selectbox(key="anon").options
+    assert any(o.startswith("rupta") for o in names) and any(o.startswith("seal") for o in names)
+    at.selectbox(key="anon").set_value("rupta").run()
+    assert not at.exception
+    assert any(e.label == "RUPTA settings" for e in at.expander)
+    assert at.number_input(key="rupta_k").value == 10

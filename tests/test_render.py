@@ -133,3 +133,19 @@ def test_capability_summary_reads_the_section_and_a_figures_table() -> None:
     assert summary.endswith("| a | b |\n|---|---|\n| 1 | 2 |")
     assert "after" not in summary and "rules" not in summary
     assert capability_summary("# nothing here\n") == ""
+
+
+def test_hover_carries_the_explanation_of_an_inferred_value() -> None:
+    """The evidence highlight's hover says why the value was inferred (rule and text)."""
+    from _dashboard_factory import make_report
+
+    from spia_core.model import Explanation
+    from spia_core.render import report_highlights
+
+    rep = make_report()
+    pii = rep.inferred_subjects[0].piis[0]
+    pii.explanation = Explanation("nationality.demonym", "'Swedish national' names a nationality")
+    hovers = [h.hover for h in report_highlights(rep, "anonymized") if h.tag == pii.tag]
+    assert any(
+        "Why: 'Swedish national' names a nationality [nationality.demonym]" in h for h in hovers
+    )

@@ -61,6 +61,9 @@ class World:
                 if clue in text:
                     text = text.replace(clue, GENERAL[clue])
                     break
+            else:
+                if "Privacy is at its maximum" in user:
+                    text += " Indeed."
             return f"Plan: generalise one detail.\n<anonymized>\n{text}\n</anonymized>"
         title = schema["title"]
         if title == "guesses":
@@ -193,6 +196,13 @@ def test_parsing_failure_later_keeps_the_best_so_far() -> None:
     assert any("kept the best so far" in w for w in result.warnings)
 
 
+def test_an_unchanged_rewrite_stops() -> None:
+    result, llm = run(World([10], keep_found=True), iterations=5)
+    # 4 clues: x1..x4 drop one each, the 5th rewrite changes nothing and is not kept
+    assert result.trace["stopped"] == "unchanged"
+    assert len(result.trace["trajectory"]) == 4 and kinds(llm).count("rewrite") == 5
+
+
 def test_empty_rewrite_stops() -> None:
     world = World([80])
     seen = {"rewrites": 0}
@@ -233,3 +243,35 @@ def test_trace_is_json_and_names_prompts() -> None:
     json.dumps(result.trace)
     assert "rupta_optimize.v1" in result.trace["prompts"]
     assert result.trace["settings"]["k"] == 10 and result.trace["settings"]["memory"] == 3
+
+
+def test_an_attribute_target_is_named_and_matched_by_its_tag() -> None:
+    script = [
+        "<anonymized>\nA sailor in her forties rowed out to guide the ferry.\n</anonymized>",
+        {"guesses": ["52", "44", "30"]},  # 44 is within SPIA's age tolerance of 46
+        {"clues": ["in her forties"]},
+        {"confidence": 99, "reason": "ok"},
+    ]
+    llm = FakeLLM(script)
+    result = RuptaAnonymizer(llm, target="46", target_tag="AGE", iterations=0).anonymize(TEXT)
+    assert "the age in years" in llm.calls[1].user
+    assert result.trace["trajectory"][0]["scores"]["privacy"] == 2
+
+
+def test_a_cycle_between_phases_stops() -> None:
+    world = World([99])
+
+    def cycling(messages: list[Any], schema: dict[str, Any] | None) -> Any:
+        user = messages[-1].content
+        if schema is None and "Privacy is at its maximum" in user:  # put the date back
+            text = world.latest(user).replace("the 1990s", "1994")
+            return f"<anonymized>\n{text}\n</anonymized>"
+        return world(messages, schema)
+
+    llm = FakeLLM(responder=cycling)
+    result = RuptaAnonymizer(llm, target=TRUTH, utility_goal=99.5).anonymize(TEXT)
+    phases = [s["phase"] for s in result.trace["trajectory"]]
+    # privacy reached at x4; the utility step restores the date, which is x3 again: further
+    # steps would cycle x3 -> x4 -> x3, so the loop stops (x3 is not added twice)
+    assert phases == ["initial", "privacy", "privacy", "privacy"]
+    assert result.trace["stopped"] == "unchanged" and result.trace["best"] == 4

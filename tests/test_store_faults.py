@@ -192,12 +192,9 @@ def test_a_garbage_cache_row_is_dropped_and_fetched_again(tmp_path: Path) -> Non
 
 
 def test_credentials_in_the_base_url_are_never_stored_or_printed(
-    tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: Any, local_catalog: Any
 ) -> None:
-    catalog = tmp_path / "models.json"
-    entry = {"id": "loc", "provider": "openai-compatible", "model": "m"}
-    catalog.write_text(json.dumps({"models": [entry]}), encoding="utf-8")
-    monkeypatch.setenv("SPIA_MODELS_JSON", str(catalog))
+    local_catalog("loc")
     with ScriptedServer() as server:
         server.responder = lambda body: Reply(content="<anonymized>\nx\n</anonymized>")
         url = server.base_url.replace("http://", "http://alice:hunter2pw@")

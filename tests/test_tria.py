@@ -137,3 +137,30 @@ def test_tria_command_rejects_llm_anonymizer_without_backbone(tmp_path: Path) ->
     write_collection(synthetic(), path)
     args = ["tria", "--dataset", str(path), "--anonymizer", "rupta", "--out", str(tmp_path)]
     assert main(args) == 2
+
+
+def test_tria_command_scores_texts_anonymized_elsewhere(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    path = tmp_path / "collection.jsonl"
+    write_collection(synthetic(), path)
+    anonymized = tmp_path / "results.jsonl"
+    lines = [  # d6-d8 carried the next person's mark; here they carry their own
+        json.dumps({"data_id": f"d{i}", "anonymized_text": f"{FILLER} {MARKS[i]}"})
+        for i in (6, 7, 8)
+    ]
+    anonymized.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    code = main(
+        ["tria", "--dataset", str(path), "--anonymized", str(anonymized), "--out", str(out)]
+    )
+    assert code == 0
+    data = json.loads((out / "tria.json").read_text(encoding="utf-8"))
+    entry = data["results"]["provided:results.jsonl"]
+    assert entry["trir"] == 1.0 and entry["n_protected"] == 3
+    assert entry["ceiling_on_subset"] == 0.0  # their originals point at the wrong person
+    assert "3 documents covered" in capsys.readouterr().out
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"data_id": "d1"}\n', encoding="utf-8")
+    args = ["tria", "--dataset", str(path), "--anonymized", str(bad), "--out", str(out)]
+    assert main(args) == 2

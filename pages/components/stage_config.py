@@ -7,6 +7,7 @@ from typing import Any
 import streamlit as st
 
 from pages.components.keys import endpoint
+from pages.components.related_options import render_options
 from pages.components.resources import ROOT, catalog
 from pages.components.sidebar import K_DESTINATIONS
 from spia_core.llm.runtime import SENT
@@ -79,9 +80,16 @@ def _anonymizer_label(name: str) -> str:
     return f"{name}: {engines.component_info('anonymizer', name)['display_name']}"
 
 
-def _anonymizer_widget(prefix: str, provided: bool) -> tuple[str | None, str | None]:
-    """The anonymizer (fixed to ``provided`` when the user brings the redacted text)."""
+def _anonymizer_widget(
+    prefix: str, provided: bool, alone: bool = False
+) -> tuple[str | None, str | None]:
+    """The anonymizer (fixed to ``provided`` when the user brings the redacted text;
+    ``alone``: without the original, the redacted text is audited alone)."""
     names = [a for a in engines.registered("anonymizer") if a != "provided"]
+    if alone:
+        st.text_input("Anonymizer", "none: your redacted text, audited alone", disabled=True)
+        st.caption("No original: the adversary reads only your redacted text.")
+        return "provided", None
     if provided:
         anonymizer = "provided"
         st.text_input("Anonymizer", "provided (your redacted text)", disabled=True)
@@ -125,7 +133,9 @@ def _adversary_widget(prefix: str) -> tuple[str | None, str | None]:
     return adversary, backbone
 
 
-def stage_widgets(prefix: str = "", *, provided: bool = False) -> dict[str, Any] | None:
+def stage_widgets(
+    prefix: str = "", *, provided: bool = False, alone: bool = False
+) -> dict[str, Any] | None:
     """Anonymizer and adversary selectors (with backbones when they need one).
 
     ``provided``: the user supplies the redacted text, so the anonymizer is fixed. Returns
@@ -133,7 +143,7 @@ def stage_widgets(prefix: str = "", *, provided: bool = False) -> dict[str, Any]
     """
     cols = st.columns(2)
     with cols[0]:
-        anonymizer, anon_bb = _anonymizer_widget(prefix, provided)
+        anonymizer, anon_bb = _anonymizer_widget(prefix, provided, alone)
     with cols[1]:
         adversary, adv_bb = _adversary_widget(prefix)
     if anonymizer is None or adversary is None:
@@ -141,6 +151,7 @@ def stage_widgets(prefix: str = "", *, provided: bool = False) -> dict[str, Any]
     return {
         "anonymizer": anonymizer,
         "anonymizer_backbone": anon_bb,
+        "anonymizer_options": render_options(anonymizer, prefix),  # RUPTA/SEAL (related's)
         "adversary": adversary,
         "adversary_backbone": adv_bb,
     }

@@ -21,3 +21,13 @@ def md(text: object) -> str:
 def md_lines(text: object) -> str:
     """Like :func:`md`, keeping line breaks (as Markdown hard breaks)."""
     return "  \n".join(md(line) for line in str(text).splitlines())
+
+
+_UNSAFE_NAME = re.compile(r"[^\w.-]+")
+
+
+def file_stem(name: object) -> str:
+    """A download file name's stem from a document name (an upload's name is document
+    input): letters, digits, '.', '-' and '_' only, at most 80 characters."""
+    stem = _UNSAFE_NAME.sub("_", str(name)).strip("._") or "document"
+    return stem[:80]

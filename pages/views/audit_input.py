@@ -26,10 +26,20 @@ class AuditInput:
 
     original: Document | None
     redacted: str | None
+    redacted_name: str = "redacted"
 
     @property
     def has_gt(self) -> bool:
         return bool(self.original is not None and self.original.subjects)
+
+    @property
+    def redacted_only(self) -> bool:
+        """Only a redacted text: the adversary reads it alone (no ground truth, no CPR)."""
+        return self.original is None and self.redacted is not None
+
+    @property
+    def ready(self) -> bool:
+        return self.original is not None or self.redacted is not None
 
 
 def extract(data: bytes, name: str) -> str | None:
@@ -42,7 +52,13 @@ def extract(data: bytes, name: str) -> str | None:
 
 
 def _pasted() -> Document | None:
-    text = st.text_area("Original text", height=200, key="paste_text")
+    text = st.text_area(
+        "Original text",
+        height=200,
+        key="paste_text",
+        help="Only the redacted version? Leave this empty and tick *I already have the "
+        "redacted version* below: it is audited alone.",
+    )
     if not text.strip():
         return None
     try:
@@ -89,22 +105,29 @@ def _dataset_document() -> Document:
     return doc
 
 
-def _redacted() -> str | None:
-    """The user's own redacted version (paste or upload), when they have one."""
-    if not st.checkbox("I already have the redacted version", key="has_redacted"):
-        return None
+def _redacted() -> tuple[str | None, str]:
+    """The user's own redacted version (paste or upload) and its name, when they have one."""
+    if not st.checkbox(
+        "I already have the redacted version",
+        key="has_redacted",
+        help="Audit your redacted text. Without the original it is audited alone: who can "
+        "be singled out and what can be inferred (no CPR without the original).",
+    ):
+        return None, ""
     how = st.radio("Redacted version", ["Paste", "Upload"], horizontal=True, key="red_how")
     if how == "Paste":
         text = st.text_area("Redacted text", height=160, key="red_text")
         if not text.strip():
-            return None
+            return None, ""
         try:
-            return validate_text(text, "redacted text")
+            return validate_text(text, "redacted text"), "redacted"
         except InputError as exc:
             st.error(md(exc))
-            return None
+            return None, ""
     up = st.file_uploader("Redacted document", type=TYPES, key="upload_redacted")
-    return extract(up.getvalue(), up.name) if up is not None else None
+    if up is None:
+        return None, ""
+    return extract(up.getvalue(), up.name), up.name
 
 
 def audit_input() -> AuditInput:
@@ -116,4 +139,6 @@ def audit_input() -> AuditInput:
         SOURCES[2]: _sample,
         SOURCES[3]: _dataset_document,
     }
-    return AuditInput(readers[source](), _redacted())
+    original = readers[source]()
+    redacted, name = _redacted()
+    return AuditInput(original, redacted, name or "redacted")

@@ -14,7 +14,7 @@ from pages.components.text import md
 from spia_core.model import AuditReport, Document
 from spia_core.service import engines
 from spia_core.taxonomy import DEFAULT_MIN_CERTAINTY
-from spia_core.verdict import Target
+from spia_core.verdict import CANNOT_JUDGE, Target, Verdict, assess
 
 K_TARGET = "target"
 
@@ -24,12 +24,31 @@ def target() -> Target:
     return st.session_state.get(K_TARGET, Target())
 
 
-def configuration(has_redacted: bool, has_gt: bool = True) -> dict[str, Any] | None:
+def current_verdict(report: AuditReport) -> Verdict:
+    """:func:`spia_core.verdict.assess` against the page's target."""
+    return assess(report, target())
+
+
+def configuration(
+    has_redacted: bool, has_gt: bool = True, *, redacted_only: bool = False
+) -> dict[str, Any] | None:
     """The stage, scoring and target choices; None until the choice is complete (a cloud
-    backbone also needs the consent tick)."""
-    stages = stage_widgets(provided=has_redacted)
+    backbone also needs the consent tick). Redacted-only: no scoring against a ground truth,
+    the certainty threshold is what counts as exposure."""
+    stages = stage_widgets(provided=has_redacted, alone=redacted_only)
     if stages is None:
         return None
+    if redacted_only:
+        min_cert = st.slider(
+            "Min certainty counted as exposure",
+            1,
+            5,
+            DEFAULT_MIN_CERTAINTY,
+            key="min_cert",
+            help="An inferred value counts toward a person's exposure from this certainty.",
+        )
+        cfg = {**stages, "min_certainty": min_cert}
+        return cfg if destinations_ok(cfg, has_gt=True) else None
     c = st.columns(4)
     scoring = c[0].selectbox(
         "Scoring",
@@ -46,29 +65,64 @@ def configuration(has_redacted: bool, has_gt: bool = True) -> dict[str, Any] | N
     return cfg if destinations_ok(cfg, has_gt) else None
 
 
+def _counts(args: tuple, kwargs: dict) -> str:
+    """The counts a stage reports beside its fraction (spia_core.progress: a dict with done,
+    total and unit), as text: ', people 120 of 450'."""
+    counts = args[0] if args and isinstance(args[0], dict) else kwargs
+    if {"done", "total"} <= set(counts):
+        unit = f"{counts.get('unit')} " if counts.get("unit") else ""
+        return f", {unit}{counts['done']} of {counts['total']}"
+    return ""
+
+
+def _finish(status: Any, report: AuditReport, name: str, seconds: float) -> None:
+    """Close the status: "done" only when the audit can be judged; otherwise the reason."""
+    v = current_verdict(report)
+    if v.status == CANNOT_JUDGE:
+        reason = v.reasons[0] if v.reasons else v.headline
+        status.update(
+            label=f"Audit of {name} cannot judge ({seconds:.2f}s): {md(reason)[:200]}",
+            state="error",
+            expanded=False,
+        )
+        return
+    status.update(label=f"Audit of {name} done in {seconds:.2f}s", state="complete", expanded=False)
+
+
 def run_audit(
-    doc: Document, redacted: str | None, cfg: dict[str, Any], label: str
+    doc: Document | None,
+    redacted: str | None,
+    cfg: dict[str, Any],
+    label: str,
+    data_id: str = "redacted",
 ) -> AuditReport | None:
-    """Run one audit with a stage-by-stage status; None when it failed or was cancelled."""
+    """Run one audit with a stage-by-stage status; None when it failed or was cancelled.
+    Without ``doc`` the redacted text is audited alone."""
     warm_nlp()
     session = audit_session()
     t0 = time.perf_counter()
-    name = md(doc.data_id)
+    name = md(doc.data_id if doc is not None else data_id)
     with st.status(f"Auditing {name} ({label})...", expanded=True) as status:
         bar = st.progress(0.0, text="Starting...")
         log: list[str] = []
 
-        def on_stage(stage: str, fraction: float = 0.0, *_: object, **__: object) -> None:
-            # one update per stage (the stage log is written once, at the end)
+        def on_stage(stage: str, fraction: float = 0.0, *args: Any, **kwargs: Any) -> None:
+            # the bar moves on every call; the log (written once, at the end) has one line
+            # per stage
             now = time.perf_counter() - t0
-            log.append(f"{now:5.2f}s  {stage}")
-            bar.progress(min(max(float(fraction), 0.0), 1.0), text=f"Stage: {stage} ({now:.1f}s)")
+            counts = _counts(args, kwargs)
+            if not log or not log[-1].endswith(f"  {stage}"):
+                log.append(f"{now:5.2f}s  {stage}")
+            bar.progress(
+                min(max(float(fraction), 0.0), 1.0), text=f"Stage: {stage}{counts} ({now:.1f}s)"
+            )
 
         try:
             report = session.run(
                 doc,
                 cfg,
                 provided_text=redacted,
+                data_id=data_id,
                 endpoint=endpoint(),
                 api_keys=api_keys(),
                 on_stage=on_stage,
@@ -81,9 +135,5 @@ def run_audit(
             st.exception(exc)
             return None
         status.code("\n".join(log), language=None)
-        status.update(
-            label=f"Audit of {name} done in {time.perf_counter() - t0:.2f}s",
-            state="complete",
-            expanded=False,
-        )
+        _finish(status, report, name, time.perf_counter() - t0)
     return report

@@ -10,6 +10,7 @@ from spia_core.model import AuditReport
 from spia_core.service import Version
 
 LONG = 3000  # characters: longer texts scroll inside a box
+MANY = 30  # subjects: above this, the subject filter starts empty (= every subject)
 
 
 def highlight_html(report: AuditReport, view_key: str, side: str, shown: tuple[str, ...]) -> str:
@@ -25,13 +26,17 @@ def highlight_html(report: AuditReport, view_key: str, side: str, shown: tuple[s
 
 def evidence_tab(version: Version, labels: dict[str, str]) -> None:
     report, vk = version.effective, version.view_key
-    shown = st.multiselect(
-        "Subjects shown (toggle a subject on or off)",
+    many = len(labels) > MANY
+    picked = st.multiselect(
+        "Only these subjects (empty: every subject)"
+        if many
+        else "Subjects shown (toggle a subject on or off)",
         list(labels),
-        default=list(labels),
+        default=[] if many else list(labels),  # a thousand chips would not draw fast
         format_func=labels.get,
         key=f"shown_{version.id}",
     )
+    shown = (picked or list(labels)) if many else picked
     # long documents scroll inside a box: the page stays short and cheap to repaint
     long = max(len(report.anonymized_text), len(report.original_text)) > LONG
     height: int | str = 720 if long else "content"

@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from pages.components.resources import audit_session
+from pages.components.text import file_stem
 from pages.views.audit_run import run_audit
 from spia_core import charts, render
 from spia_core.model import AuditReport
@@ -60,6 +61,7 @@ def reaudit(report: AuditReport, spans: list[tuple[int, int]]) -> None:
         session.redact(report, spans),
         session.fix_choices(report),
         f"v{n}",
+        report.data_id,
     )
     if new is not None:
         session.add_version(f"v{n} (fixed)", new)
@@ -72,7 +74,14 @@ def history() -> None:
     if len(versions) < 2:
         return
     st.subheader("Versions")
-    rows = [{"version": v.label, **metric_values(v.effective)} for v in versions]
+    rows = [
+        {
+            "version": v.label,
+            **metric_values(v.effective),
+            "exposure": v.effective.exposure.score if v.effective.exposure else None,
+        }
+        for v in versions
+    ]
     st.dataframe(pd.DataFrame(rows), hide_index=True)
     st.plotly_chart(charts.version_history(rows), key="history_chart")
 
@@ -88,7 +97,7 @@ def fix_tab(report: AuditReport, labels: dict[str, str]) -> None:
     st.download_button(
         "Download the final redacted version",
         report.anonymized_text,
-        f"{report.data_id}_redacted.txt",
+        f"{file_stem(report.data_id)}_redacted.txt",
         "text/plain",
         key="dl_final",
     )

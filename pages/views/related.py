@@ -18,16 +18,20 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from pages.components.resources import open_store
 from pages.components.text import md
+from spia_core.anonymizers.registry import anonymizer_info, anonymizer_names
+from spia_core.related import reference as ref
+from spia_core.related.seal_scoring import spia_overall
 from spia_core.related.trajectory import feedback_rows, stop_reason_text, trajectory_rows
+from spia_core.related.tria_data import CollectionError, load_collection
+from spia_core.related.tria_run import run_tria
 
 METHODS = {"rupta": "RUPTA", "seal": "SEAL-style refinement"}
 
 
 def _seal_overall(report: Any, trace: dict[str, Any]) -> None:
     """SEAL's Overall of the returned rewrite beside the audit's CPR and the judge's utility."""
-    from spia_core.related.seal_scoring import spia_overall
-
     best = next((s for s in trace["trajectory"] if s["index"] == trace.get("best")), None)
     if best is None or best["index"] == 0:
         return
@@ -110,40 +114,69 @@ def _collection_source() -> str | None:
 
 def render_trir() -> None:
     """TRIA-lite on a collection: TRIR of the original texts and of local anonymizers."""
-    from spia_core.anonymizers.registry import anonymizer_info, anonymizer_names
-
     st.subheader("Re-identification risk of a collection (TRIA-lite)")
     st.caption(
         "A CPU attack trained on the collection's background documents (and a ner-mask copy) "
         "links each protected document to a known individual. TRIR = correct "
         "re-identifications / protected documents. Lite (TF-IDF n-grams + linear SVM): "
-        "not comparable to the TRIA paper's DistilBERT figures. LLM anonymizers: CLI "
-        "`python -m spia_core tria --backbone ...`."
+        "not comparable to the TRIA paper's DistilBERT figures. LLM anonymizers: run them on "
+        "PANORAMA-151 above and pick the stored run below, or use the CLI "
+        "(`python -m spia_core tria --anonymizer NAME --backbone ...`)."
     )
     source = _collection_source()
     local = [n for n in anonymizer_names() if anonymizer_info(n)["is_local"] and n != "provided"]
     picked = st.multiselect(
         "Anonymizers", local, default=[n for n in ("ner-mask",) if n in local], key="tria_anons"
     )
+    stored = _stored_run_texts() if source == "tria-demo" else {}
     if st.button("Compute TRIR", disabled=source is None, key="tria_go") and source:
-        from spia_core.related.tria_data import CollectionError, load_collection
-        from spia_core.related.tria_run import run_tria
-
         try:
             records = load_collection(source)
         except CollectionError as exc:
             st.error(md(exc))
             return
         with st.spinner("Training the attack and anonymizing the collection..."):
-            st.session_state["tria_result"] = run_tria(records, picked, cache=False)
+            st.session_state["tria_result"] = run_tria(
+                records, picked, cache=False, provided=stored
+            )
     result = st.session_state.get("tria_result")
     if result:
         _trir_table(result)
 
 
+def _stored_run_texts() -> dict[str, dict[str, str]]:
+    """Anonymized texts of chosen PANORAMA-151 runs of the results store (any anonymizer,
+    LLM ones included): the demo collection's protected posts are PANORAMA-151 documents."""
+    runs = [r for r in open_store().list_runs(kind="evaluate") if r.dataset_name == "PANORAMA-151"]
+    names = {r.id: f"run #{r.id} · {(r.config or {}).get('anonymizer')}" for r in runs}
+    picked = st.multiselect(
+        "Also: anonymized texts of stored PANORAMA-151 runs",
+        list(names),
+        format_func=names.get,
+        key="tria_runs",
+    )
+    out: dict[str, dict[str, str]] = {}
+    for run_id in picked:
+        docs = open_store().load_documents(run_id)
+        out[names[run_id]] = {
+            d.data_id: d.result["anonymized_text"]
+            for d in docs
+            if d.status == "ok" and isinstance(d.result.get("anonymized_text"), str)
+        }
+    return out
+
+
 def _trir_table(result: dict[str, Any]) -> None:
     rows = [{"texts": "original (ceiling)", "TRIR": result["ceiling"]}]
-    rows += [{"texts": n, "TRIR": r["trir"]} for n, r in result["results"].items()]
+    rows += [
+        {
+            "texts": n,
+            "TRIR": r["trir"],
+            "documents": r["n_protected"],
+            "original on those": r.get("ceiling_on_subset"),
+        }
+        for n, r in result["results"].items()
+    ]
     rows += [
         {"texts": "maximum possible", "TRIR": result["max_trir"]},
         {"texts": "chance (1/known)", "TRIR": result["chance"]},
@@ -161,8 +194,6 @@ def _trir_table(result: dict[str, Any]) -> None:
 
 def render_reference_figures() -> None:
     """RUPTA, SEAL and TRIA published figures, each on its own axes with its table."""
-    from spia_core.related import reference as ref
-
     st.subheader("Related methods: published reference figures")
     st.caption(
         "Quoted from each paper for reference. Each uses its own privacy and utility measures "

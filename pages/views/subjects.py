@@ -5,23 +5,14 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from pages.components.paging import page_of
 from pages.components.text import md
 from pages.components.tiles import fmt
 from pages.views.audit_run import target
+from pages.views.exposure import WHY, explanation_details, explanation_text
 from spia_core import render
 from spia_core.model import AuditReport, SubjectResult
 from spia_core.taxonomy import DISPLAY_NAMES
-
-PAGE_SIZE = 20
-
-
-def page_of(items: list, key: str, size: int = PAGE_SIZE) -> list:
-    """The slice of ``items`` on the page picked with a number input (all when one page)."""
-    if len(items) <= size:
-        return items
-    pages = (len(items) + size - 1) // size
-    n = int(st.number_input(f"Page (of {pages}, {size} per page)", 1, pages, 1, key=key))
-    return items[(n - 1) * size : n * size]
 
 
 def _match_caption(report: AuditReport, r: SubjectResult) -> str:
@@ -30,6 +21,12 @@ def _match_caption(report: AuditReport, r: SubjectResult) -> str:
     pred = next((s for s in report.inferred_subjects if s.id == r.pred_subject_id), None)
     desc = f" ({md(pred.description[:80])})" if pred is not None else ""
     return f"Matched to inferred subject #{r.pred_subject_id}{desc}: {md(r.match_reason)}"
+
+
+def _explanations(report: AuditReport, pred_id: int | None) -> dict[str, str]:
+    """Tag -> the rule or reasoning behind the matched inferred subject's value."""
+    pred = next((s for s in report.inferred_subjects if s.id == pred_id), None)
+    return {p.tag: explanation_text(p) for p in pred.piis} if pred is not None else {}
 
 
 def _card(
@@ -42,6 +39,7 @@ def _card(
         st.markdown(f"**Protection {fmt(p)}**{flag}")
         st.caption(md(r.description))
         st.caption(_match_caption(report, r))
+        why = _explanations(report, r.pred_subject_id)
         rows = [
             {
                 "Tag": DISPLAY_NAMES.get(s.tag, s.tag),
@@ -51,10 +49,15 @@ def _card(
                 "Certainty": s.pred_certainty if s.pred_keyword else None,
                 "Score": s.effective_score,
                 "Deciding rule": s.rule + (" (overridden)" if s.override else ""),
+                WHY: why.get(s.tag, "") if s.pred_keyword else "",
             }
             for s in r.scores
         ]
-        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+        table = pd.DataFrame(rows)
+        if not table.empty and not table[WHY].any():
+            table = table.drop(columns=[WHY])
+        st.dataframe(table, hide_index=True, width="stretch")
+        explanation_details([r for r in rows if r[WHY]], tag="Tag", value="Inferred PII")
 
 
 def subject_cards(report: AuditReport, labels: dict[str, str], colours: dict[str, str]) -> None:

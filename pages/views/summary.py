@@ -1,4 +1,4 @@
-"""The head of the results: verdict, gap sentence, tiles, caveats, warnings, worst subject."""
+"""The head of the results: verdict (reason first), gap sentence, tiles, caveats, notices."""
 
 from __future__ import annotations
 
@@ -7,45 +7,41 @@ import streamlit as st
 from pages.components.text import md
 from pages.components.tiles import fmt, metric_tiles
 from pages.views.audit_run import target
+from pages.views.verdict import lower_bound_notice, other_notices, verdict_box
 from spia_core.model import AuditReport
 from spia_core.service import engines
-from spia_core.verdict import NOT_SAFE, SAFE, gap_sentence, judge
+from spia_core.verdict import CANNOT_JUDGE, gap_sentence
 
-OFFLINE_PREFIX = "Offline result:"
-
-
-def verdict(report: AuditReport) -> None:
-    """The release verdict with its reasons."""
-    v = judge(report.metrics, target(), adversary_is_local=report.adversary_is_local)
-    box = st.error if v.status == NOT_SAFE else st.success if v.status == SAFE else st.info
-    reasons = "".join(f"\n- {md(r)}" for r in v.reasons)
-    box(f"**Verdict: {v.headline}**" + (f"\n{reasons}" if reasons else ""))
+LOCAL_SERVER_TIP = (
+    " For a stronger audit that keeps the text private, point the adversary at a local LLM "
+    "server (Settings → Local OpenAI-compatible endpoint, then adversary `llm`)."
+)
 
 
-def local_caveat(report: AuditReport) -> None:
+def local_caveat(report: AuditReport) -> str:
     """Protection is overestimated by the local adversary: the paper's closest figure and the
-    local-LLM-server suggestion (the benchmarks panel of one audit)."""
+    local-LLM-server suggestion. Returns the caveat's text ('' when not local)."""
     if not report.adversary_is_local:
-        return
-    text = next((x for x in report.warnings if x.startswith(OFFLINE_PREFIX)), "")
-    if not text:
-        text = engines.lower_bound_warning(
-            report.config.get("dataset") or report.data_id, report.anonymizer
+        return ""
+    notice = lower_bound_notice(report)
+    text = (
+        notice.message
+        if notice is not None
+        else engines.lower_bound_warning(
+            report.config.get("dataset") or report.data_id,
+            report.config.get("anonymizer") or report.anonymizer,
         )
-    st.warning(
-        "**Protection is overestimated.** "
-        + (text or "The local adversary infers less than an LLM adversary.")
-        + " For a stronger audit that keeps the text private, point the adversary at a local "
-        "LLM server (Settings → Local OpenAI-compatible endpoint, then adversary `llm`)."
     )
+    head = "**Protection is overestimated.** " if report.mode != "redacted_only" else ""
+    st.warning(head + md(text) + LOCAL_SERVER_TIP)
+    return text
 
 
-def other_warnings(report: AuditReport) -> None:
-    for warning in report.warnings:
-        if not warning.startswith(OFFLINE_PREFIX):
+def legacy_warnings(report: AuditReport, shown: set[str]) -> None:
+    """Warnings of stages that do not raise typed notices yet (captions, once each)."""
+    for warning in dict.fromkeys(report.warnings):
+        if warning not in shown:
             st.caption(f"Warning: {md(warning)}")
-    for f in [*report.failures, *report.metrics.coverage.failures]:
-        st.error(f"Failure in {md(f.stage)}: {md(f.reason)}")
 
 
 def worst(report: AuditReport, labels: dict[str, str]) -> None:
@@ -61,9 +57,12 @@ def worst(report: AuditReport, labels: dict[str, str]) -> None:
 
 
 def summary(report: AuditReport) -> None:
-    """Verdict, the span-versus-inference gap in words, tiles, caveats and warnings."""
-    verdict(report)
+    """Verdict, the span-versus-inference gap in words, tiles, caveats and notices."""
+    v = verdict_box(report)
+    if v.status == CANNOT_JUDGE:
+        st.caption("The figures below are not a verdict: this audit cannot judge the text.")
     st.markdown(f"**{gap_sentence(report.span_metrics, report.metrics)}**")
     metric_tiles(report)
-    local_caveat(report)
-    other_warnings(report)
+    shown = {*v.reasons, local_caveat(report)}
+    other_notices(report, shown)
+    legacy_warnings(report, shown | {n.message for n in report.notices})

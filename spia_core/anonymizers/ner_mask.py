@@ -226,7 +226,7 @@ class NerMaskAnonymizer:
 
     def find(self, text: str) -> tuple[list[Found], list[str], str]:
         """Spans to mask (merged, original offsets), warnings, and the spaCy model used."""
-        from spia_core.nlp import load_pipeline
+        from spia_core.nlp import load_pipeline, parse
 
         warnings: list[str] = []
         found: list[Found] = []
@@ -235,9 +235,7 @@ class NerMaskAnonymizer:
             pipeline = load_pipeline()
             model = pipeline.model_name
             if pipeline.has_ner:
-                keep = {"ner", "tok2vec"} if "ner" in pipeline.nlp.pipe_names else set()
-                disable = [n for n in pipeline.nlp.pipe_names if n not in keep]
-                doc = pipeline.nlp(text, disable=disable)
+                doc = parse(text, pipeline, syntax=False)  # NER alone, shared with later stages
                 for ent in doc.ents:
                     tab_type = SPACY_TO_TAB.get(ent.label_)
                     if tab_type is not None:

@@ -6,9 +6,10 @@ optimizer works in the privacy phase (it sees the clues that gave the truth away
 at its maximum, in the utility phase (raise u_t without lowering p_t). The optimizer sees the
 original and a memory of the last ``memory`` iterates with their scores and reward (p_t until
 privacy is at its maximum, then u_t). Stops when privacy is at its maximum and u_t exceeds
-``utility_goal``, or after ``iterations`` refinement steps (the authors' code: T = 5 after the
-first rewrite, K = 10, memory 3, u_t > 95). Returns the lexicographically best iterate:
-highest p_t, then highest u_t.
+``utility_goal``, or after ``iterations`` refinement steps (the authors' code: T = 5 after
+the first rewrite, K = 10, memory 3, u_t > 95); ours: also when the optimizer returns a version
+it already produced (unchanged, or a cycle between phases). Returns the lexicographically
+best iterate: highest p_t, then highest u_t.
 
 Privacy objective: ``target="<value>"`` protects one value (the paper: top-K guesses matched
 with the project's PII scorer); without a target, every SPIA subject (our extension: p_t =
@@ -28,6 +29,7 @@ from spia_core.llm.base import LLM, LLMError
 from spia_core.llm.connection import LLMConnection, resolve
 from spia_core.prompts import data_block, load_prompt
 from spia_core.related.evaluators import (
+    TARGET_KINDS,
     PrivacyResult,
     SubjectsPrivacy,
     TargetPrivacy,
@@ -109,7 +111,7 @@ class RuptaAnonymizer:
         connection: LLMConnection | None = None,
         target: str | None = None,
         target_tag: str = "NAME",
-        target_kind: str = "the full name",
+        target_kind: str | None = None,
         subject: str = "the person the text is mainly about",
         label: str | None = None,
         k: int = 10,
@@ -125,7 +127,8 @@ class RuptaAnonymizer:
             raise ValueError("rupta needs iterations >= 0, memory >= 1 and k >= 1")
         self.llm = resolve(llm, connection)
         self.target = (target or "").strip() or None
-        self.target_tag, self.target_kind, self.subject = target_tag, target_kind, subject
+        self.target_tag, self.subject = target_tag, subject
+        self.target_kind = target_kind or TARGET_KINDS.get(target_tag, f"the {target_tag.lower()}")
         self.label = (label or "").strip() or None
         self.k, self.iterations, self.memory = int(k), int(iterations), int(memory)
         self.utility_goal, self.privacy_goal = float(utility_goal), float(privacy_goal)
@@ -254,6 +257,8 @@ class RuptaAnonymizer:
                 if (why := refusal(original, text, self.name)) is not None:
                     warnings.append(f"iteration {index}: {why}")
                     return "refused"
+                if any(text.strip() == s.text.strip() for s in steps):
+                    return "unchanged"  # a version it already produced: the loop would cycle
                 step = self._score(privacy, utility, text, phase, index)
             except LLMError as exc:
                 warnings.append(f"iteration {index} failed, kept the best so far: {exc}")

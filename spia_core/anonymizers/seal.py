@@ -250,6 +250,8 @@ class SealAnonymizer:
                         )
                     warnings.append(f"round {round_no}: {why}")
                     return "refused"
+                if any(new.strip() == s["text"].strip() for s in states):
+                    return "unchanged"  # a version it already produced: the loop would cycle
                 state = self._state(
                     round_no, new, self._infer(new), self._judge(original, new), current["text"]
                 )

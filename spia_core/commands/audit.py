@@ -42,6 +42,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--adversary-backbone", help="LLM backbone of the adversary")
     p.add_argument("--base-url", help="OpenAI-compatible endpoint of a local LLM server")
     p.add_argument(
+        "--llm-timeout",
+        type=float,
+        help="seconds before an LLM call times out (default 120; a local server is not retried)",
+    )
+    p.add_argument(
         "--min-certainty",
         type=int,
         default=DEFAULT_MIN_CERTAINTY,
@@ -90,8 +95,9 @@ def _progress(quiet: bool) -> Any:
 
 def build_report(args: argparse.Namespace) -> Any:
     """Run the audit the arguments ask for and return its report."""
+    from spia_core.llm.connection import CallPolicy
     from spia_core.model import Document
-    from spia_core.pipeline import AuditConfig, audit, audit_redacted
+    from spia_core.pipeline import AuditConfig, audit, audit_redacted, build_components
 
     if args.original is not None and args.anonymizer:
         raise ValueError("give either --original (FILE is its redaction) or --anonymizer")
@@ -103,8 +109,10 @@ def build_report(args: argparse.Namespace) -> Any:
         min_certainty=args.min_certainty,
     )
     progress = _progress(args.quiet)
+    policy = CallPolicy(timeout=getattr(args, "llm_timeout", None))
     if args.original is None and not args.anonymizer:
-        return audit_redacted(text, config, on_stage=progress)
+        parts = build_components(config, policy=policy)
+        return audit_redacted(text, config, on_stage=progress, components=parts)
     if args.original is not None:
         original = read_document(args.original)
         config.anonymizer = "provided"
@@ -114,7 +122,8 @@ def build_report(args: argparse.Namespace) -> Any:
         config.anonymizer = args.anonymizer
         config.anonymizer_backbone = args.backbone
     doc = Document(data_id=args.file.stem, text=original)
-    return audit(doc, config, on_stage=progress)
+    parts = build_components(config, policy=policy)
+    return audit(doc, config, on_stage=progress, components=parts)
 
 
 def run(args: argparse.Namespace) -> int:

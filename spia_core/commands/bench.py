@@ -232,7 +232,14 @@ BENCHMARKS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "adversary": bench_adversary,
     "subjects": bench_subjects,
     "redacted": lambda args: _bench_redacted(args),
+    "scale": lambda args: _bench_scale(args),
 }
+
+
+def _bench_scale(args: argparse.Namespace) -> dict[str, Any]:
+    from spia_core.scale.bench import run_scale
+
+    return run_scale(args)
 
 
 def _bench_redacted(args: argparse.Namespace) -> dict[str, Any]:
@@ -287,6 +294,19 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         default=200_000,
         help="redacted: length of the long document (default 200000)",
     )
+    p.add_argument(
+        "--corpus-size",
+        type=int,
+        default=2000,
+        help="scale: documents of the repeated-and-shuffled corpus (default 2000)",
+    )
+    p.add_argument(
+        "--concurrency-levels",
+        default="1,8,32",
+        help="scale: LLM concurrency levels timed on the local test server (default 1,8,32)",
+    )
+    p.add_argument("--llm-limit", type=int, help="scale: PANORAMA documents for the LLM part")
+    p.add_argument("--no-llm", action="store_true", help="scale: skip the LLM part")
     p.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     p.add_argument(
         "--save-calibration",

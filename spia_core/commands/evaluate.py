@@ -6,13 +6,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from spia_core.batch import DEFAULT_WORKERS
 from spia_core.commands.preflight import (
     check_data_dir,
     check_dataset,
     check_out_dir,
     first_problem,
 )
+from spia_core.scale.pool import workers_arg
 from spia_core.taxonomy import DEFAULT_MIN_CERTAINTY
 
 #: Headline figures printed at the end of a run, in order.
@@ -119,9 +119,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", required=True, type=Path, help="output directory")
     p.add_argument(
         "--workers",
-        type=int,
-        default=DEFAULT_WORKERS,
-        help=f"processes for local configurations (default: {DEFAULT_WORKERS})",
+        type=workers_arg,
+        default="auto",
+        help="processes for local configurations: auto (every core, the default) or N; the "
+        "model is loaded once and inherited by the workers",
     )
     p.add_argument(
         "--concurrency",
@@ -129,6 +130,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         default=4,
         help="documents in flight for configurations with an LLM stage (default: 4)",
     )
+    p.add_argument(
+        "--engine",
+        choices=("local", "ray"),
+        default="local",
+        help="local (this machine, the default) or ray (Ray actors; pip install 'spia-audit[ray]')",
+    )
+    p.add_argument("--ray-address", help="Ray cluster to join (--engine ray; default: local)")
     p.add_argument("--no-resume", action="store_true", help="start a new run even if one exists")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
@@ -215,7 +223,11 @@ def run(args: argparse.Namespace) -> int:
     )
     cache = not args.no_cache
     try:
-        policy = CallPolicy(timeout=args.llm_timeout, max_retries=args.llm_retries)
+        policy = CallPolicy(
+            timeout=args.llm_timeout,
+            max_retries=args.llm_retries,
+            max_concurrency=args.concurrency,
+        )
         # fail fast on an unknown name, a missing dependency, backbone or key
         build_components(config, cache=cache, data_dir=args.data_dir, policy=policy)
         destinations = llm_destinations(config, has_gt=True)
@@ -224,6 +236,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
     for d in destinations:
         print(f"LLM stage {d['stage']}: {d['sent']} -> {d['where']}", file=sys.stderr)
+    if destinations:
+        from spia_core.scale.concurrency import concurrency_notes
+
+        for note in concurrency_notes(config, args.concurrency):
+            print(note, file=sys.stderr)
     batch = BatchConfig(
         dataset=args.dataset,
         audit=config,
@@ -232,12 +249,23 @@ def run(args: argparse.Namespace) -> int:
         out_dir=args.out,
         data_dir=args.data_dir,
         workers=args.workers,
+        engine=args.engine,
+        ray_address=args.ray_address,
         concurrency=args.concurrency,
         resume=not args.no_resume,
         anonymized=args.anonymized,
         cache=cache,
         llm_policy=policy,
     )
+    if args.engine == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            print("error: --engine ray needs Ray: pip install 'spia-audit[ray]'", file=sys.stderr)
+            return 2
+    elif args.ray_address:
+        print("error: --ray-address goes with --engine ray", file=sys.stderr)
+        return 2
     try:
         result = run_batch(batch, progress=not args.quiet)
     except (DatasetError, FileNotFoundError, ValueError) as exc:

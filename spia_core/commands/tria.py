@@ -30,8 +30,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--anonymizer",
         action="append",
-        required=True,
+        default=[],
         help="anonymizer name; repeat for several (the first gives 'trir')",
+    )
+    p.add_argument(
+        "--anonymized",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="JSONL",
+        help="texts anonymized elsewhere (data_id, anonymized_text per line, e.g. evaluate's "
+        "results.jsonl); repeatable",
     )
     p.add_argument("--out", required=True, type=Path, help="directory for tria.json")
     p.add_argument("--backbone", help="LLM backbone of LLM anonymizers")
@@ -65,6 +74,12 @@ def format_table(result: dict[str, Any]) -> str:
     rows += [(name, r["trir"]) for name, r in result["results"].items()]
     lines = [result["method"], f"{'texts':<28} TRIR"]
     lines += [f"{name:<28} {value:.3f}" for name, value in rows]
+    for name, r in result["results"].items():
+        if "ceiling_on_subset" in r:
+            lines.append(
+                f"  {name}: {r['n_protected']} documents covered; the original texts of those "
+                f"give {r['ceiling_on_subset']:.3f}"
+            )
     lines += [
         f"{'maximum possible':<28} {result['max_trir']:.3f}",
         f"{'chance (1/known)':<28} {result['chance']:.4f}",
@@ -76,14 +91,18 @@ def format_table(result: dict[str, Any]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from spia_core.commands.evaluate import parse_options
-    from spia_core.related.tria_data import CollectionError, load_collection
+    from spia_core.related.tria_data import CollectionError, load_collection, read_anonymized
     from spia_core.related.tria_run import run_tria
 
     try:
         records = load_collection(args.dataset)
         options = parse_options(args.anonymizer_option)
-    except (CollectionError, ValueError) as exc:
+        provided = {f"provided:{p.name}": read_anonymized(p) for p in args.anonymized}
+    except (CollectionError, ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if not args.anonymizer and not provided:
+        print("error: give --anonymizer NAME and/or --anonymized JSONL", file=sys.stderr)
         return 2
     if (problem := _check(args)) is not None:
         print(f"error: {problem}", file=sys.stderr)
@@ -95,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
         base_url=args.base_url,
         options=options,
         cache=not args.no_cache,
+        provided=provided,
         progress=lambda m: print(m, file=sys.stderr),
     )
     result["dataset"] = args.dataset

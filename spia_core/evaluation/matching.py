@@ -188,6 +188,7 @@ _STOPWORDS = _wordset(
 _WORD = re.compile(r"[a-z0-9]+(?:'s)?")
 
 
+@functools.lru_cache(maxsize=65536)
 def primary_role(description: str) -> str | None:
     """First non-possessive role word of a description ("applicant's wife" -> spouse)."""
     text = unicodedata.normalize("NFKD", description).lower().replace("’", "'")
@@ -205,6 +206,7 @@ def primary_role(description: str) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=65536)
 def description_words(description: str) -> frozenset[str]:
     """Content words of a description (folded, no stop words, length >= 3 or a number)."""
     return frozenset(
@@ -255,6 +257,7 @@ NAME_EVIDENCE_CAP = 0.9
 ROLE_CONFLICT_WEIGHT = 0.3
 
 
+@functools.lru_cache(maxsize=65536)
 def normalise_value(tag: str, keyword: str) -> str:
     """Comparable form of a keyword: alphanumerics for codes, folded text otherwise."""
     if tag in CODE_TAGS and tag != "EMAIL_ADDRESS":
@@ -267,8 +270,13 @@ def normalise_value(tag: str, keyword: str) -> str:
     return _fold(keyword)
 
 
-def _tag_values(subject: Subject, tag: str) -> set[str]:
-    return {v for p in subject.values(tag) if (v := normalise_value(tag, p.keyword))}
+def _values_by_tag(subject: Subject) -> dict[str, set[str]]:
+    """Tag -> the normalised values of the subject's non-empty PIIs (one pass over them)."""
+    out: dict[str, set[str]] = {}
+    for p in subject.piis:
+        if not p.is_empty and (v := normalise_value(p.tag, p.keyword)):
+            out.setdefault(p.tag, set()).add(v)
+    return out
 
 
 def _noisy_or(weights: list[float]) -> float:
@@ -357,10 +365,11 @@ def subject_similarity(
 
     agree: list[float] = []
     shared: list[str] = []
+    values_gt, values_pred = _values_by_tag(gt), _values_by_tag(pred)
     for tag in TAGS:
         if tag == "NAME":
             continue
-        a, b = _tag_values(gt, tag), _tag_values(pred, tag)
+        a, b = values_gt.get(tag, set()), values_pred.get(tag, set())
         if not a or not b:
             continue
         if a & b:
@@ -391,7 +400,9 @@ def _sorted_unique(subjects: list[Subject], side: str) -> list[Subject]:
 
 
 #: The similarity of a pair that blocking left out (it cannot reach the bar).
-BLOCKED = Similarity(0.0, "not compared: no shared name, role, description word or value")
+BLOCKED = Similarity(
+    0.0, "no inferred subject comes near (no shared name, role, description word or value)"
+)
 
 
 class _WithBlocked(dict):  # type: ignore[type-arg]
@@ -401,9 +412,7 @@ class _WithBlocked(dict):  # type: ignore[type-arg]
         return BLOCKED
 
 
-def _with_blocked(
-    sims: dict[tuple[int, int], Similarity], gt: list[Subject], pred: list[Subject]
-) -> dict[tuple[int, int], Similarity]:
+def _with_blocked(sims: dict[tuple[int, int], Similarity]) -> dict[tuple[int, int], Similarity]:
     return sims if isinstance(sims, _WithBlocked) else _WithBlocked(sims)
 
 
@@ -420,7 +429,7 @@ def assign(
     same position when sorted by id), so the result never depends on input order or hashing.
     """
     gt, pred = _sorted_unique(gt, "GT"), _sorted_unique(pred, "inferred")
-    sims = _with_blocked(sims, gt, pred)
+    sims = _with_blocked(sims)
     matrix = np.zeros((len(gt), len(pred)))
     col = {p.id: j for j, p in enumerate(pred)}
     row = {g.id: i for i, g in enumerate(gt)}
@@ -444,6 +453,9 @@ def assign(
             continue
         best = max(pred, key=lambda p, g=g: (sims[(g.id, p.id)].value, -p.id))
         s = sims[(g.id, best.id)]
+        if s is BLOCKED:
+            pairs.append(MatchPair(g.id, None, 0.0, f"unmatched: {BLOCKED.reason}"))
+            continue
         why = "below" if s.value < min_similarity else "at or above"
         pairs.append(
             MatchPair(
@@ -527,9 +539,9 @@ def _value_rows(subjects: list[Subject]) -> list[dict[str, float]]:
     return [
         {
             f"{tag}\x00{v}": -np.log1p(-AGREE_WEIGHTS.get(tag, 0.1))
-            for tag in TAGS
+            for tag, values in _values_by_tag(s).items()
             if tag != "NAME"
-            for v in _tag_values(s, tag)
+            for v in values
         }
         for s in subjects
     ]

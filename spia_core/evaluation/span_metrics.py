@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -25,7 +25,7 @@ from spia_core.evaluation.masking import (
     validate_spans,
 )
 from spia_core.model import Document, EntityMention, SpanMetrics
-from spia_core.nlp import Pipeline, load_pipeline
+from spia_core.nlp import Pipeline, load_pipeline, parse, parse_many
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -52,11 +52,8 @@ NER_TO_TAB: dict[str, tuple[str, str]] = {
     "PERCENT": ("QUANTITY", "QUASI"),
 }
 _NER_DEFAULT = ("MISC", "QUASI")
-#: Components not needed for POS. The parser must stay: the attribute ruler's POS mapping
-#: reads dependency labels (disabling it changed 870 POS tags on TAB-144).
-_POS_DISABLE = ("ner", "lemmatizer")
-_CACHE_SIZE = 512
-_doc_cache: OrderedDict[tuple[str, str], Doc] = OrderedDict()
+# POS comes from the shared parse (tagger, parser and attribute ruler; the ruler's POS mapping
+# reads dependency labels, so the parser must run).
 
 
 @dataclass
@@ -113,23 +110,8 @@ def tagger_name(pipeline: Pipeline) -> str:
 
 
 def pos_docs(texts: Sequence[str], pipeline: Pipeline | None = None) -> list[Doc]:
-    """POS-tagged docs for ``texts`` (batched with ``nlp.pipe``; cached per text)."""
-    pipeline = pipeline or load_pipeline()
-    key = pipeline.model_name
-    todo = list(dict.fromkeys(t for t in texts if (key, t) not in _doc_cache))
-    if todo:
-        disable = [p for p in _POS_DISABLE if p in pipeline.nlp.pipe_names]
-        for text, doc in zip(
-            todo, pipeline.nlp.pipe(todo, disable=disable, batch_size=16), strict=True
-        ):
-            _doc_cache[(key, text)] = doc
-    out = []
-    for t in texts:
-        _doc_cache.move_to_end((key, t))
-        out.append(_doc_cache[(key, t)])
-    while len(_doc_cache) > max(_CACHE_SIZE, len(texts)):
-        _doc_cache.popitem(last=False)
-    return out
+    """POS-tagged docs for ``texts``: the shared parse (``spia_core.nlp.parse_many``)."""
+    return parse_many(texts, pipeline or load_pipeline())
 
 
 def automatic_gt_mentions(text: str, pipeline: Pipeline | None = None) -> list[EntityMention]:
@@ -140,7 +122,7 @@ def automatic_gt_mentions(text: str, pipeline: Pipeline | None = None) -> list[E
     pipeline = pipeline or load_pipeline()
     if not pipeline.has_ner:
         return []
-    doc = pipeline.nlp(text)
+    doc = parse(text, pipeline)  # the full pipeline's reading (NER after the parser)
     out = []
     for i, ent in enumerate(doc.ents):
         etype, itype = NER_TO_TAB.get(ent.label_, _NER_DEFAULT)

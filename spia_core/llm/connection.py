@@ -27,8 +27,12 @@ class CallPolicy:
     timeout: float | None = None
     max_retries: int | None = None
     retry_timeouts: bool | None = None
+    #: Concurrent calls per provider endpoint (``--concurrency``); None = the catalog's cap.
+    max_concurrency: int | None = None
 
     def __post_init__(self) -> None:
+        if self.max_concurrency is not None and self.max_concurrency < 1:
+            raise ValueError(f"LLM concurrency must be >= 1, got {self.max_concurrency}")
         if self.timeout is not None and self.timeout <= 0:
             raise ValueError(f"the LLM timeout must be positive, got {self.timeout}")
         if self.max_retries is not None and self.max_retries < 0:
@@ -43,6 +47,8 @@ class CallPolicy:
             out["max_retries"] = self.max_retries
         if self.retry_timeouts is not None:
             out["retry_timeouts"] = self.retry_timeouts
+        if self.max_concurrency is not None:
+            out["max_concurrency"] = self.max_concurrency
         return out
 
 

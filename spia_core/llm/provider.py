@@ -27,7 +27,7 @@ from spia_core.prompts import load_prompt
 log = logging.getLogger(__name__)
 
 _KEY_PATTERN = re.compile(r"\b(?:sk|sk-ant|sk-proj|key)-[A-Za-z0-9_\-]{6,}")
-_SEMAPHORES: dict[tuple[str, str], threading.BoundedSemaphore] = {}
+_SEMAPHORES: dict[tuple[str, ...], threading.BoundedSemaphore] = {}
 _SEMAPHORES_LOCK = threading.Lock()
 
 
@@ -87,8 +87,11 @@ def parse_retry_after(value: str | None) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
-def provider_semaphore(key: tuple[str, str], limit: int) -> threading.BoundedSemaphore:
-    """One shared semaphore per (provider, endpoint): caps concurrent calls process-wide."""
+def provider_semaphore(key: tuple[str, ...], limit: int) -> threading.BoundedSemaphore:
+    """One shared semaphore per (provider, endpoint, limit): caps concurrent calls process-wide.
+
+    The limit is part of the key, so a run asking for another ``--concurrency`` gets its own
+    cap instead of the one the first client of the process happened to create."""
     with _SEMAPHORES_LOCK:
         if key not in _SEMAPHORES:
             _SEMAPHORES[key] = threading.BoundedSemaphore(max(1, limit))
@@ -130,7 +133,8 @@ class ProviderLLM:
         self._rng = random.Random(seed)
         self._secrets = [api_key] if api_key else []
         limit = max_concurrency or spec.max_concurrency
-        self._semaphore = provider_semaphore((self.provider, self.base_url or ""), limit)
+        key = (self.provider, self.base_url or "", str(limit))
+        self._semaphore = provider_semaphore(key, limit)
 
     # ----------------------------------------------------------------- to implement
 

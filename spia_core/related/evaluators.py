@@ -43,6 +43,20 @@ CONFIDENCE_SCHEMA: dict[str, Any] = {
 }
 
 
+#: How the guess prompt names the protected value of each SPIA tag (target mode).
+TARGET_KINDS: dict[str, str] = {
+    "NAME": "the full name",
+    "AGE": "the age in years",
+    "SEX": "the sex",
+    "LOCATION": "the place of residence (city and country)",
+    "NATIONALITY": "the nationality",
+    "OCCUPATION": "the occupation",
+    "AFFILIATION": "the employer or organisation",
+    "EDUCATION": "the highest level of education",
+    "RELATIONSHIP": "the relationship status",
+}
+
+
 @dataclass
 class PrivacyResult:
     """p_t, whether it reached its maximum, and the feedback for the optimizer."""

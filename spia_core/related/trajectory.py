@@ -24,6 +24,8 @@ STOP_REASONS: dict[str, str] = {
     "llm_failed": "an LLM call failed; the best iterate so far is kept",
     "empty_rewrite": "the model returned an empty rewrite; the best iterate so far is kept",
     "refused": "the model refused or returned something that is not a rewrite",
+    "unchanged": "the model returned a version it had already produced (ours: further steps "
+    "would repeat or cycle)",
 }
 
 

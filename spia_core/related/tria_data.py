@@ -128,3 +128,23 @@ def load_collection(dataset: str) -> list[Record]:
     if len({r.individual for r in records if r.background}) < 2:
         raise CollectionError(f"{path.name}: background documents of >= 2 individuals needed")
     return records
+
+
+def read_anonymized(path: str | Path) -> dict[str, str]:
+    """``data_id -> anonymized_text`` from a JSONL (evaluate's results.jsonl, or your own)."""
+    out: dict[str, str] = {}
+    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise CollectionError(f"{Path(path).name} line {n}: invalid JSON ({exc.msg})") from None
+        data_id = row.get("data_id") or (row.get("metadata") or {}).get("data_id")
+        text = row.get("anonymized_text")
+        if not isinstance(data_id, str) or not isinstance(text, str):
+            raise CollectionError(
+                f"{Path(path).name} line {n}: needs data_id and anonymized_text (strings)"
+            )
+        out[data_id] = text
+    return out

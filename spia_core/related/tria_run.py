@@ -50,10 +50,29 @@ def anonymize_all(anonymizer: Any, texts: Sequence[str]) -> tuple[list[str], lis
     return out, failures
 
 
+def score_provided(
+    attack: TriaLite, protected: list[Record], texts_by_id: dict[str, str]
+) -> dict[str, Any]:
+    """TRIR of texts anonymized elsewhere (keyed by record id) on the records they cover,
+    with the ceiling on that same subset (a partial run is compared like with like)."""
+    subset = [r for r in protected if r.id in texts_by_id]
+    truths = [r.individual for r in subset]
+    result = trir(attack.predict([texts_by_id[r.id] for r in subset]), truths)
+    ceiling = trir(attack.predict([r.text or "" for r in subset]), truths)
+    return {
+        "trir": result.trir,
+        "n_correct": result.n_correct,
+        "n_protected": result.n_protected,
+        "ceiling_on_subset": ceiling.trir,
+        "failures": [] if subset else ["no protected document of the collection is covered"],
+    }
+
+
 def run_tria(
     records: list[Record],
     anonymizers: Sequence[str],
     *,
+    provided: dict[str, dict[str, str]] | None = None,
     backbone: str | None = None,
     base_url: str | None = None,
     options: dict[str, Any] | None = None,
@@ -61,7 +80,8 @@ def run_tria(
     masker: str = "ner-mask",
     progress: Progress | None = None,
 ) -> dict[str, Any]:
-    """TRIR of the original texts (the ceiling) and of each anonymizer's output."""
+    """TRIR of the original texts (the ceiling), of each anonymizer's output, and of each set of
+    ``provided`` texts (label -> {record id: anonymized text}, e.g. a stored run's)."""
     from spia_core.anonymizers.registry import create_anonymizer
     from spia_core.llm.usage import UsageRecorder
 
@@ -107,9 +127,12 @@ def run_tria(
         usage[name] = vars(recorder.total())
         timings[name] = time.perf_counter() - t3
         say(f"{name}: TRIR {result.trir:.3f}")
+    for label, texts_by_id in (provided or {}).items():
+        results[label] = score_provided(attack, protected, texts_by_id)
+        say(f"{label}: TRIR {results[label]['trir']:.3f} on {results[label]['n_protected']}")
     timings["total"] = time.perf_counter() - t0
     limits = bounds(truths, [r.individual for r in known])
-    first = results[anonymizers[0]]["trir"] if anonymizers else None
+    first = next(iter(results.values()))["trir"] if results else None
     return {
         "method": LABEL,
         "n_individuals_known": len({r.individual for r in known}),

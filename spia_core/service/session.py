@@ -17,6 +17,7 @@ from spia_core.verdict import Target
 
 #: ``on_stage(stage, fraction, *counts)``: the pipeline's progress callback.
 StageCallback = Callable[..., None]
+REDACTED_ONLY = "redacted_only"
 
 
 @dataclass
@@ -75,23 +76,29 @@ class AuditSession:
 
     def run(
         self,
-        document: Document,
+        document: Document | None,
         choices: dict[str, Any],
         *,
         provided_text: str | None = None,
+        data_id: str | None = None,
         endpoint: Endpoint | None = None,
         api_keys: dict[str, str] | None = None,
         on_stage: StageCallback | None = None,
     ) -> AuditReport:
         """Audit ``document`` with the page's ``choices`` (``provided_text``: the user's own
-        redaction). Raises ``pipeline.AuditCancelled`` when :meth:`cancel` was called, and
-        input errors (``textio.InputError``) on unusable text. Adds no version."""
+        redaction). Without a document, ``provided_text`` is audited alone (redacted-only:
+        no ground truth, no CPR; ``data_id`` names it). Raises ``pipeline.AuditCancelled``
+        when :meth:`cancel` was called, and ``textio.InputError`` on unusable text. Adds no
+        version."""
+        if document is None and not provided_text:
+            raise ValueError("nothing to audit: give the original text, the redacted one, or both")
         config = engines.audit_config(choices, provided_text, endpoint)
         parts = self.components.get(config, api_keys or {})
         self.cancel_event = threading.Event()
-        return engines.pipeline.audit(
-            document, config, on_stage=on_stage, cancel=self.cancel_event, components=parts
-        )
+        kwargs = {"on_stage": on_stage, "cancel": self.cancel_event, "components": parts}
+        if document is None:
+            return engines.pipeline.audit_redacted(provided_text, config, data_id=data_id, **kwargs)
+        return engines.pipeline.audit(document, config, **kwargs)
 
     def cancel(self) -> bool:
         """Stop the running audit between two stages; False when none runs."""
@@ -100,10 +107,13 @@ class AuditSession:
         self.cancel_event.set()
         return True
 
-    def start(self, document: Document, choices: dict[str, Any], report: AuditReport) -> Version:
+    def start(
+        self, document: Document | None, choices: dict[str, Any], report: AuditReport
+    ) -> Version:
         """A new audit replaces every version: ``report`` becomes v1."""
         self.document, self.choices, self.versions = document, dict(choices), []
-        return self.add_version(f"v1 ({choices.get('anonymizer', '?')})", report)
+        how = "redacted only" if report.mode == REDACTED_ONLY else choices.get("anonymizer", "?")
+        return self.add_version(f"v1 ({how})", report)
 
     def add_version(self, label: str, report: AuditReport) -> Version:
         """Append a version, saved to the results store when there is one (a failure to save
@@ -126,8 +136,11 @@ class AuditSession:
         base.pop("provided_text", None)
         return base
 
-    def fix_document(self, report: AuditReport) -> Document:
-        """The document a fix is audited against (its GT when it came from a dataset)."""
+    def fix_document(self, report: AuditReport) -> Document | None:
+        """The document a fix is audited against (its GT when it came from a dataset); None
+        for a redacted-only audit (the fix is audited alone too)."""
+        if report.mode == REDACTED_ONLY:
+            return None
         if self.document is not None and self.document.data_id == report.data_id:
             return self.document
         return Document(report.data_id, report.original_text, report.gt_subjects)
@@ -155,12 +168,43 @@ class AuditSession:
     # ------------------------------------------------------------------ export
 
     @staticmethod
-    def export(version: Version, target: Target) -> ExportFiles:
-        """JSON, CSV, HTML and the final text of a version, overrides included."""
+    def export_file(
+        version: Version,
+        kind: str,
+        target: Target,
+        *,
+        redact_values: bool = True,
+        include_original: bool = False,
+    ) -> str:
+        """One export of a version (``json``, ``csv``, ``html`` or ``text``), overrides included.
+
+        Reports are personal data: by default every inferred or ground-truth value is masked
+        to its tag and the original text is left out (``report_export`` states it in each).
+        """
         report = version.effective
+        if kind == "json":
+            return report_export.report_json_text(
+                report,
+                target=target,
+                include_original=include_original,
+                redact_values=redact_values,
+            )
+        if kind == "csv":
+            return report_export.scores_csv(report, redact_values=redact_values)
+        if kind == "html":
+            return report_export.report_html(
+                report, target, include_original=include_original, redact_values=redact_values
+            )
+        if kind == "text":
+            return report.anonymized_text
+        raise ValueError(f"unknown export {kind!r}: json, csv, html or text")
+
+    @classmethod
+    def export(cls, version: Version, target: Target, **options: bool) -> ExportFiles:
+        """Every export of a version (see :meth:`export_file` for ``options``)."""
         return ExportFiles(
-            report_export.report_json_text(report),
-            report_export.scores_csv(report),
-            report_export.report_html(report, target),
-            report.anonymized_text,
+            *(
+                cls.export_file(version, k, target, **options)
+                for k in ("json", "csv", "html", "text")
+            )
         )

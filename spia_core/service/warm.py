@@ -13,6 +13,7 @@ from spia_core.model import Document
 from spia_core.nlp import load_pipeline
 from spia_core.service import engines
 from spia_core.service.engines import ComponentCache
+from spia_core.verdict import assess
 
 FALLBACK_TEXT = "Mr John Smith, 42, a nurse from Oslo, wrote to jane@example.org."
 
@@ -23,14 +24,16 @@ def warm(
     datasets: tuple[str, ...],
     load_dataset: Callable[[str], list[Document]] = load_bundled,
 ) -> None:
-    """spaCy, the default offline stages, one audit of a sample and of a long dataset
-    document (span metrics too), every bundled dataset and plotly; then ``gc.freeze()``."""
+    """spaCy, the default offline stages, one audit of a sample (and its verdict) and of a
+    long dataset document (span metrics too), every bundled dataset and plotly; then
+    ``gc.freeze()``."""
     try:
         load_pipeline()
         config = engines.audit_config({"anonymizer": "ner-mask", "adversary": "local"})
         parts = components.get(config, {})
         text = samples[0].read_text(encoding="utf-8") if samples else FALLBACK_TEXT
-        engines.pipeline.audit(Document("warm-up", text), config, components=parts)
+        report = engines.pipeline.audit(Document("warm-up", text), config, components=parts)
+        assess(report)  # loads the language identifier the verdict uses
         docs = load_dataset(datasets[0]) if datasets else []
         if docs:
             longest = max(docs[:20], key=lambda d: len(d.text))

@@ -116,7 +116,7 @@ def test_script_in_pasted_text_is_inert(chromium_path: str, streamlit_server: di
         dialogs: list[str] = []
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
         page.goto(str(streamlit_server["url"]))
-        area = page.get_by_label("Original text")
+        area = page.get_by_role("textbox", name="Original text")
         expect(area).to_be_visible(timeout=60_000)
         area.fill(
             "Mr John Smith, a Norwegian engineer, lives in Oslo. <script>alert('xss')</script>"
@@ -133,3 +133,57 @@ def test_script_in_pasted_text_is_inert(chromium_path: str, streamlit_server: di
         assert not dialogs, dialogs
         page.screenshot(path=str(SHOTS / "inert_script.png"), full_page=True)
         browser.close()
+
+
+REDACTED_NOTE = """Meeting note, 14 March
+
+[PERSON] came in about the complaint from the warehouse. He is 38, has worked the night shift
+as a forklift driver for six years and lives with his partner in [LOCATION]. He said the
+supervisor, a woman in her fifties, shouted at him in front of the team. [PERSON] asked that
+his name stay out of the report; his union representative, Priya Nandakumar, was present.
+Follow-up with HR next week."""
+
+
+def test_redacted_only_audit_makes_no_external_request(
+    chromium_path: str, streamlit_server: dict
+) -> None:
+    """A redacted note audited alone, in a real browser: people, exposure, no CPR; every
+    request the page makes goes to the app itself (no font host, no CDN)."""
+    from playwright.sync_api import expect, sync_playwright
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    base = str(streamlit_server["url"])
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1500, "height": 1800})
+        requests: list[str] = []
+        page.on("request", lambda r: requests.append(r.url))
+        page.goto(base)
+        expect(page.get_by_role("heading", name="Audit a document")).to_be_visible(timeout=60_000)
+        expect(page.get_by_text("only your redacted version", exact=False)).to_be_visible()
+        page.get_by_test_id("stCheckbox").filter(has_text="I already have the redacted").click()
+        area = page.get_by_label("Redacted text")
+        expect(area).to_be_visible(timeout=30_000)
+        area.fill(REDACTED_NOTE)
+        area.press("Control+Enter")
+        run = page.get_by_role("button", name="Run audit")
+        expect(run).to_be_enabled(timeout=30_000)
+        run.click()
+        expect(
+            page.get_by_test_id("stMetricLabel").filter(has_text="People singled out")
+        ).to_be_visible(timeout=120_000)
+        expect(page.get_by_text("Verdict:", exact=False).first).to_be_visible()
+        expect(page.get_by_text("No CPR without the original.", exact=True)).to_be_visible()
+        page.set_viewport_size({"width": 1500, "height": 4200})  # the whole results page
+        _wait_idle(page)
+        page.wait_for_timeout(1500)
+        page.screenshot(path=str(SHOTS / "redacted_only.png"))
+        for tab, shot in (("Evidence", "redacted_evidence"), ("Placeholders", "redacted_ph")):
+            page.get_by_role("tab", name=tab).click()
+            page.wait_for_timeout(500)
+            _wait_idle(page)
+            page.wait_for_timeout(1000)
+            page.screenshot(path=str(SHOTS / f"{shot}.png"))
+        browser.close()
+    outside = [u for u in requests if not u.startswith((base, "data:", "blob:"))]
+    assert requests and not outside, outside

@@ -224,11 +224,10 @@ class LocalAdversary:
         t0 = time.perf_counter()
         pipe = self._nlp()
         warnings: list[str] = []
-        unused = [
-            n for n in pipe.nlp.pipe_names if n in {"lemmatizer", "attribute_ruler", "tagger"}
-        ]
+        from spia_core.nlp import parse
+
         progress.report(0, 1, "parse")
-        doc = pipe.nlp(text, disable=unused)
+        doc = parse(text, pipe)  # the audit's one parse of this text (shared with other stages)
         ents = [(e.start_char, e.end_char, e.label_) for e in doc.ents]
         if doc.has_annotation("SENT_START"):
             sents = [(s.start_char, s.end_char) for s in doc.sents]

@@ -1,0 +1,1 @@
+"""Audits at corpus scale: the process pool, the `check` release gate, Ray and provider batches."""

@@ -1,0 +1,215 @@
+"""``bench scale``: documents per second on one worker, every core and a local 2-worker Ray
+instance; one audit beside one Presidio ``analyze``; LLM wall time at concurrency 1, 8 and 32
+against the local OpenAI-compatible test server (300 ms per call). All measured in one run."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from spia_core.scale.pool import available_cores
+
+
+def repeated_corpus(n: int, seed: int = 7) -> Any:
+    """``n`` documents: the bundled texts (TAB-144 and PANORAMA-151) repeated and shuffled."""
+    from spia_core.batch import DatasetRef
+    from spia_core.datasets import load_bundled
+    from spia_core.model import Document
+
+    base = load_bundled("TAB-144") + load_bundled("PANORAMA-151")
+    rng = random.Random(seed)
+    docs = []
+    for i in range(n):
+        src = base[i % len(base)]
+        docs.append(Document(f"{src.data_id}~{i}", src.text, src.subjects, src.entities))
+    rng.shuffle(docs)
+    return DatasetRef(name=f"repeated-{n}", documents=docs, hash=f"repeated-{n}-{seed}")
+
+
+def _run(ref: Any, workers: int, engine: str, tmp: Path) -> tuple[float, list[dict[str, Any]]]:
+    from spia_core.batch import BatchConfig, result_record, run_batch
+    from spia_core.pipeline import AuditConfig
+
+    cfg = BatchConfig(
+        dataset=ref.name,
+        audit=AuditConfig(anonymizer="ner-mask", dataset=ref.name),
+        workers=workers,
+        engine=engine,
+        resume=False,
+        data_dir=tmp / f"{ref.name}-{engine}-{workers}",
+    )
+    t0 = time.perf_counter()
+    result = run_batch(cfg, progress=False, dataset=ref)
+    wall = time.perf_counter() - t0
+    records = []
+    for outcome in result.outcomes:
+        rec = result_record(outcome)
+        rec.pop("timings", None)
+        rec["summary"].pop("elapsed_s", None)
+        records.append(rec)
+    return wall, records
+
+
+def _start_ray(workers: int) -> bool:
+    """A local Ray instance started before the timing (the start itself is not the batch)."""
+    from spia_core.scale.ray_engine import _ray, start
+
+    return start(_ray(), workers, None)
+
+
+def offline_scaling(ref: Any, tmp: Path) -> dict[str, Any]:
+    """docs/s at 1 worker, every core and 2 Ray workers, efficiency, identical results."""
+    cores = available_cores()
+    one_s, one = _run(ref, 1, "local", tmp)
+    all_s, every = _run(ref, cores, "local", tmp)
+    out: dict[str, Any] = {
+        "n_docs": len(ref.documents),
+        "cores": cores,
+        "one_worker_s": round(one_s, 1),
+        "one_worker_docs_per_s": round(len(ref.documents) / one_s, 3),
+        "all_cores_s": round(all_s, 1),
+        "all_cores_docs_per_s": round(len(ref.documents) / all_s, 3),
+        "all_cores_speedup": round(one_s / all_s, 2),
+        "all_cores_efficiency": round(one_s / all_s / cores, 2),
+        "all_cores_identical": every == one,
+    }
+    try:
+        started = _start_ray(2)
+    except ImportError as exc:
+        out["ray"] = f"not measured: {exc}"
+        return out
+    try:
+        ray_s, on_ray = _run(ref, 2, "ray", tmp)
+    finally:
+        if started:
+            import ray
+
+            ray.shutdown()
+    out.update(
+        {
+            "ray_2_workers_s": round(ray_s, 1),
+            "ray_2_workers_docs_per_s": round(len(ref.documents) / ray_s, 3),
+            "ray_2_workers_speedup": round(one_s / ray_s, 2),
+            "ray_identical": on_ray == one,
+        }
+    )
+    return out
+
+
+def audit_vs_presidio(docs: list[Any]) -> dict[str, Any]:
+    """Median wall time of one full audit (ner-mask + local adversary) and of one Presidio
+    ``analyze`` of the same documents, interleaved, after a warm-up of each."""
+    from spia_core.anonymizers.presidio_anonymizer import _engines
+    from spia_core.nlp import clear_parse_cache
+    from spia_core.pipeline import AuditConfig, audit, build_components
+
+    config = AuditConfig(anonymizer="ner-mask", dataset="TAB-144")
+    comps = build_components(config)
+    analyzer = _engines()[0]
+    audit(docs[0], config, components=comps)
+    analyzer.analyze(text=docs[0].text, language="en")
+    ours, theirs = [], []
+    for doc in docs[1:]:
+        clear_parse_cache()  # no help from an earlier parse of the same text
+        t0 = time.perf_counter()
+        audit(doc, config, components=comps)
+        ours.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        analyzer.analyze(text=doc.text, language="en")
+        theirs.append(time.perf_counter() - t0)
+    a, p = statistics.median(ours), statistics.median(theirs)
+    return {
+        "n_docs": len(ours),
+        "audit_median_s": round(a, 3),
+        "presidio_analyze_median_s": round(p, 3),
+        "ratio": round(a / p, 2),
+        "target_ratio": 1.2,
+    }
+
+
+def run_scale(args: argparse.Namespace) -> dict[str, Any]:
+    """The whole ``bench scale`` (see the module docstring)."""
+    from spia_core.batch import load_dataset_ref
+
+    out: dict[str, Any] = {}
+    tab = load_dataset_ref("TAB-144")
+    if args.limit:
+        tab.documents = tab.documents[: args.limit]
+    out["audit_vs_presidio (TAB)"] = audit_vs_presidio(tab.documents[: args.timing_docs + 1])
+    with tempfile.TemporaryDirectory(prefix="spia-bench-scale-") as tmp:
+        out["offline TAB-144"] = offline_scaling(tab, Path(tmp))
+        corpus = repeated_corpus(args.corpus_size)
+        out[f"offline repeated corpus ({args.corpus_size})"] = offline_scaling(corpus, Path(tmp))
+        if not args.no_llm:
+            out["llm PANORAMA-151 (300 ms per call)"] = llm_concurrency(Path(tmp), args)
+    return out
+
+
+def llm_concurrency(tmp: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """Wall time and calls per document at concurrency 1, 8, 32 on the local test server."""
+    from spia_core.scale.llm_server import scripted_server
+
+    out: dict[str, Any] = {}
+    levels = [int(c) for c in args.concurrency_levels.split(",")]
+    limit = args.llm_limit
+    with scripted_server(delay=0.3) as server:
+        if server is None:
+            return {"skipped": "tests/llm_test_server.py is not importable (run from a checkout)"}
+        for c in levels:
+            out[f"concurrency_{c}"] = _llm_run(server, c, limit, tmp / f"llm-c{c}")
+    base = out[f"concurrency_{levels[0]}"]["wall_s"]
+    for c in levels[1:]:
+        out[f"concurrency_{c}"][f"speedup_vs_c{levels[0]}"] = round(
+            base / out[f"concurrency_{c}"]["wall_s"], 1
+        )
+    return out
+
+
+def _llm_run(server: Any, concurrency: int, limit: int | None, tmp: Path) -> dict[str, Any]:
+    from spia_core.batch import BatchConfig, run_batch
+    from spia_core.llm.connection import CallPolicy
+    from spia_core.pipeline import AuditConfig
+
+    config = AuditConfig(
+        anonymizer="none",
+        adversary="llm",
+        adversary_backbone="llama-3.1-8b",
+        base_url=server.base_url,
+        dataset="PANORAMA-151",
+    )
+    cfg = BatchConfig(
+        dataset="PANORAMA-151",
+        audit=config,
+        limit=limit,
+        concurrency=concurrency,
+        resume=False,
+        cache=False,
+        data_dir=tmp,
+        llm_policy=CallPolicy(max_concurrency=concurrency),
+    )
+    n0 = len(server.requests)
+    t0 = time.perf_counter()
+    result = run_batch(cfg, progress=False)
+    wall = time.perf_counter() - t0
+    calls = len(server.requests) - n0
+    n = result.summary["n_docs"]
+    return {
+        "n_docs": n,
+        "wall_s": round(wall, 1),
+        "calls": calls,
+        "calls_per_doc": round(calls / max(1, n), 2),
+        "n_failed": result.summary["n_failed"],
+    }
+
+
+def print_json(result: dict[str, Any]) -> str:
+    with contextlib.suppress(TypeError):
+        return json.dumps(result, indent=2)
+    return str(result)

@@ -1,0 +1,133 @@
+"""``check``: the release gate over folders of redacted documents (policy, resume, exit codes)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from spia_core.cli import main
+from spia_core.scale.discover import DiscoveryError, discover
+from spia_core.scale.policy import PolicyError, load_policy, parse_rule
+from tests._redacted_corpus import write_corpus
+
+ROOT = Path(__file__).resolve().parents[1]
+N_DOCS = 500
+
+
+def test_policy_rules_and_file(tmp_path: Path) -> None:
+    row = {"status": "ok", "verdict": "unsafe", "n_direct_identifiers": 0, "exposure": 4}
+    row.update(n_exposed_subjects=2, max_inferred_share=0.4, n_seen_through=1)
+    assert load_policy().evaluate(row) == []  # default: direct-identifier only
+    assert parse_rule("subjects-exposed>1").broken_by(row)
+    assert not parse_rule("subjects-exposed>2").broken_by(row)
+    assert parse_rule("subjects-exposed>=2").broken_by(row)
+    assert parse_rule("inferred-share>0.3").broken_by(row)
+    assert parse_rule("unsafe").broken_by(row)
+    for bad in ("subjects-exposed", "direct-identifier>1", "inferred-share>2", "cpr<0.9"):
+        with pytest.raises(PolicyError):
+            parse_rule(bad)
+    toml = tmp_path / "policy.toml"
+    toml.write_text('[policy]\nfail_on = ["exposure>3"]\ncannot_judge = "pass"\n')
+    policy = load_policy(["seen-through>0"], toml)
+    assert policy.evaluate(row) == ["exposure>3", "seen-through>0"]
+    assert policy.evaluate({**row, "verdict": "cannot_judge"}) == []
+    assert load_policy().evaluate({**row, "verdict": "cannot_judge"}) == ["cannot_judge"]
+    toml.write_text('fail_on = ["exposure>3"]\nthreshold = 2\n')
+    with pytest.raises(PolicyError, match="unknown key"):
+        load_policy(None, toml)
+
+
+def test_discovery_files_folders_globs_and_ids(tmp_path: Path) -> None:
+    write_corpus(tmp_path / "in", 12)
+    (tmp_path / "in" / "notes" / "skip.csv").write_text("a,b\n")
+    found = discover([str(tmp_path / "in")])
+    assert len(found) == 12 and len({f.data_id for f in found}) == 12
+    assert any(f.data_id.startswith("batch.jsonl#r") for f in found)
+    globbed = discover([str(tmp_path / "in" / "**" / "*.txt")])
+    assert globbed and all(f.source.endswith(".txt") for f in globbed)
+    with pytest.raises(DiscoveryError, match="no such file"):
+        discover([str(tmp_path / "missing")])
+    with pytest.raises(DiscoveryError, match="matches no file"):
+        discover([str(tmp_path / "in" / "*.docx")])
+    dup = tmp_path / "dup.jsonl"
+    dup.write_text('{"id": 1, "text": "a"}\n{"id": 1, "text": "b"}\n')
+    with pytest.raises(DiscoveryError, match="two documents have the id"):
+        discover([str(dup)])
+
+
+def test_bad_configuration_and_unreadable_input_exit_2(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    write_corpus(folder, 3)
+    out = tmp_path / "out"
+    assert main(["check", str(folder), "--out", str(out), "--fail-on", "cpr<1"]) == 2
+    assert main(["check", str(tmp_path / "nope"), "--out", str(out)]) == 2
+    (folder / "broken.pdf").write_bytes(b"%PDF-1.4 not really a pdf")
+    (folder / "empty.txt").write_text("   \n")
+    code = main(["check", str(folder), "--out", str(out), "--workers", "1", "--quiet"])
+    assert code == 2
+    rows = {r["data_id"]: r for r in csv.DictReader((out / "summary.csv").open())}
+    assert rows["broken.pdf"]["status"] == rows["empty.txt"]["status"] == "input_error"
+    assert "PDF" in rows["broken.pdf"]["error"]
+    assert sum(r["status"] == "ok" for r in rows.values()) == 3  # the others were checked
+
+
+def _rows_in_store(db: Path) -> int:
+    if not db.is_file():
+        return 0
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1) as conn:
+            return conn.execute("SELECT COUNT(*) FROM documents").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def test_500_documents_kill_and_restart_lose_nothing(tmp_path: Path) -> None:
+    folder, out = tmp_path / "in", tmp_path / "out"
+    leaks = write_corpus(folder, N_DOCS)
+    cmd = [sys.executable, "-m", "spia_core", "check", str(folder), "--out", str(out)]
+    cmd += ["--workers", "2", "--quiet", "--top", "5"]
+    db = out / ".spia-check" / "results.sqlite3"
+    first = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 600
+        while time.monotonic() < deadline and _rows_in_store(db) < N_DOCS // 4:
+            assert first.poll() is None, "check finished before it could be killed"
+            time.sleep(0.2)
+    finally:
+        first.send_signal(signal.SIGKILL)
+        first.wait()
+    at_kill = _rows_in_store(db)
+    assert N_DOCS // 4 <= at_kill < N_DOCS
+
+    second = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=1200)
+    assert second.returncode == 1, second.stderr[-2000:]  # leaked identifiers fail the gate
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["counts"]["n_resumed"] == at_kill
+    assert summary["counts"]["n_checked"] == N_DOCS
+    rows = list(csv.DictReader((out / "summary.csv").open()))
+    assert sorted(r["data_id"] for r in rows) == sorted(leaks)  # each once, none lost
+    assert _rows_in_store(db) == N_DOCS
+    for r in rows:
+        assert r["status"] == "ok" and r["verdict"] in {"unsafe", "no_exposure_found"}
+        assert (out / r["report_json"]).is_file() and (out / r["report_html"]).is_file()
+        report = json.loads((out / r["report_json"]).read_text())
+        assert report["mode"] == "redacted_only" and report["verdict"]["status"] == r["verdict"]
+    failing = {r["data_id"] for r in rows if r["policy"] == "fail"}
+    assert failing == {d for d, leak in leaks.items() if leak}
+    assert "riskiest documents" in second.stdout
+
+    # a new policy re-gates the stored results without auditing anything again
+    third = subprocess.run(
+        [*cmd, "--fail-on", "exposure>1000"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert third.returncode == 0, third.stderr[-2000:]
+    again = json.loads((out / "summary.json").read_text())
+    assert again["counts"]["n_resumed"] == N_DOCS and again["counts"]["n_policy_fail"] == 0
