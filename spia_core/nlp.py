@@ -59,6 +59,8 @@ def load_pipeline(preference: tuple[str, ...] = MODEL_PREFERENCE) -> Pipeline:
 
 #: Components the shared parse never runs (nothing in the engine reads lemmas).
 _NEVER = frozenset({"lemmatizer"})
+#: Components of the "tags" layer (POS; the attribute ruler reads dependency labels).
+_TAGS = frozenset({"tagger", "morphologizer", "attribute_ruler"})
 #: The shared parse cache keeps at most this many docs and this many characters in total.
 PARSE_CACHE_DOCS = 32
 PARSE_CACHE_CHARS = 2_000_000
@@ -69,19 +71,26 @@ class _Entry:
     """A cached doc and the layers already on it (``ner``: "", "alone" or "in_sentences")."""
 
     doc: Doc
-    syntax: bool = False
+    parsed: bool = False
+    tagged: bool = False
     ner: str = ""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
 _parse_cache: OrderedDict[tuple[int, str], _Entry] = OrderedDict()
 _parse_lock = threading.Lock()
-#: Component runs over a text, per layer (tests and benches read them).
-parse_counts: dict[str, int] = {"syntax": 0, "ner": 0}
+#: Layer runs over a text (tests and benches read them).
+parse_counts: dict[str, int] = {"parse": 0, "tags": 0, "ner": 0}
 
 
-def _syntax_components(pipeline: Pipeline) -> list[str]:
-    return [n for n in pipeline.nlp.pipe_names if n != "ner" and n not in _NEVER]
+def _layer(pipeline: Pipeline, layer: str) -> list[str]:
+    """The components of ``layer`` ("parse", "tags" or "ner"), in pipeline order."""
+    names = [n for n in pipeline.nlp.pipe_names if n not in _NEVER]
+    if layer == "ner":
+        return [n for n in names if n == "ner"]
+    if layer == "tags":
+        return [n for n in names if n in _TAGS]
+    return [n for n in names if n != "ner" and n not in _TAGS]
 
 
 def _entry(pipeline: Pipeline, text: str) -> _Entry:
@@ -107,58 +116,74 @@ def _run(pipeline: Pipeline, doc: Doc, names: Sequence[str], layer: str) -> Doc:
     return doc
 
 
+def _add_syntax(pipeline: Pipeline, entry: _Entry, tags: bool) -> None:
+    if not entry.parsed:
+        names = _layer(pipeline, "parse")
+        if tags:  # the whole syntax in pipeline order (tagger before parser, ruler after)
+            names = [n for n in pipeline.nlp.pipe_names if n in set(names) | _TAGS]
+        _run(pipeline, entry.doc, names, "parse")
+        entry.parsed, entry.tagged = True, entry.tagged or tags
+    if tags and not entry.tagged:
+        _run(pipeline, entry.doc, _layer(pipeline, "tags"), "tags")
+        entry.tagged = True
+
+
 def parse(
-    text: str, pipeline: Pipeline | None = None, *, syntax: bool = True, entities: bool = True
+    text: str,
+    pipeline: Pipeline | None = None,
+    *,
+    syntax: bool = True,
+    tags: bool = False,
+    entities: bool = True,
 ) -> Doc:
     """The shared spaCy parse of ``text``: each layer runs once per text, whoever asks first.
 
-    ``syntax``: tagger, parser and attribute ruler (POS, dependencies, sentences). ``entities``:
-    NER, read as the full pipeline reads it (after the parser, so within sentences) when
-    ``syntax`` is asked too, else NER alone (what ner-mask reads). ner-mask, span metrics and
-    the local adversary call this, so an audit parses each text once; every stage gets exactly
-    the annotations it got from its own ``nlp(text, disable=...)`` call before.
+    ``syntax``: dependencies and sentences (tok2vec, parser); ``tags``: POS too (tagger,
+    attribute ruler). ``entities``: NER, read as the full pipeline reads it (after the parser,
+    so within sentences) when ``syntax`` is asked too, else NER alone (what ner-mask reads).
+    ner-mask, span metrics and the local adversary call this, so an audit parses each text
+    once; every stage gets exactly the annotations its own ``nlp(text, disable=...)`` call gave
+    (the layers are independent in the English pipelines; checked on TAB and PANORAMA).
     """
     pipeline = pipeline or load_pipeline()
     has_ner = "ner" in pipeline.nlp.pipe_names
     entry = _entry(pipeline, text)
     with entry.lock:
-        doc = entry.doc
-        if entities and has_ner and not syntax and (entry.syntax or entry.ner == "in_sentences"):
+        if entities and has_ner and not syntax and (entry.parsed or entry.ner == "in_sentences"):
             # NER alone on a doc that already has sentences would differ: a fresh doc instead
             return _run(pipeline, pipeline.nlp.make_doc(text), ["ner"], "ner")
-        if syntax and not entry.syntax:
-            _run(pipeline, doc, _syntax_components(pipeline), "syntax")
-            entry.syntax = True
-        want = "in_sentences" if syntax else "alone"
+        if syntax or tags:
+            _add_syntax(pipeline, entry, tags)
+        want = "in_sentences" if syntax or tags else "alone"
         if entities and has_ner and entry.ner != want:
             if entry.ner:
-                doc.set_ents([], default="missing")
-            _run(pipeline, doc, ["ner"], "ner")
+                entry.doc.set_ents([], default="missing")
+            _run(pipeline, entry.doc, ["ner"], "ner")
             entry.ner = want
-        return doc
+        return entry.doc
 
 
 def parse_many(
     texts: Sequence[str], pipeline: Pipeline | None = None, batch_size: int = 16
 ) -> list[Doc]:
-    """:func:`parse` (syntax only) for many texts; new ones go through ``nlp.pipe`` in batches."""
+    """:func:`parse` with POS (no NER) for many texts; new ones go through ``nlp.pipe``."""
     pipeline = pipeline or load_pipeline()
     todo = []
     for text in dict.fromkeys(texts):
         entry = _entry(pipeline, text)
-        if not entry.syntax and not entry.ner:
+        if not entry.parsed and not entry.ner:
             todo.append(text)
     if todo:
-        names = _syntax_components(pipeline)
-        disable = [n for n in pipeline.nlp.pipe_names if n not in names]
+        keep = set(_layer(pipeline, "parse")) | set(_layer(pipeline, "tags"))
+        disable = [n for n in pipeline.nlp.pipe_names if n not in keep]
         docs = pipeline.nlp.pipe(todo, disable=disable, batch_size=batch_size)
         for text, doc in zip(todo, docs, strict=True):
             entry = _entry(pipeline, text)
             with entry.lock:
-                if not entry.syntax and not entry.ner:
-                    entry.doc, entry.syntax = doc, True
-                    parse_counts["syntax"] += 1
-    return [parse(t, pipeline, entities=False) for t in texts]
+                if not entry.parsed and not entry.ner:
+                    entry.doc, entry.parsed, entry.tagged = doc, True, True
+                    parse_counts["parse"] += 1
+    return [parse(t, pipeline, tags=True, entities=False) for t in texts]
 
 
 def clear_parse_cache() -> None:

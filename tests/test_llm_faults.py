@@ -144,3 +144,16 @@ def test_cloud_clients_retry_a_malformed_200_too() -> None:
 
 
 JSON = {"content-type": "application/json"}
+
+
+def test_raw_control_characters_inside_json_strings_parse() -> None:
+    """Seen on llama-cpp-python 0.3.36 + Gemma 3 270M: 'Invalid control character' failed a
+    document although the JSON was unambiguous."""
+    from spia_core.llm.jsonparse import parse_and_validate
+
+    text = '{"ok": true, "why": "line one\nline\ttwo"}'
+    schema = {
+        "type": "object",
+        "properties": {"ok": {"type": "boolean"}, "why": {"type": "string"}},
+    }
+    assert parse_and_validate(text, schema) == {"ok": True, "why": "line one\nline\ttwo"}

@@ -49,3 +49,33 @@ def test_blocking_links_namesakes_initials_and_near_spellings() -> None:
     assert keep[0, 0] and keep[1, 1]
     assert not keep[2, 2]  # nothing shared: not compared
     assert _pairs(LocalMatcher(), gt, pred) == _pairs(LocalMatcher(blocking=False), gt, pred)
+
+
+def test_large_inputs_are_blocked_with_the_same_assignment() -> None:
+    """60 x 60 invented people (names, roles, values drawn at random): blocking applies and the
+    assignment equals all-pairs scoring."""
+    import random
+
+    from spia_core.evaluation.matching import BLOCKING_MIN_PAIRS
+
+    rng = random.Random(5)
+    first = ["Ada", "Bruno", "Celia", "Dario", "Edith", "Farid", "Greta", "Ines", "Jonas"]
+    last = ["Ashdown", "Bellamy", "Carrow", "Dunmore", "Fenwick", "Garside", "Ingram"]
+    roles = ["the applicant", "a witness", "her lawyer", "the author", "a neighbour", "his son"]
+    towns = ["Ambleford", "Bexcombe", "Caddow", "Dunmere"]
+
+    def person(i: int) -> Subject:
+        piis = [
+            PII("LOCATION", rng.choice(towns), 3, 1),
+            PII("AGE", str(rng.randint(20, 80)), 3, 1),
+        ]
+        if rng.random() < 0.7:
+            piis.append(PII("NAME", f"{rng.choice(first)} {rng.choice(last)}", 5, 1))
+        return Subject(i, f"{rng.choice(roles)} - {rng.choice(['tall', 'retired', 'new'])}", piis)
+
+    gt = [person(i) for i in range(60)]
+    pred = [person(100 + i) for i in range(60)]
+    assert len(gt) * len(pred) >= BLOCKING_MIN_PAIRS
+    keep = candidate_pairs(gt, pred, 0.4)
+    assert 0 < keep.sum() < keep.size
+    assert _pairs(LocalMatcher(), gt, pred) == _pairs(LocalMatcher(blocking=False), gt, pred)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from spia_core.commands.preflight import (
     check_data_dir,
@@ -66,43 +67,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="with --anonymizer provided: JSONL of your anonymized texts (data_id, "
         "anonymized_text, optional masked_spans); a document without one is a failure",
     )
-    p.add_argument("--backbone", help="LLM backbone of the anonymizer (LLM anonymizers)")
-    p.add_argument(
-        "--adversary-backbone",
-        help="LLM backbone of the adversary (llm; default claude-sonnet-4-5)",
-    )
-    p.add_argument(
-        "--base-url",
-        help="OpenAI-compatible endpoint of a local LLM server (used by local backbones and "
-        "model ids not in data/models.json, never by cloud models)",
-    )
-    p.add_argument("--matcher", default="local", choices=("local", "llm"), help="subject matcher")
-    p.add_argument("--matcher-backbone", help="LLM matcher backbone (default gpt-4.1-mini)")
-    p.add_argument(
-        "--judge",
-        default="rules",
-        choices=("rules", "llm"),
-        help="judge for pairs the rules score 0 (default: rules)",
-    )
-    p.add_argument("--judge-backbone", help="LLM judge backbone (default gpt-4.1-mini)")
-    p.add_argument(
-        "--utility-llm",
-        action="store_true",
-        help="also score readability / meaning / hallucination with an LLM",
-    )
-    p.add_argument("--utility-backbone", help="LLM utility backbone (default gpt-4.1-mini)")
-    p.add_argument(
-        "--no-cache",
-        action="store_true",
-        help="do not use the LLM response cache (DATA_DIR/llm_cache.sqlite3)",
-    )
-    p.add_argument(
-        "--llm-timeout",
-        type=float,
-        help="seconds before an LLM call times out (default 120; raise it for a slow local "
-        "server: a timed-out call to a local server is not retried)",
-    )
-    p.add_argument("--llm-retries", type=int, help="retries of a failed LLM call (default 4)")
+    _add_llm_arguments(p)
     p.add_argument("--limit", type=int, help="only the first N documents")
     p.add_argument(
         "--scoring-mode",
@@ -142,6 +107,47 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+def _add_llm_arguments(p: argparse.ArgumentParser) -> None:
+    """Backbones, endpoint, cache and call policy of the LLM stages."""
+    p.add_argument("--backbone", help="LLM backbone of the anonymizer (LLM anonymizers)")
+    p.add_argument(
+        "--adversary-backbone",
+        help="LLM backbone of the adversary (llm; default claude-sonnet-4-5)",
+    )
+    p.add_argument(
+        "--base-url",
+        help="OpenAI-compatible endpoint of a local LLM server (used by local backbones and "
+        "model ids not in data/models.json, never by cloud models)",
+    )
+    p.add_argument("--matcher", default="local", choices=("local", "llm"), help="subject matcher")
+    p.add_argument("--matcher-backbone", help="LLM matcher backbone (default gpt-4.1-mini)")
+    p.add_argument(
+        "--judge",
+        default="rules",
+        choices=("rules", "llm"),
+        help="judge for pairs the rules score 0 (default: rules)",
+    )
+    p.add_argument("--judge-backbone", help="LLM judge backbone (default gpt-4.1-mini)")
+    p.add_argument(
+        "--utility-llm",
+        action="store_true",
+        help="also score readability / meaning / hallucination with an LLM",
+    )
+    p.add_argument("--utility-backbone", help="LLM utility backbone (default gpt-4.1-mini)")
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="do not use the LLM response cache (DATA_DIR/llm_cache.sqlite3)",
+    )
+    p.add_argument(
+        "--llm-timeout",
+        type=float,
+        help="seconds before an LLM call times out (default 120; raise it for a slow local "
+        "server: a timed-out call to a local server is not retried)",
+    )
+    p.add_argument("--llm-retries", type=int, help="retries of a failed LLM call (default 4)")
+
+
 def parse_options(pairs: list[str]) -> dict[str, object]:
     """KEY=VALUE strings -> options (true/false, integers and floats converted)."""
     options: dict[str, object] = {}
@@ -169,42 +175,34 @@ def _fmt(value: object) -> str:
     return "n/a" if value is None else str(value)
 
 
-def run(args: argparse.Namespace) -> int:
-    from spia_core.batch import BatchConfig, run_batch
-    from spia_core.datasets import DatasetError
-    from spia_core.llm.connection import CallPolicy
-    from spia_core.pipeline import AuditConfig, build_components, llm_destinations
-    from spia_core.registry import UnknownNameError
-
+def _argument_problem(args: argparse.Namespace) -> str | None:
+    """The first problem with the arguments, found before any work starts (or None)."""
     if args.limit is not None and args.limit < 1:
-        print("error: --limit must be at least 1", file=sys.stderr)
-        return 2
+        return "--limit must be at least 1"
     if not 0 <= args.min_certainty <= 5:
-        print("error: --min-certainty must be between 0 and 5", file=sys.stderr)
-        return 2
+        return "--min-certainty must be between 0 and 5"
     if args.workers < 1 or args.concurrency < 1:
-        print("error: --workers and --concurrency must be at least 1", file=sys.stderr)
-        return 2
-    try:
-        options = parse_options(args.anonymizer_option)
-    except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    problem = first_problem(
+        return "--workers and --concurrency must be at least 1"
+    if (args.anonymized is not None) != (args.anonymizer == "provided"):
+        return "--anonymized FILE goes with --anonymizer provided (and vice versa)"
+    if args.engine == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            return "--engine ray needs Ray: pip install 'spia-audit[ray]'"
+    elif args.ray_address:
+        return "--ray-address goes with --engine ray"
+    return first_problem(
         check_dataset(args.dataset),
         check_out_dir(args.out),
         check_data_dir(args.data_dir),
     )
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
-        return 2
-    if (args.anonymized is not None) != (args.anonymizer == "provided"):
-        print(
-            "error: --anonymized FILE goes with --anonymizer provided (and vice versa)",
-            file=sys.stderr,
-        )
-        return 2
-    config = AuditConfig(
+
+
+def _audit_config(args: argparse.Namespace, options: dict[str, object]) -> Any:
+    from spia_core.pipeline import AuditConfig
+
+    return AuditConfig(
         anonymizer=args.anonymizer,
         anonymizer_options=options,
         anonymizer_backbone=args.backbone,
@@ -221,6 +219,46 @@ def run(args: argparse.Namespace) -> int:
         base_url=args.base_url,
         dataset=args.dataset if not Path(args.dataset).is_file() else "",
     )
+
+
+def _print_summary(result: Any, out: Path) -> None:
+    summary = result.summary
+    width = max(len(k) for k in HEADLINE)
+    for key in HEADLINE:
+        print(f"{key:<{width}}  {_fmt(summary.get(key))}")
+    for stage, u in summary.get("usage", {}).items():
+        print(
+            f"usage {stage}: {u['calls']:.0f} calls, {u['cache_hits']:.0f} cache hits, "
+            f"{u['input_tokens']:.0f} in / {u['output_tokens']:.0f} out tokens, "
+            f"${u['cost_usd']:.4f}, {u['latency_s']:.2f}s"
+        )
+    if summary.get("n_anonymizer_refused"):
+        print(
+            f"{summary['n_anonymizer_refused']} document(s) failed because the anonymizer refused "
+            "or returned no rewrite of the input (not scored, never counted as protected)"
+        )
+    if summary.get("n_resumed"):
+        print(f"(resumed run {result.run_id}: {summary['n_resumed']} document(s) already done)")
+    print(f"results written to {out}")
+
+
+def run(args: argparse.Namespace) -> int:
+    from spia_core.batch import BatchConfig, run_batch
+    from spia_core.datasets import DatasetError
+    from spia_core.llm.connection import CallPolicy
+    from spia_core.pipeline import build_components, llm_destinations
+    from spia_core.registry import UnknownNameError
+
+    try:
+        options = parse_options(args.anonymizer_option)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    problem = _argument_problem(args)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
+    config = _audit_config(args, options)
     cache = not args.no_cache
     try:
         policy = CallPolicy(
@@ -257,15 +295,6 @@ def run(args: argparse.Namespace) -> int:
         cache=cache,
         llm_policy=policy,
     )
-    if args.engine == "ray":
-        try:
-            import ray  # noqa: F401
-        except ImportError:
-            print("error: --engine ray needs Ray: pip install 'spia-audit[ray]'", file=sys.stderr)
-            return 2
-    elif args.ray_address:
-        print("error: --ray-address goes with --engine ray", file=sys.stderr)
-        return 2
     try:
         result = run_batch(batch, progress=not args.quiet)
     except (DatasetError, FileNotFoundError, ValueError) as exc:
@@ -278,22 +307,5 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    summary = result.summary
-    width = max(len(k) for k in HEADLINE)
-    for key in HEADLINE:
-        print(f"{key:<{width}}  {_fmt(summary.get(key))}")
-    for stage, u in summary.get("usage", {}).items():
-        print(
-            f"usage {stage}: {u['calls']:.0f} calls, {u['cache_hits']:.0f} cache hits, "
-            f"{u['input_tokens']:.0f} in / {u['output_tokens']:.0f} out tokens, "
-            f"${u['cost_usd']:.4f}, {u['latency_s']:.2f}s"
-        )
-    if summary.get("n_anonymizer_refused"):
-        print(
-            f"{summary['n_anonymizer_refused']} document(s) failed because the anonymizer refused "
-            "or returned no rewrite of the input (not scored, never counted as protected)"
-        )
-    if summary.get("n_resumed"):
-        print(f"(resumed run {result.run_id}: {summary['n_resumed']} document(s) already done)")
-    print(f"results written to {args.out}")
-    return 1 if summary.get("n_failed") else 0
+    _print_summary(result, args.out)
+    return 1 if result.summary.get("n_failed") else 0

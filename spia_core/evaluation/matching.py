@@ -577,6 +577,11 @@ def candidate_pairs(gt: list[Subject], pred: list[Subject], min_similarity: floa
     return bound >= min_similarity - 1e-9
 
 
+#: Below this many subject pairs every pair is scored: the bound's sparse products cost more
+#: than they save (TAB-144 original, 288 matchings: 1.12 s CPU blocked, 0.32 s all pairs).
+BLOCKING_MIN_PAIRS = 400
+
+
 @MATCHERS.register("local")
 class LocalMatcher:
     """Offline matcher on names, descriptions (roles, words) and shared PII values.
@@ -603,7 +608,7 @@ class LocalMatcher:
         original_text: str = "",
         anonymized_text: str = "",
     ) -> Assignment:
-        if self.blocking:
+        if self.blocking and len(gt) * len(pred) >= BLOCKING_MIN_PAIRS:
             keep = candidate_pairs(gt, pred, self.min_similarity)
             pairs = [(g, p) for i, g in enumerate(gt) for j, p in enumerate(pred) if keep[i, j]]
         else:

@@ -16,10 +16,14 @@ class JSONParseError(ValueError):
 
 
 def extract_json(text: str) -> Any:
-    """Parse the JSON value in ``text``: strip code fences, slice first {/[ to last }/]."""
+    """Parse the JSON value in ``text``: strip code fences, slice first {/[ to last }/].
+
+    Control characters inside strings are accepted (grammar-constrained small models emit
+    raw newlines and tabs there; the value is still unambiguous).
+    """
     stripped = _FENCE.sub("", text.strip()).strip()
-    try:
-        return json.loads(stripped)
+    try:  # strict=False: a raw newline or tab inside a string (small local models) is kept
+        return json.loads(stripped, strict=False)
     except json.JSONDecodeError:
         pass
     starts = [i for i in (stripped.find("{"), stripped.find("[")) if i >= 0]
@@ -30,7 +34,7 @@ def extract_json(text: str) -> Any:
     if end <= start:
         raise JSONParseError("unterminated JSON in the response")
     try:
-        return json.loads(stripped[start : end + 1])
+        return json.loads(stripped[start : end + 1], strict=False)
     except json.JSONDecodeError as exc:
         raise JSONParseError(f"invalid JSON: {exc.msg} (char {exc.pos})") from None
 
