@@ -58,13 +58,16 @@ class Registry(Generic[T]):
         self._load_builtins()
         return name in self._factories
 
-    def create(self, name: str, /, **kwargs: object) -> T:
-        """Instantiate the implementation registered as ``name``."""
+    def factory(self, name: str) -> Callable[..., T]:
+        """The class or factory registered as ``name`` (its attributes describe it)."""
         self._load_builtins()
         try:
-            factory = self._factories[name]
+            return self._factories[name]
         except KeyError:
             raise UnknownNameError(
                 f"unknown {self.kind} {name!r}; available: {', '.join(self.names()) or 'none'}"
             ) from None
-        return factory(**kwargs)
+
+    def create(self, name: str, /, **kwargs: object) -> T:
+        """Instantiate the implementation registered as ``name``."""
+        return self.factory(name)(**kwargs)
