@@ -24,8 +24,6 @@ LONG_FUNCTION_EXEMPT: frozenset[str] = frozenset(
         "spia_core/adversary/local/attributes/work.py:infer",  # rules
         "spia_core/adversary/local/context.py:infer_country",  # rules
         "spia_core/adversary/local/mentions.py:find_kin_mentions",  # subjects
-        "spia_core/batch.py:run_batch",  # arch, step 4
-        "spia_core/evaluation/span_metrics.py:compute_span_metrics",  # arch, step 4
     }
 )
 
