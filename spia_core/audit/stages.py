@@ -97,9 +97,7 @@ class Validate(_Stage):
     def run(self, state: AuditState) -> None:
         from spia_core.textio import validate_text
 
-        if state.source is None:
-            raise ValueError("nothing to audit: no document given")
-        state.document = as_document(state.source)
+        state.document = as_document(state.source)  # type: ignore[arg-type]  # None: TypeError
         state.data_id = state.document.data_id
         if state.config.anonymizer == "provided":
             validate_text(state.config.provided_text or "", "redacted text")
