@@ -2,30 +2,15 @@
 
 from __future__ import annotations
 
-import copy
 import math
 from typing import Any
 
-from spia_core.evaluation.metrics import DocumentScores, compute_metrics
-from spia_core.model import AuditReport, Metrics, Override
+from spia_core.evaluation.adjudication import apply_overrides
+from spia_core.model import AuditReport, ScoreOverride
 
 #: (GT subject id, tag) -> (score, reason): the user's score overrides of one version.
 Overrides = dict[tuple[int, str], tuple[float, str]]
 AUTHOR = "dashboard"
-
-
-def recompute_metrics(report: AuditReport) -> Metrics:
-    """Metrics recomputed from the (possibly overridden) subject results."""
-    return compute_metrics(
-        [
-            DocumentScores(
-                report.data_id,
-                report.subject_results,
-                report.metrics.n_extra_subjects,
-                list(report.failures),
-            )
-        ]
-    )
 
 
 def subject_name(description: str, subject_id: int) -> str:
@@ -78,16 +63,18 @@ def merge_edits(
     return out
 
 
+def records(overrides: Overrides, data_id: str = "") -> list[ScoreOverride]:
+    """The dashboard's overrides as the engine's records (author "dashboard")."""
+    return [
+        ScoreOverride(sid, tag, score, reason or "edited in the dashboard", AUTHOR, data_id)
+        for (sid, tag), (score, reason) in sorted(overrides.items())
+    ]
+
+
 def with_overrides(report: AuditReport, overrides: Overrides) -> AuditReport:
-    """A copy of ``report`` carrying ``overrides`` (author "dashboard"), metrics recomputed."""
-    new = copy.deepcopy(report)
-    for r in new.subject_results:
-        for s in r.scores:
-            change = overrides.get((r.gt_subject_id, s.tag))
-            if change is not None:
-                s.override = Override(change[0], change[1], AUTHOR)
-    new.metrics = recompute_metrics(new)
-    return new
+    """A copy of ``report`` carrying ``overrides``, metrics recomputed (the engine's
+    :func:`~spia_core.evaluation.adjudication.apply_overrides`, the one place they apply)."""
+    return apply_overrides(report, records(overrides, report.data_id))
 
 
 def overrides_key(overrides: Overrides) -> str:
