@@ -32,7 +32,11 @@ def test_offline_audit_of_bundled_sample(chromium_path: str, streamlit_server: d
 
         page.get_by_text("Bundled sample", exact=True).click()
         run = page.get_by_role("button", name="Run audit")
-        expect(run).to_be_enabled(timeout=30_000)
+        try:
+            expect(run).to_be_enabled(timeout=30_000)
+        except AssertionError:
+            page.screenshot(path=str(SHOTS / "debug_sample.png"))
+            raise
         # let the background pre-warm finish, as a user reading the page would
         time.sleep(8)
         t0 = time.perf_counter()
