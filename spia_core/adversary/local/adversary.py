@@ -19,6 +19,7 @@ from spia_core.adversary.local.attributes import (
 )
 from spia_core.adversary.local.context import DocContext, Segment, build_segments, infer_country
 from spia_core.adversary.local.evidence import Finding, best
+from spia_core.adversary.local.parse import tokens_of
 from spia_core.adversary.local.patterns import masked_spans
 from spia_core.adversary.local.subjects import Draft, find_subjects
 from spia_core.model import PII, Subject
@@ -247,7 +248,8 @@ class LocalAdversary:
             warnings.append("no trained spaCy model: names come from titles and rules only")
         t1 = time.perf_counter()
         masks = masked_spans(text)
-        drafts = find_subjects(text, ents, masks)
+        decisions: list[tuple[str, int, int, str]] = []
+        drafts = find_subjects(text, ents, masks, tokens_of(doc), decisions=decisions)
         ctx = DocContext(text=text, sentences=sents, ents=ents, masks=masks, drafts=drafts)
         build_segments(ctx)
         for d in drafts:  # the article's writer is only referred to: the comment is the author's
@@ -268,6 +270,10 @@ class LocalAdversary:
             "spacy_model": pipe.model_name,
             "n_entities": len(ents),
             "n_placeholders": len(masks),
+            "subject_decisions": [
+                {"pass": p, "start": s0, "end": s1, "text": text[s0:s1], "why": why}
+                for p, s0, s1, why in decisions
+            ],
             "document_country": ctx.country,
             "document_country_certainty": ctx.country_certainty,
             "timings_s": {"nlp": round(t1 - t0, 4), "rules": round(t2 - t1, 4)},

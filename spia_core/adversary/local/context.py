@@ -8,9 +8,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from spia_core.adversary.local import lexicons
+from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import span
 from spia_core.adversary.local.patterns import FEMALE_PRONOUN, MALE_PRONOUN, PRONOUN
-from spia_core.adversary.local.subjects import _LIST_GAP, Draft
+from spia_core.adversary.local.subjects.state import _LIST_GAP
 from spia_core.model import Evidence
 
 _RESPONDENT = re.compile(

@@ -13,8 +13,10 @@ from spia_core.adversary.local.patterns import (
     LEAD_NAME,
     ORDINALS,
     PERSON_LABELS,
+    PLACEHOLDER,
     TITLE_BEFORE,
     TITLED_NAME,
+    masked_spans,
     number_value,
 )
 
@@ -315,6 +317,35 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
     return out
 
 
+_CLOSING_LINE = re.compile(
+    r"(?:^|\n)[ \t]*(?:Yours(?: sincerely| faithfully| truly)?|(?:Kind |Best |Warm )?[Rr]egards|"
+    r"Best(?: wishes)?|Sincerely|Thanks|Thank you|Cheers|Many thanks|With thanks|"
+    r"[-–—]+)[ \t]*,?[ \t]*(?:\n[ \t]*){1,2}"
+    r"(?P<name>(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof|Professor)\.? )?[A-Z][a-z]+(?:[ -][A-Z][\w'’\-]+){0,2})"
+    r"[ \t]*(?=\n|$)"
+)
+_LAST_BLOCK = re.compile(
+    r"\n[ \t]*\n[ \t]*(?P<name>(?:(?:Mr|Mrs|Ms|Miss|Dr)\.? )?[A-Z][a-z]+(?: [A-Z][\w'’\-]+){1,2})"
+    r"[ \t]*(?:\n[^\n]{1,60})?\s*$"
+)
+
+
+def sign_off(text: str) -> Mention | None:
+    """The writer's name under a closing formula ("Kind regards,\\nAnn Lee") or alone in the
+    text's last block ("\\n\\nAnn Lee\\nOperations Director"); a title or a known first name
+    is needed, so "Recruitment Officer" under "Yours sincerely" names no one."""
+    closings = list(_CLOSING_LINE.finditer(text))
+    m = closings[-1] if closings else _LAST_BLOCK.search(text)
+    if m is None:
+        return None
+    raw = m.group("name")
+    name = clean_name(raw)
+    titled = name != raw
+    if not name or not (titled or lexicons.fold(name.split()[0]) in lexicons.first_names()):
+        return None
+    return Mention(m.start("name"), m.end("name"), raw, "handle", name=name)
+
+
 def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
     """First-person mentions outside quotes, and author names (header, handle, self-intro)."""
     quotes = quoted_spans(text)
@@ -328,6 +359,10 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
     hidden = False  # "Seller Name: [ORG]": the masker hid the name; its key is no name either
     for m in HEADER_NAME.finditer(head):
         raw = m.group("name").strip()
+        raw = raw.split("<")[0].strip() or raw  # "From: Ann Lee <ann@example.org>"
+        generic = PLACEHOLDER.fullmatch(raw)
+        if generic is not None and masked_spans(raw)[0][2] == "":
+            break  # "Name: [REDACTED]" on a form: the masked person is read by its slot
         if raw.startswith("[") and not raw.startswith("[PERSON"):
             # (a '[PERSON]' value stays a header mention: its placeholder is merged into the
             # author in subjects.py)
@@ -351,7 +386,12 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
             )
     if not names and not hidden:
         lm = LEAD_NAME.match(text)
-        if lm and lexicons.fold(lm.group("name").split()[0]) not in _NOT_NAMES:
+        words = lm.group("name").split() if lm else []
+        if (
+            lm
+            and lexicons.fold(words[0]) not in _NOT_NAMES
+            and (len(words) > 1 or lexicons.fold(words[0]) in lexicons.first_names())
+        ):
             names.append(
                 Mention(
                     lm.start("name"),
@@ -375,20 +415,9 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
                 name=intro.group("name"),
             )
         )
-    sign = re.search(
-        r"(?:^|\n)\s*(?:[-–—]+|Regards,|Best,|Thanks,|Cheers,|Sincerely,)\s*(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s*$",  # noqa: E501
-        text.rstrip(),
-    )
-    if sign:
-        names.append(
-            Mention(
-                sign.start("name"),
-                sign.end("name"),
-                sign.group("name"),
-                "handle",
-                name=sign.group("name"),
-            )
-        )
+    sign = sign_off(text)
+    if sign is not None:
+        names.append(sign)
     return firsts, names
 
 
@@ -528,7 +557,7 @@ def _kin_regex() -> re.Pattern[str]:
         )
         anchor = (
             r"my|My|his|His|her|Her|their|Their|our|Our|[Tt]he applicant['’]s|[Tt]he applicants['’]|"  # noqa: E501
-            r"[Tt]he (?:first|second|third) applicant['’]s|[Tt]he (?:deceased|victim)['’]s|(?:(?:Mr|Mrs|Ms|Dr)\.? )?[A-Z][\w\-]+['’]s|\[PERSON(?:_\d+)?\]['’]s|a|an|A|An"  # noqa: E501
+            r"[Tt]he (?:first|second|third) applicant['’]s|[Tt]he [a-z]+['’]s|(?:(?:Mr|Mrs|Ms|Dr)\.? )?[A-Z][\w\-]+['’]s|\[PERSON(?:_\d+)?\]['’]s|a|an|A|An"  # noqa: E501
         )
         _KIN_RE = re.compile(
             rf"(?:\b(?P<anchor>{anchor})\s+)?(?:\b(?P<num>{nums})\s+)?(?:(?:[a-z]+|[\w\-]+-year-old)\s+){{0,2}}?"

@@ -14,8 +14,8 @@ from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.attributes import post_work
 from spia_core.adversary.local.attributes.post_work import author_matches
 from spia_core.adversary.local.context import DocContext
+from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
-from spia_core.adversary.local.subjects import Draft
 
 
 @functools.cache

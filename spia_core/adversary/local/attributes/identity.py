@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.context import DocContext
+from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.mentions import Mention
-from spia_core.adversary.local.subjects import Draft
 from spia_core.model import Evidence
 
 _PARTICLES = frozenset({"mc", "mac", "o", "de", "di", "da", "van", "von", "le", "la", "st"})

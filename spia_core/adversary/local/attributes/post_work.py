@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.attributes.identity import leans_first
 from spia_core.adversary.local.context import DocContext
+from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
-from spia_core.adversary.local.subjects import Draft
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,9 @@ from spia_core.adversary.local.attributes import segment_matches
 from spia_core.adversary.local.attributes.family import canonical_kin, named_context
 from spia_core.adversary.local.attributes.identity import draft_name, subject_name
 from spia_core.adversary.local.context import DocContext
+from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.patterns import FEMALE_PRONOUN, MALE_PRONOUN, TITLES
-from spia_core.adversary.local.subjects import Draft
 
 _SELF_MALE = (
     r"dad|daddy|father|papa|husband|hubby|guy|man|boyfriend|son|brother|grandfather|grandpa|uncle"

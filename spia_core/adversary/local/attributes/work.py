@@ -18,8 +18,8 @@ from spia_core.adversary.local.attributes.location import (
     sentence_courts,
 )
 from spia_core.adversary.local.context import DocContext
+from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
-from spia_core.adversary.local.subjects import Draft
 
 _POSITION = re.compile(
     r"\b(?P<pos>(?:Deputy |Vice[- ]|Chief |Principal |Senior |Assistant |Acting )?"
