@@ -125,8 +125,6 @@ def _why_not(st: SubjectState, m: Mention) -> str:
     located = people.locative_before(st.text, m.start)
     if label in {"GPE", "LOC", "FAC"} and (located or lexicons.gazetteer().lookup(name)):
         return f"a place ({label})"
-    if label in {"ORG", "PRODUCT", "GPE", "LOC", "FAC"} and m.source:
-        return f"NER reads it as {label}"
     if len(words) == 1 and located and lexicons.gazetteer().lookup(name) is not None:
         return "a gazetteer place after a locative preposition"
     if people.modifies_noun(st.tokens, m, st.text):

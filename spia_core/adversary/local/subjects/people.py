@@ -6,8 +6,8 @@ header key ("Status:") or a phrase of a language the engine cannot read ("Mein N
 - the head noun of the name, or the word right after it, is a place, facility or organisation
   class word (Street, Road, Ridge, Hospital, Ltd, Logistics, Rovers...); head words that are
   also common surnames (Hill, Hall, Park, Lane...) count only without person evidence;
-- spaCy's entity label for the same span is a place or organisation type and the name has no
-  title;
+- spaCy's entity label for the same span is a place type, after a locative preposition or
+  for a gazetteer place;
 - a locative preposition before a gazetteer place ("from Kendal");
 - the dependency parse: the name modifies a common noun after a determiner ("the X Y speaker");
 - a single word before ":" that the tagger reads as a common word (a header key);
@@ -208,8 +208,6 @@ _LOCATIVE = re.compile(
     r"side of|edge of|outside|opposite)\s+(?:the\s+)?$",
     re.IGNORECASE,
 )
-_PLACE_LABELS = frozenset({"GPE", "LOC", "FAC"})
-_ORG_LABELS = frozenset({"ORG", "PRODUCT", "NORP", "EVENT", "WORK_OF_ART", "LAW", "LANGUAGE"})
 #: A verb of speech or action right after a name makes it someone who acts.
 _PERSON_VERB = re.compile(
     r"^\s*(?:,\s*(?:who|whose|aged|\d{1,3}\b)|\(\d{1,3}\)|(?:\w+ly\s+)?(?:said|says|told|asked|"
@@ -301,12 +299,15 @@ def _stop_words() -> dict[str, frozenset[str]]:
 
 def looks_english(text: str) -> bool:
     """True unless the text's function words are clearly another language's (the offline engine
-    reads English only). Short or word-poor texts count as English."""
-    words = re.findall(r"[^\W\d_]+", text.lower())[:2000]
+    reads English only). Placeholders are left out; short or word-poor texts count as English."""
+    from spia_core.adversary.local.patterns import PLACEHOLDER
+
+    words = re.findall(r"[^\W\d_]+", PLACEHOLDER.sub(" ", text).lower())[:3000]
     if len(words) < 8:
         return True
     stops = _stop_words()
-    share = {lang: sum(w in s for w in words) / len(words) for lang, s in stops.items()}
-    # Words shared by several languages ("in", "die", "an") weigh for all; English must lead.
-    best = max(share, key=share.__getitem__)
-    return best == "en" or share["en"] >= share[best] - 0.02
+    hits = {lang: sum(w in s for w in words) for lang, s in stops.items()}
+    best = max(hits, key=hits.__getitem__)
+    # Words shared by several languages ("in", "die", "a") weigh for all; another language
+    # must lead clearly, with several of its own function words.
+    return best == "en" or hits[best] < 4 or hits[best] < 1.5 * hits["en"]

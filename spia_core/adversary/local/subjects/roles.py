@@ -367,6 +367,18 @@ def _antecedent(st: SubjectState, r: Mention) -> Draft | None:
     return best
 
 
+def _modifier(st: SubjectState, end: int) -> bool:
+    """The word ending at ``end`` modifies the noun after it (dependency 'compound'); without
+    a parse, a lower-case noun phrase right after it ("patient records") counts as one."""
+    tok = next((t for t in st.tokens if t.start < end <= t.end), None)
+    if tok is not None and tok.dep:
+        return tok.dep in {"compound", "amod", "nmod"}
+    return (
+        re.match(r" (?:records?|notes?|files?|data|details|portal|system|list)\b", st.text[end:])
+        is not None
+    )
+
+
 def role_nouns(st: SubjectState) -> None:
     """Pass (everyday documents): a definite role noun ("the employee", "the patient") is one
     person across the text, bound to a name in apposition or to the person it refers back to;
@@ -379,6 +391,8 @@ def role_nouns(st: SubjectState) -> None:
     for m, noun in sorted(found, key=lambda x: x[0].start()):
         if any(s <= m.start() < e for s, e in taken):
             continue
+        if _modifier(st, m.end()):
+            continue  # "the patient records system": a noun modifier, no person
         r = Mention(m.start(), m.end(), m.group(0), "role", role=noun, anchor="the")
         predicate = _COPULA_BEFORE.search(st.text[max(0, m.start() - 12) : m.start()])
         target = st.adjacent_before(r.start) or st.adjacent_after(r.end)
