@@ -566,8 +566,15 @@ def _kin_regex() -> re.Pattern[str]:
     return _KIN_RE
 
 
-def find_kin_mentions(text: str) -> list[Mention]:
-    """'his wife', 'the applicant's son', 'my four wonderful kids', 'two daughters', 'parent of two'."""  # noqa: E501
+#: Kin words used as names ("Mum stayed home"): the writer's relatives.
+_ADDRESS_KIN = frozenset(
+    {"Mum", "Mom", "Mummy", "Mommy", "Dad", "Daddy", "Nan", "Nana", "Gran", "Granny"}
+    | {"Grandma", "Grandpa", "Grandad", "Granddad"}
+)
+
+
+def _possessed_kin(text: str) -> list[Mention]:
+    """'his wife', 'the applicant's son', 'my four wonderful kids', 'two daughters'."""
     out: list[Mention] = []
     kinmap = lexicons.kin_words()
     for m in _kin_regex().finditer(text):
@@ -603,6 +610,8 @@ def find_kin_mentions(text: str) -> list[Mention]:
                 num = 2
             else:
                 continue  # uncounted collective: not subjects
+        if not anchor and word in _ADDRESS_KIN:
+            anchor = "my"  # "Took Dad to the clinic": a kin word used as a name is the writer's
         if (not anchor or anchor in {"a", "an"}) and num is None:
             continue  # bare 'son', 'a widow': an attribute, not a separate person
         out.append(
@@ -617,6 +626,12 @@ def find_kin_mentions(text: str) -> list[Mention]:
                 plural=plural,
             )
         )
+    return out
+
+
+def _counted_children(text: str, out: list[Mention]) -> None:
+    """'parent of two', 'one amazing kid', 'a one-year-old'."""
+    kinmap = lexicons.kin_words()
     for m in re.finditer(
         r"\b(?:parent|mother|father|mom|mum|dad|mama|papa) ?of ?"
         r"(?P<num>two|three|four|five|six|\d)\b"
@@ -653,6 +668,10 @@ def find_kin_mentions(text: str) -> list[Mention]:
         role = m.group("kin").lower()
         role = role if role in kinmap and not m.group("age") else "child"
         out.append(Mention(m.start(), m.end(), m.group(0), "kin", role=role, anchor="my"))
+
+
+def _masked_kin(text: str, out: list[Mention]) -> None:
+    """Kin words a masker hid: "His [DEM] died", "born in X and Y", "a gift from her [DEM]"."""
     for m in _MASKED_SPOUSE.finditer(text):
         if any(k.start <= m.start("kin") < k.end for k in out):
             continue
@@ -707,4 +726,11 @@ def find_kin_mentions(text: str) -> list[Mention]:
                 anchor=m.group("anchor").lower(),
             )
         )
+
+
+def find_kin_mentions(text: str) -> list[Mention]:
+    """'his wife', 'the applicant's son', 'my four wonderful kids', 'two daughters', 'parent of two'."""  # noqa: E501
+    out = _possessed_kin(text)
+    _counted_children(text, out)
+    _masked_kin(text, out)
     return out

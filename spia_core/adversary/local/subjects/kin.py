@@ -80,6 +80,8 @@ def link_kin(st: SubjectState) -> None:
     kinmap = lexicons.kin_words()
     singles: dict[tuple[int, str], Draft] = {}
     for k in sorted(st.kins, key=lambda m: m.start):
+        if k.anchor in {"my", "our"} and st.author is None and not st.legal:
+            st.new(Mention(0, 0, "", "author")).is_author = True  # "my wife": a writer exists
         anchor = st.resolve_anchor(k)
         if anchor is None and not k.anchor:
             anchor = next((x for x in st.drafts if x.alive and x.is_author), None)

@@ -113,6 +113,8 @@ def _why_not(st: SubjectState, m: Mention) -> str:
         or not all(w[:1].isupper() for w in words)
     ):
         return "not English, and no known first name"
+    if lexicons.fold(words[-1]) in lexicons.kin_words():
+        return "a kin word used as a name (read as a relative)"
     kind = people.head_class(st.text, m)
     if kind in {"place", "facility", "org"}:
         return f"{kind} name (head word)"
