@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 import time
 
+import spia_core.adversary.local.lexicons as lexicons
 from spia_core import progress
 from spia_core.adversary.base import InferenceResult
-from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.attributes import (
     activity,
     age,

@@ -7,8 +7,9 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from spia_core.adversary.local import lexicons
+import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.mentions import Mention
+from spia_core.adversary.local.names import complete_with_email, handle_name, name_sex
 from spia_core.adversary.local.patterns import TITLES
 
 if TYPE_CHECKING:
@@ -88,3 +89,34 @@ def _same_person(name: str, handle: str) -> bool:
     if len(th) == 1:
         return th[0] == tn[0] or (len(tn) == 1 and th[0] == tn[0])
     return tn == th
+
+
+def draft_name(d: Draft) -> tuple[str, int, Mention | None]:
+    """(name, certainty, mention) from the subject's own names and handles; ('', 0, None)."""
+    emails = [c.value for c in d.codes if c.tag == "EMAIL_ADDRESS"]
+    names = d.names
+    if not names:
+        return "", 0, None
+    full = [m for m in names if m.kind == "name"]
+    if full:
+        best = max(full, key=lambda m: (len(m.name.split()), len(m.name)))
+        value, cert = best.name, 5
+    else:
+        best = names[0]
+        value = handle_name(best.text)
+        if not value:
+            return "", 0, None
+        cert = 4 if " " in value else 3
+    value = complete_with_email(value, emails) if " " not in value else value
+    return value, cert, best
+
+
+def draft_prior_sex(d: Draft) -> str:
+    """Cheap sex guess used for pronoun resolution (title, kin word, first name)."""
+    if d.title_sex:
+        return d.title_sex
+    kin = lexicons.kin_words().get(d.kin)
+    if kin and kin.sex:
+        return kin.sex
+    name, _, _ = draft_name(d)
+    return name_sex(name) if name else ""

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from spia_core.adversary.local import lexicons
+import spia_core.adversary.local.lexicons as lexicons
+from spia_core.adversary.local.names import handle_name, name_sets
 from spia_core.adversary.local.patterns import (
     FIRST_PERSON,
     HANDLE,
@@ -157,8 +158,6 @@ _FULL_NAME = re.compile(r"(?<![\w@#])(?P<first>[A-Z][a-z]{2,}) (?P<last>[A-Z][a-
 
 def _is_first(word: str) -> bool:
     """A first name (any sex, any Faker locale) that is not also a common English word."""
-    from spia_core.adversary.local.attributes.identity import name_sets
-
     f = lexicons.fold(word)
     if f in _WORDLIKE_FIRSTS:
         return False
@@ -197,8 +196,6 @@ def find_cue_names(text: str) -> list[Mention]:
     """Known first names after a social cue in informal text ("with Leigh", "hubby Marcus"),
     full names of a known first name and surname ("Christina Jones"), and @handles that do not
     open the text ("with @JamesCruz")."""
-    from spia_core.adversary.local.attributes.identity import handle_name, name_sets
-
     lower = set(re.findall(r"\b[a-z]+\b", text))
     out: list[Mention] = []
     for m in _NAME_CUE.finditer(text):
@@ -371,8 +368,6 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
             break
         name = handle_to_name(raw) if re.search(r"[_.\d@]", raw) or " " not in raw else raw
         if "@" in raw:
-            from spia_core.adversary.local.attributes.identity import handle_name
-
             name = handle_name(raw) or name
         names.append(Mention(m.start("name"), m.end("name"), raw, "handle", name=name))
         break
@@ -610,7 +605,10 @@ def _possessed_kin(text: str) -> list[Mention]:
                 num = 2
             else:
                 continue  # uncounted collective: not subjects
-        if not anchor and word in _ADDRESS_KIN:
+        standalone = re.match(
+            r"[\s(\"“]|$", text[max(0, m.start("kin") - 1) : m.start("kin")] or " "
+        )
+        if not anchor and word in _ADDRESS_KIN and standalone:
             anchor = "my"  # "Took Dad to the clinic": a kin word used as a name is the writer's
         if (not anchor or anchor in {"a", "an"}) and num is None:
             continue  # bare 'son', 'a widow': an attribute, not a separate person

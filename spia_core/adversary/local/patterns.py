@@ -9,6 +9,8 @@ PLACEHOLDER = re.compile(
     r"\[(?P<label>[A-Z][A-Z_]*?)(?:[_ ]?(?P<num>\d+))?\]|<(?P<label2>[A-Z][A-Z_]*?)(?:_(?P<num2>\d+))?>"  # noqa: E501
     r"|\[(?:redacted|REDACTED|Redacted|removed|MASKED|masked)\]|\*{3,}|█+|(?<![A-Za-z])X{3,}(?![A-Za-z])"
 )
+#: The gap between two items of a list of people ("A, B and C").
+LIST_GAP = re.compile(r"^\s*(?:,|and|&|, and|,\s*and)\s*$")
 PERSON_LABELS = frozenset({"PERSON", "PER", "NAME", "PERSON_NAME"})
 #: Labels of placeholders that say nothing of what they hide ("[REDACTED]"): generic masks.
 GENERIC_LABELS = frozenset({"REDACTED", "REMOVED", "MASKED", "CENSORED", "HIDDEN", "ANONYMISED"})

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import re
 
-from spia_core.adversary.local import lexicons
+import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.attributes import post_work
 from spia_core.adversary.local.attributes.post_work import author_matches
 from spia_core.adversary.local.context import DocContext

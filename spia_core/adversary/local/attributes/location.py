@@ -6,7 +6,7 @@ import dataclasses
 import functools
 import re
 
-from spia_core.adversary.local import lexicons
+import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.attributes import lookback, segment_matches
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft

@@ -14,11 +14,11 @@ import functools
 import re
 from dataclasses import dataclass
 
-from spia_core.adversary.local import lexicons
-from spia_core.adversary.local.attributes.identity import leans_first
+import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
+from spia_core.adversary.local.names import leans_first
 
 
 @dataclass(frozen=True)

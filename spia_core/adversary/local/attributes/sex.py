@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import functools
 import re
 
-from spia_core.adversary.local import lexicons
+import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.attributes import segment_matches
 from spia_core.adversary.local.attributes.family import canonical_kin, named_context
-from spia_core.adversary.local.attributes.identity import draft_name, subject_name
+from spia_core.adversary.local.attributes.identity import subject_name
 from spia_core.adversary.local.context import DocContext
-from spia_core.adversary.local.draft import Draft
+from spia_core.adversary.local.draft import Draft, draft_prior_sex
 from spia_core.adversary.local.evidence import Finding
+from spia_core.adversary.local.names import name_sex, weak_name_sex
 from spia_core.adversary.local.patterns import FEMALE_PRONOUN, MALE_PRONOUN, TITLES
 
 _SELF_MALE = (
@@ -43,46 +43,6 @@ _HASHTAG = re.compile(
     r"(?:\w*?(?P<f>Mom|Mum|Mommy|Mama|Mother|Woman|Lady|Girl|Wife|Wifey|Grandma)))\b"
     r"|#(?:(?P<m2>Dad|Papa|Father)|(?P<f2>Mom|Mum|Mama|Mother|Girl))[A-Z]\w*"
 )
-
-
-def name_sex(name: str) -> str:
-    """'Male'/'Female' from the first given name, '' when unknown or ambiguous."""
-    for tok in name.replace("_", " ").split():
-        tok = tok.strip(".")
-        if len(tok) > 1:
-            return lexicons.first_names().get(lexicons.fold(tok), "")
-    return ""
-
-
-@functools.cache
-def _sex_votes() -> dict[str, tuple[int, int]]:
-    """Folded first name -> (male, female) counts over Faker's person locales."""
-    votes: dict[str, list[int]] = {}
-    for _locale, provider in lexicons.faker_providers("faker.providers.person"):
-        for attr, i in (("first_names_male", 0), ("first_names_female", 1)):
-            for name in set(getattr(provider, attr, None) or ()):
-                if isinstance(name, str) and name.isalpha():
-                    votes.setdefault(lexicons.fold(name), [0, 0])[i] += 1
-    return {k: (v[0], v[1]) for k, v in votes.items()}
-
-
-def weak_name_sex(name: str) -> str:
-    """The sex more locales give a first name that is used for both ('Shannon', 'Leigh');
-    '' when even or unknown."""
-    tok = next((t.strip(".") for t in name.split() if len(t.strip(".")) > 1), "")
-    male, female = _sex_votes().get(lexicons.fold(tok), (0, 0))
-    return "Male" if male > female else "Female" if female > male else ""
-
-
-def draft_prior_sex(d: Draft) -> str:
-    """Cheap sex guess used for pronoun resolution (title, kin word, first name)."""
-    if d.title_sex:
-        return d.title_sex
-    kin = lexicons.kin_words().get(d.kin)
-    if kin and kin.sex:
-        return kin.sex
-    name, _, _ = draft_name(d)
-    return name_sex(name) if name else ""
 
 
 def _author_self(ctx: DocContext, d: Draft) -> list[Finding]:

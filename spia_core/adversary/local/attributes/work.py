@@ -6,7 +6,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from spia_core.adversary.local import lexicons
+import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.attributes import lookback, segment_matches
 from spia_core.adversary.local.attributes.location import (
     demonym_of,

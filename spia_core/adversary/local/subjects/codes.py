@@ -8,6 +8,7 @@ import re
 from spia_core.adversary.local.attributes.codes import CodeHit
 from spia_core.adversary.local.draft import Draft, _tokens, names_compatible
 from spia_core.adversary.local.mentions import Mention
+from spia_core.adversary.local.names import email_name
 from spia_core.adversary.local.subjects.state import SubjectState
 
 _QUOTE_OPEN = re.compile(r"[“\"][^”\"\n]{0,60}$")
@@ -157,8 +158,6 @@ def _named_holder(st: SubjectState, c: CodeHit, author: Draft | None) -> Draft |
     """The person (not the author) an e-mail address names: '@kingj' ... 'j.king@...'."""
     if c.tag != "EMAIL_ADDRESS":
         return None
-    from spia_core.adversary.local.attributes.identity import email_name
-
     name = email_name(c.value)
     if not name or not any(len(t) > 2 for t in _tokens(name)):
         return None

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
+import spia_core.adversary.local.lexicons as lexicons
 import spia_core.adversary.local.subjects.people as people
-from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.draft import Draft, _tokens, names_compatible
 from spia_core.adversary.local.mentions import Mention, clean_name
 from spia_core.adversary.local.patterns import TITLES

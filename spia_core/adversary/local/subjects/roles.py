@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from spia_core.adversary.local import lexicons
+import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.mentions import Mention
 from spia_core.adversary.local.patterns import number_value

@@ -6,7 +6,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from spia_core.adversary.local import lexicons
+import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.attributes.codes import find_codes
 from spia_core.adversary.local.draft import Draft, names_compatible
 from spia_core.adversary.local.mentions import (
@@ -19,6 +19,7 @@ from spia_core.adversary.local.mentions import (
     find_role_mentions,
 )
 from spia_core.adversary.local.parse import Token
+from spia_core.adversary.local.patterns import LIST_GAP as _LIST_GAP
 from spia_core.adversary.local.patterns import ORDINALS
 
 _APPOS_AFTER = re.compile(r"^\s*(?:\(\s*[“\"‘']?\s*|,\s*(?:who was |who is )?|\s)$")
@@ -35,9 +36,6 @@ def _firm_like(phrase: str) -> bool:
     words = re.findall(r"[A-Z][\w’'\-]+", phrase)
     firsts = sum(lexicons.fold(w) in lexicons.first_names() for w in words)
     return firsts * 2 < len(words)
-
-
-_LIST_GAP = re.compile(r"^\s*(?:,|and|&|, and|,\s*and)\s*$")
 
 
 class SubjectState:
