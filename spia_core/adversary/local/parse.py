@@ -18,5 +18,12 @@ class Token:
 
 
 def tokens_of(doc: Any) -> list[Token]:
-    """The tokens of a spaCy ``Doc`` (dependency labels are '' without a parser)."""
-    return [Token(t.idx, t.idx + len(t.text), t.dep_, t.head.i, t.text.islower()) for t in doc]
+    """The tokens of a spaCy ``Doc`` (dependency labels are '' without a parser). Heads come
+    from one array call: reading ``token.head`` per token builds a Python object each time."""
+    import numpy as np
+
+    heads = doc.to_array(["HEAD"]).astype(np.int64).reshape(-1) if len(doc) else []
+    return [
+        Token(t.idx, t.idx + len(t.text), t.dep_, i + int(heads[i]), t.text.islower())
+        for i, t in enumerate(doc)
+    ]

@@ -175,5 +175,6 @@ def _named_holder(st: SubjectState, c: CodeHit, author: Draft | None) -> Draft |
 
 
 def _near(st: SubjectState, c: CodeHit) -> Mention | None:
-    prev = [m for m in st.person_mentions() if m.end <= c.start and c.start - m.end < 150]
+    near = st.people_between(c.start - 400, c.start)
+    prev = [m for m in near if m.end <= c.start and c.start - m.end < 150]
     return prev[-1] if prev else None

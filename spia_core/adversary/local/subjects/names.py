@@ -17,7 +17,19 @@ _ORGISH = r"\b(?:Solicitors|Ltd|Inc|PLC|AB|GmbH|Bank|Court|Sąd|Council|Office|M
 
 # ------------------------------------------------------------------ stages
 def cluster_names(st: SubjectState) -> None:
+    """Pass: one draft per person named; name variants ("Ann Lee", "Lee", "A. Lee") join the
+    latest compatible draft. Drafts are looked up by name token (compatible names share one),
+    so the pass is linear in the names, not quadratic."""
     by_identity: dict[str, Draft] = {}
+    by_token: dict[str, list[Draft]] = {}
+    order: dict[int, int] = {}
+
+    def index(d: Draft, m: Mention) -> None:
+        order.setdefault(id(d), len(order))
+        for t in _tokens(m.name):
+            if d not in by_token.setdefault(t, []):
+                by_token[t].append(d)
+
     for m in st.names:
         if m.kind == "placeholder":
             if m.identity and m.identity in by_identity:
@@ -27,9 +39,10 @@ def cluster_names(st: SubjectState) -> None:
                 if m.identity:
                     by_identity[m.identity] = d
             continue
+        near = {id(d): d for t in _tokens(m.name) for d in by_token.get(t, [])}
         candidates = [
             d
-            for d in st.drafts
+            for d in sorted(near.values(), key=lambda d: order[id(d)])
             if d.alive
             and d.best_name
             and any(names_compatible(n.name, m.name) for n in d.names)
@@ -41,7 +54,7 @@ def cluster_names(st: SubjectState) -> None:
             )
         ]
         if not candidates:
-            st.new(m)
+            index(st.new(m), m)
             continue
         if len(_tokens(m.name)) > 1:
             full = [
@@ -49,7 +62,9 @@ def cluster_names(st: SubjectState) -> None:
             ]
             if full:
                 candidates = full
-        st.attach(max(candidates, key=lambda d: max(x.start for x in d.mentions)), m)
+        d = max(candidates, key=lambda d: max(x.start for x in d.mentions))
+        st.attach(d, m)
+        index(d, m)
 
     for m in st.names:
         if m.kind == "name" and m.role and id(m) in st.owner:  # "Mummery LJ": a judge
@@ -129,7 +144,7 @@ def _why_not(st: SubjectState, m: Mention) -> str:
         return f"a place ({label})"
     if len(words) == 1 and located and lexicons.gazetteer().lookup(name) is not None:
         return "a gazetteer place after a locative preposition"
-    if people.modifies_noun(st.tokens, m, st.text):
+    if people.modifies_noun(st.tokens, st.token_at(m.end), m, st.text):
         return "modifies a common noun (a product or brand)"
     if people.header_key(st.text, m):
         return "a header key"

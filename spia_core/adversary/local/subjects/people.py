@@ -261,13 +261,11 @@ def entity_label(ents: list[tuple[int, int, str]], m: Mention) -> str:
     return ""
 
 
-def modifies_noun(tokens: list[Token], m: Mention, text: str) -> bool:
-    """'the Marshall Stanmore speaker': the name's last token is a compound modifier of a common
-    noun outside the name, after a determiner."""
-    last = next((i for i, t in enumerate(tokens) if t.start < m.end <= t.end), None)
-    if last is None:
+def modifies_noun(tokens: list[Token], t: Token | None, m: Mention, text: str) -> bool:
+    """'the Fenton Maddox speaker': the name's last token ``t`` is a compound modifier of a
+    common noun outside the name, after a determiner."""
+    if t is None:
         return False
-    t = tokens[last]
     head = tokens[t.head] if 0 <= t.head < len(tokens) else t
     if t.dep != "compound" or not head.lower or head.start < m.end:
         return False

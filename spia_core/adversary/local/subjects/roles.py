@@ -345,7 +345,7 @@ _COPULA_BEFORE = re.compile(
 def _same_sentence_people(st: SubjectState, pos: int) -> bool:
     """Another person is named in the sentence before ``pos``."""
     start = max(st.text.rfind(". ", 0, pos), st.text.rfind("\n", 0, pos)) + 1
-    return any(start <= m.start < pos for m in st.person_mentions())
+    return bool(st.people_between(start, pos))
 
 
 def _antecedent(st: SubjectState, r: Mention) -> Draft | None:
@@ -356,9 +356,7 @@ def _antecedent(st: SubjectState, r: Mention) -> Draft | None:
     if same:
         return max(same, key=lambda d: max(m.start for m in d.mentions))
     best = None
-    for m in st.person_mentions():
-        if m.start >= r.start:
-            break
+    for m in st.people_between(0, r.start):
         d = st.draft_of(m)
         if d.roles or d.kin or d.is_author or d.title.lower().rstrip(".") in {"dr", "doctor"}:
             continue
@@ -370,7 +368,7 @@ def _antecedent(st: SubjectState, r: Mention) -> Draft | None:
 def _modifier(st: SubjectState, end: int) -> bool:
     """The word ending at ``end`` modifies the noun after it (dependency 'compound'); without
     a parse, a lower-case noun phrase right after it ("patient records") counts as one."""
-    tok = next((t for t in st.tokens if t.start < end <= t.end), None)
+    tok = st.token_at(end)
     if tok is not None and tok.dep:
         return tok.dep in {"compound", "amod", "nmod"}
     return (

@@ -56,7 +56,8 @@ class SubjectState:
         #: (pass id, start, end, why) for every candidate a pass kept out or re-read.
         self.decisions: list[tuple[str, int, int, str]] = []
         self.english = True  # set by the not-a-person pass
-        self._people: tuple[list[Mention], list[int], list[int]] | None = None
+        self._people: tuple[list[Mention], list[int]] | None = None
+        self._token_starts: list[int] | None = None
         names = find_name_mentions(text, ents, masks)
         self.legal = bool(re.search(r"\b(?:the applicants?|the Court|the Government)\b", text))
         if not self.legal:
@@ -91,7 +92,11 @@ class SubjectState:
     def attach(self, d: Draft, m: Mention) -> None:
         d.mentions.append(m)
         self.owner[id(m)] = d
-        self._people = None
+        if self._people is not None and d.alive and m.kind in {"name", "placeholder"}:
+            people, starts = self._people  # keep the index: insert in start order
+            at = bisect.bisect_right(starts, m.start)
+            people.insert(at, m)
+            starts.insert(at, m.start)
 
     def drop(self, d: Draft) -> None:
         """A draft that is no person after all."""
@@ -124,7 +129,7 @@ class SubjectState:
                 d.anchor = a
         return a
 
-    def _index(self) -> tuple[list[Mention], list[int], list[int]]:
+    def _index(self) -> tuple[list[Mention], list[int]]:
         """Name and placeholder mentions of live drafts, by start (and by end), cached until a
         draft changes: passes look people up by position without rescanning every draft."""
         if self._people is None:
@@ -138,14 +143,30 @@ class SubjectState:
                 ),
                 key=lambda m: m.start,
             )
-            self._people = (people, [m.start for m in people], sorted(m.end for m in people))
+            self._people = (people, [m.start for m in people])
         return self._people
 
     def person_mentions(self) -> list[Mention]:
+        """Name and placeholder mentions of live drafts, by start (a copy)."""
         return list(self._index()[0])
 
+    def people_between(self, start: int, end: int) -> list[Mention]:
+        """Person mentions starting in [start, end)."""
+        people, starts = self._index()
+        return people[bisect.bisect_left(starts, start) : bisect.bisect_left(starts, end)]
+
+    def token_at(self, pos: int) -> Token | None:
+        """The parsed token covering character ``pos`` - 1 (the one ending at or after it)."""
+        if not self.tokens:
+            return None
+        if self._token_starts is None:
+            self._token_starts = [t.start for t in self.tokens]
+        i = bisect.bisect_right(self._token_starts, pos - 1) - 1
+        tok = self.tokens[i] if i >= 0 else None
+        return tok if tok is not None and tok.start < pos <= tok.end else None
+
     def adjacent_after(self, pos: int, limit: int = 4) -> Mention | None:
-        people, starts, _ends = self._index()
+        people, starts = self._index()
         for i in range(bisect.bisect_left(starts, pos), len(people)):
             m = people[i]
             if m.start > pos + limit:
@@ -155,7 +176,7 @@ class SubjectState:
         return None
 
     def adjacent_before(self, pos: int, limit: int = 4) -> Mention | None:
-        people, starts, _ends = self._index()
+        people, starts = self._index()
         best = None
         # Mentions ending in [pos - limit, pos] start before pos; scan back from there.
         for i in range(bisect.bisect_right(starts, pos) - 1, -1, -1):
