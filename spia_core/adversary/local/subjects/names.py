@@ -130,6 +130,8 @@ def _why_not(st: SubjectState, m: Mention) -> str:
         return "not English, and no known first name"
     if lexicons.fold(words[-1]) in lexicons.kin_words():
         return "a kin word used as a name (read as a relative)"
+    if people.office_holder(name):
+        return ""  # "the Dean of X University": the person who holds the office
     kind = people.head_class(st.text, m)
     if kind in {"place", "facility", "org"}:
         return f"{kind} name (head word)"
@@ -140,7 +142,8 @@ def _why_not(st: SubjectState, m: Mention) -> str:
     if kind == "ambiguous":
         return "place-like head word and nothing a person does"
     located = people.locative_before(st.text, m.start)
-    if label in {"GPE", "LOC", "FAC"} and (located or lexicons.gazetteer().lookup(name)):
+    near = people.locative_before(st.text, m.start, weak=True)
+    if label in {"GPE", "LOC", "FAC"} and (near or lexicons.gazetteer().lookup(name)):
         return f"a place ({label})"
     if len(words) == 1 and located and lexicons.gazetteer().lookup(name) is not None:
         return "a gazetteer place after a locative preposition"

@@ -202,12 +202,15 @@ AMBIGUOUS_HEADS = frozenset(
 PLACE_LEADS = frozenset(
     ["river", "loch", "lake", "mount", "lough", "glen", "cape", "isle", "port", "fort"]
 )
+#: Prepositions that put a place after them. "from", "to" and "on" also take people ("a note
+#: from Anna", "married to Leigh"): they count only where spaCy already reads a place.
 _LOCATIVE = re.compile(
-    r"\b(?:at|on|near|in|from|to|into|onto|up|down|over|below|above|beneath|across|along|"
-    r"around|towards|toward|off|via|past|behind|beyond|through|foot of|top of|summit of|"
-    r"side of|edge of|outside|opposite)\s+(?:the\s+)?$",
+    r"\b(?:at|near|in|up|down|over|below|above|beneath|across|along|around|towards|toward|"
+    r"via|past|beyond|through|foot of|top of|summit of|side of|edge of|outside|opposite)"
+    r"\s+(?:the\s+)?$",
     re.IGNORECASE,
 )
+_WEAK_LOCATIVE = re.compile(r"\b(?:from|to|into|onto|on|off|behind)\s+(?:the\s+)?$", re.I)
 #: A verb of speech or action right after a name makes it someone who acts.
 _PERSON_VERB = re.compile(
     r"^\s*(?:,\s*(?:who|whose|aged|\d{1,3}\b)|\(\d{1,3}\)|(?:\w+ly\s+)?(?:said|says|told|asked|"
@@ -243,14 +246,39 @@ def head_class(text: str, m: Mention) -> str:
     return ""
 
 
-def locative_before(text: str, start: int) -> bool:
-    """A locative preposition right before ``start`` ("at", "near", "the foot of")."""
-    return _LOCATIVE.search(text[max(0, start - 25) : start]) is not None
+_OFFICE = re.compile(
+    r"(?:The\s+)?(?:Vice[- ])?(?:Dean|President|Director|Head|Mayor|Governor|Chair|Chairman|"
+    r"Chairwoman|Rector|Minister|Secretary|Ambassador|Bishop|Principal|Chief|Commissioner|"
+    r"Judge|Registrar|Provost|Chancellor)\s+of\b"
+)
+
+
+def office_holder(name: str) -> bool:
+    """'Dean of X University', 'the Governor of X Prison': an office, so a person."""
+    return _OFFICE.match(name) is not None
+
+
+def locative_before(text: str, start: int, *, weak: bool = False) -> bool:
+    """A locative preposition right before ``start`` ("at", "near", "the foot of"); with
+    ``weak``, also "from", "to", "on"."""
+    before = text[max(0, start - 25) : start]
+    return _LOCATIVE.search(before) is not None or (
+        weak and _WEAK_LOCATIVE.search(before) is not None
+    )
 
 
 def person_evidence(text: str, m: Mention) -> bool:
-    """Words after the name that only a person takes ("said", ", who", "(54)")."""
-    return _PERSON_VERB.match(text[m.end : m.end + 40]) is not None
+    """Words around the name that only a person takes: "said", ", who", "(54)" after it; a kin
+    or role word in apposition before it ("my parents, ..."); a first name joined to it
+    ("Anna and Lee Hill")."""
+    if _PERSON_VERB.match(text[m.end : m.end + 40]) is not None:
+        return True
+    before = text[max(0, m.start - 40) : m.start]
+    word = re.search(r"([A-Za-z]+)\s*,?\s*$", before)
+    if word is not None and lexicons.fold(word.group(1)) in lexicons.kin_words():
+        return True
+    pair = re.search(r"\b([A-Z][a-z]+)\s+(?:and|&)\s+$", before)
+    return pair is not None and lexicons.fold(pair.group(1)) in lexicons.first_names()
 
 
 def entity_label(ents: list[tuple[int, int, str]], m: Mention) -> str:

@@ -330,7 +330,7 @@ _ROLE_NOUN = re.compile(
     r"\b(?P<det>[Tt]he|[Tt]his|[Oo]ur|[Yy]our)\s+(?:(?:former|new|current|above|said|same|"
     r"young|elderly|injured|late)\s+)?(?P<noun>"
     + "|".join(sorted(ROLE_NOUNS, key=len, reverse=True))
-    + r")\b(?!-)(?!s\b)"
+    + r")\b(?!-)(?!s\b)(?!['’]s (?:licen[cs]e|manual|guide|seat|cab)\b)"
 )
 _AGED_PERSON = re.compile(
     r"\b(?:[Aa]n?)\s+(?:\d{1,3}|[a-z]+(?:-[a-z]+)?)-year-old\s+(?P<noun>woman|man|girl|boy|"
