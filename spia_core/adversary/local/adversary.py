@@ -200,6 +200,7 @@ def _describe(d: Draft, index: int, piis: list[PII], ctx: DocContext | None = No
         and not d.best_name
         and (not d.kin or d.guess)
         and not d.roles.keys() - {"holder"}
+        and not d.identity.startswith("MASK:")  # a redacted person: no quote of the text
     ):
         clip = _context_clip(ctx, d)
         if clip:

@@ -145,7 +145,8 @@ def _why_not(st: SubjectState, m: Mention) -> str:
     near = people.locative_before(st.text, m.start, weak=True)
     if label in {"GPE", "LOC", "FAC"} and (near or lexicons.gazetteer().lookup(name)):
         return f"a place ({label})"
-    if len(words) == 1 and located and lexicons.gazetteer().lookup(name) is not None:
+    weak = near and label != "PERSON"  # "from Carlisle" (ORG) is a place, "to Leigh" a person
+    if len(words) == 1 and (located or weak) and lexicons.gazetteer().lookup(name):
         return "a gazetteer place after a locative preposition"
     if people.modifies_noun(st.tokens, st.token_at(m.end), m, st.text):
         return "modifies a common noun (a product or brand)"
