@@ -383,7 +383,6 @@ def run_batch(
 
     ``on_document(outcome, n_done, n_total)`` is called as each document finishes.
     """
-    from spia_core.pipeline import report_from_dict
     from spia_core.store import ResultStore
 
     t0 = time.perf_counter()
@@ -391,17 +390,7 @@ def run_batch(
         raise ValueError(f"limit must be a positive number of documents (or None), got {cfg.limit}")
     ref = dataset or load_dataset_ref(cfg.dataset, cfg.entities)
     docs = ref.documents[: cfg.limit] if cfg.limit is not None else ref.documents
-    config_dict = cfg.audit.to_dict()
-    if cfg.audit.provided_text:
-        config_dict["provided_text_sha256"] = hashlib.sha256(
-            cfg.audit.provided_text.encode("utf-8")
-        ).hexdigest()
-    provided = None
-    if cfg.anonymized is not None:
-        provided = load_provided(cfg.anonymized, docs)
-        config_dict["anonymized_sha256"] = hashlib.sha256(
-            Path(cfg.anonymized).read_bytes()
-        ).hexdigest()
+    config_dict, provided = _run_config(cfg, docs)
 
     with ResultStore(cfg.data_dir) as store:
         run = store.start_run(
@@ -416,38 +405,14 @@ def run_batch(
         done_rows, rejected = resumable_rows(store.load_documents(run.id), docs, hashes)
         for data_id, why in rejected.items():
             print(f"warning: stored result of {data_id!r} not resumed: {why}", file=sys.stderr)
-        outcomes: dict[str, DocOutcome] = {
-            data_id: DocOutcome(
-                data_id,
-                "ok",
-                "",
-                report_from_dict(row.result),
-                float(row.summary.get("elapsed_s", 0.0)),
-            )
-            for data_id, row in done_rows.items()
-        }
+        outcomes = _resumed_outcomes(done_rows)
         todo = [d for d in docs if d.data_id not in done_rows]
         bar = _progress_bar(len(docs), len(done_rows), ref.name, progress)
         status = "done"
         try:
             for outcome in _outcomes(todo, cfg, cancel, provided):
                 outcomes[outcome.data_id] = outcome
-                store.save_document(
-                    run.id,
-                    outcome.data_id,
-                    status=outcome.status,
-                    result=_report_dict(outcome.report),
-                    summary=document_summary(outcome),
-                    error=outcome.error,
-                    input_sha256=hashes.get(outcome.data_id, ""),
-                )
-                if outcome.report is not None:
-                    prompts = {
-                        k: v for k, v in outcome.report.versions.items() if k.startswith("prompt:")
-                    }
-                    if prompts and not set(prompts.items()) <= set(run.prompt_versions.items()):
-                        run.prompt_versions = {**run.prompt_versions, **prompts}
-                        store.set_prompt_versions(run.id, run.prompt_versions)
+                _save_outcome(store, run, outcome, hashes.get(outcome.data_id, ""))
                 if bar is not None:
                     bar.update(1)
                     bar.set_postfix(failed=sum(o.status != "ok" for o in outcomes.values()))
@@ -484,6 +449,57 @@ def run_batch(
     if out_dir is not None:
         write_outputs(out_dir, ordered, summary)
     return BatchResult(run_id=run.id, summary=summary, outcomes=ordered, out_dir=out_dir)
+
+
+def _run_config(cfg: BatchConfig, docs: list[Document]) -> tuple[dict[str, Any], Any]:
+    """The run's stored configuration (hashes of any user-given text) and the provided texts."""
+    config_dict = cfg.audit.to_dict()
+    if cfg.audit.provided_text:
+        config_dict["provided_text_sha256"] = hashlib.sha256(
+            cfg.audit.provided_text.encode("utf-8")
+        ).hexdigest()
+    provided = None
+    if cfg.anonymized is not None:
+        provided = load_provided(cfg.anonymized, docs)
+        config_dict["anonymized_sha256"] = hashlib.sha256(
+            Path(cfg.anonymized).read_bytes()
+        ).hexdigest()
+    return config_dict, provided
+
+
+def _resumed_outcomes(done_rows: dict[str, Any]) -> dict[str, DocOutcome]:
+    """Outcomes of the documents a previous identical run already finished."""
+    from spia_core.model import report_from_dict
+
+    return {
+        data_id: DocOutcome(
+            data_id,
+            "ok",
+            "",
+            report_from_dict(row.result),
+            float(row.summary.get("elapsed_s", 0.0)),
+        )
+        for data_id, row in done_rows.items()
+    }
+
+
+def _save_outcome(store: Any, run: Any, outcome: DocOutcome, input_sha256: str) -> None:
+    """Store one document's outcome; record any prompt version the run had not seen yet."""
+    store.save_document(
+        run.id,
+        outcome.data_id,
+        status=outcome.status,
+        result=_report_dict(outcome.report),
+        summary=document_summary(outcome),
+        error=outcome.error,
+        input_sha256=input_sha256,
+    )
+    if outcome.report is None:
+        return
+    prompts = {k: v for k, v in outcome.report.versions.items() if k.startswith("prompt:")}
+    if prompts and not set(prompts.items()) <= set(run.prompt_versions.items()):
+        run.prompt_versions = {**run.prompt_versions, **prompts}
+        store.set_prompt_versions(run.id, run.prompt_versions)
 
 
 def document_hash(doc: Document) -> str:

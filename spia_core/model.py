@@ -136,6 +136,26 @@ class Override:
     author: str = ""
 
 
+@dataclass(frozen=True)
+class ScoreOverride:
+    """One human decision on one GT PII: the one record the dashboard, the CLI and exports use.
+
+    It names the document (``data_id``; "" = the one report it is applied to), the GT subject
+    and the tag; ``gt_keyword`` narrows it to one value when a subject has several of that tag
+    (None = every PII of that tag). Applied by
+    :func:`spia_core.evaluation.adjudication.apply_overrides`, it becomes the
+    :class:`Override` of the matching :class:`PIIScore` (the automatic score is kept).
+    """
+
+    gt_subject_id: int
+    tag: str
+    score: float  # 0.0, 0.5 or 1.0
+    reason: str
+    author: str = ""
+    data_id: str = ""
+    gt_keyword: str | None = None
+
+
 @dataclass
 class PIIScore:
     """The score of one GT PII of one subject against the adversary's best prediction."""

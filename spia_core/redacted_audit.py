@@ -64,7 +64,7 @@ def _infer(run: Any, adversary: Any, text: str) -> tuple[list[Subject], bool, bo
 def _caveats(
     run: Any, *, is_local: bool, degraded: bool, config: Any, data_id: str
 ) -> list[Notice]:
-    from spia_core.pipeline import lower_bound_warning
+    from spia_core.audit.caveats import lower_bound_warning
 
     notices = [
         Notice(NoticeKind.NO_GROUND_TRUTH, "exposure", NO_CPR_MESSAGE, Severity.INFO, data_id)
@@ -110,30 +110,34 @@ def audit_redacted(
     data_id: str | None = None,
 ) -> AuditReport:
     """Audit a redacted text alone (see :func:`spia_core.pipeline.audit_redacted`)."""
-    from spia_core import pipeline
+    from spia_core.audit.caveats import adversary_is_local
+    from spia_core.audit.config import build_components
+    from spia_core.audit.report import empty_metrics
+    from spia_core.audit.stages import doc_id
+    from spia_core.audit.state import AuditState
     from spia_core.exposure import document_exposure
     from spia_core.nlp import load_pipeline
     from spia_core.readability import language_notice, no_subjects_notice
     from spia_core.textio import validate_text
 
-    run = pipeline._Run(data_id or "text", None, cancel)
-    progress = _Progress(on_stage)
+    run = AuditState(config, data_id=data_id or "text")
+    progress = _Progress(on_stage, cancel)
     t0 = progress.start(run, "validate")
     text = validate_text(text, "redacted text")
-    run.data_id = data_id or pipeline._doc_id(text)
-    built = components or pipeline.build_components(config, api_keys=api_keys, cache=cache)
+    run.data_id = data_id or doc_id(text)
+    built = components or build_components(config, api_keys=api_keys, cache=cache)
     adversary = built.adversary
-    is_local = pipeline.adversary_is_local(adversary, config.adversary)
+    is_local = adversary_is_local(adversary, config.adversary)
     notices: list[Notice] = []
     lang = language_notice(text, adversary_is_local=is_local, data_id=run.data_id)
     if lang is not None:
         notices.append(lang)
-    run.done("validate", t0)
+    progress.done(run, "validate", t0)
 
     t0 = progress.start(run, "infer")
     with reporting(progress.within("infer")):
         subjects, complete, degraded = _infer(run, adversary, text)
-    run.done("infer", t0)
+    progress.done(run, "infer", t0)
 
     t0 = progress.start(run, "exposure")
     exposure = document_exposure(text, subjects if complete else [], config.min_certainty)
@@ -141,7 +145,7 @@ def audit_redacted(
         empty = no_subjects_notice(text, subjects, data_id=run.data_id)
         if empty is not None:
             notices.append(empty)
-    run.done("exposure", t0)
+    progress.done(run, "exposure", t0)
 
     degraded |= load_pipeline().degraded
     notices = [*notices, *(_notice_of(f) for f in run.failures)]
@@ -164,7 +168,7 @@ def audit_redacted(
         inferred_subjects=subjects,
         assignment=Assignment(matcher=""),
         subject_results=[],
-        metrics=pipeline.empty_metrics(),
+        metrics=empty_metrics(),
         timings=run.timings,
         usage=run.usage,
         degraded=degraded,
@@ -181,8 +185,12 @@ def audit_redacted(
 class _Progress:
     """Reports (stage, fraction) over the redacted-only stages; checks ``cancel`` in between."""
 
-    def __init__(self, on_stage: Any) -> None:
+    def __init__(self, on_stage: Any, cancel: threading.Event | None) -> None:
         self.on_stage = on_stage
+        self.cancel = cancel
+
+    def done(self, run: Any, stage: str, t0: float) -> None:
+        run.timings[stage] = run.timings.get(stage, 0.0) + time.perf_counter() - t0
 
     def within(self, stage: str) -> Any:
         """A receiver for counts inside ``stage`` ("people 120 of 450"): the fraction moves
@@ -200,8 +208,8 @@ class _Progress:
         return receive
 
     def start(self, run: Any, stage: str) -> float:
-        if run.cancel is not None and run.cancel.is_set():
-            from spia_core.pipeline import AuditCancelled
+        if self.cancel is not None and self.cancel.is_set():
+            from spia_core.audit.state import AuditCancelled
 
             raise AuditCancelled(f"audit of {run.data_id!r} cancelled before stage {stage!r}")
         if self.on_stage is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import threading
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
@@ -26,18 +27,28 @@ class Registry(Generic[T]):
         self._factories: dict[str, Callable[..., T]] = {}
         self._builtins = builtins
         self._loaded = False
+        self._loading = False
+        # another thread (the dashboard's warm-up) may be importing the built-ins: wait for it
+        # rather than read a half-filled registry; re-entry from the importing thread returns
+        self._lock = threading.RLock()
         #: module -> error message, for built-in modules that failed to import
         self.load_errors: dict[str, str] = {}
 
     def _load_builtins(self) -> None:
         if self._loaded:
             return
-        self._loaded = True
-        for module in self._builtins:
+        with self._lock:
+            if self._loaded or self._loading:
+                return
+            self._loading = True
             try:
-                importlib.import_module(module)
-            except ImportError as exc:  # an optional dependency is missing: say so, go on
-                self.load_errors[module] = f"{type(exc).__name__}: {exc}"
+                for module in self._builtins:
+                    try:
+                        importlib.import_module(module)
+                    except ImportError as exc:  # an optional dependency is missing: go on
+                        self.load_errors[module] = f"{type(exc).__name__}: {exc}"
+            finally:
+                self._loaded, self._loading = True, False
 
     def register(self, name: str) -> Callable[[Callable[..., T]], Callable[..., T]]:
         """Decorator registering a class or factory under ``name``."""
@@ -58,13 +69,16 @@ class Registry(Generic[T]):
         self._load_builtins()
         return name in self._factories
 
-    def create(self, name: str, /, **kwargs: object) -> T:
-        """Instantiate the implementation registered as ``name``."""
+    def factory(self, name: str) -> Callable[..., T]:
+        """The class or factory registered as ``name`` (its attributes describe it)."""
         self._load_builtins()
         try:
-            factory = self._factories[name]
+            return self._factories[name]
         except KeyError:
             raise UnknownNameError(
                 f"unknown {self.kind} {name!r}; available: {', '.join(self.names()) or 'none'}"
             ) from None
-        return factory(**kwargs)
+
+    def create(self, name: str, /, **kwargs: object) -> T:
+        """Instantiate the implementation registered as ``name``."""
+        return self.factory(name)(**kwargs)

@@ -175,5 +175,6 @@ def metrics_of(results: list[SubjectResult]) -> Metrics:
 
 
 def unescape(markdown: str) -> str:
-    """Markdown text without its backslash escapes (what the reader sees)."""
-    return re.sub(r"\\(.)", r"\1", markdown)
+    """Markdown text without its backslash escapes and zero-width breaks (what the reader
+    sees)."""
+    return re.sub(r"\\(.)", r"\1", markdown).replace("\u200b", "")

@@ -167,7 +167,7 @@ def test_fake_audit_results_override_and_inert_html(fake_engine: list[object]) -
     # override subject 0 NATIONALITY (inferred, score 1.0) -> 0.0: CPR must rise
     _tab(at, "Adjudicate")
     subj_tag = next(s for s in at.selectbox if s.label == "Subject · tag")
-    subj_tag.set_value((0, "NATIONALITY"))
+    subj_tag.set_value((0, "NATIONALITY", "Sweden"))
     next(s for s in at.selectbox if s.label == "New score").set_value(0.0)
     next(t for t in at.text_input if t.label == "Reason").input("generic")
     next(b for b in at.button if b.label == "Apply override").click().run()
@@ -184,6 +184,12 @@ def test_fake_audit_results_override_and_inert_html(fake_engine: list[object]) -
     _tab(at, "Adjudicate")
     next(b for b in at.button if b.label == "Remove every override").click().run()
     assert next(m for m in at.metric if m.label == "CPR").value == before
+    # a `score --overrides` file applies too (the engine's record and file format)
+    decision = b'[{"gt_subject_id": 0, "tag": "NATIONALITY", "score": 0, "reason": "generic"}]'
+    at.file_uploader(key="ov_up").set_value(("ov.json", decision, "application/json")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert next(m for m in at.metric if m.label == "CPR").value == after
+    assert any("1 override(s) in force" in c.value for c in at.caption)
 
 
 def test_fix_and_reaudit_adds_version(fake_engine: list[object]) -> None:
@@ -254,21 +260,33 @@ def test_run_page_background_run_survives_reload() -> None:
 
 
 def test_merge_edits_of_the_adjudication_editor() -> None:
-    """The data editor's edited_rows become overrides; back to the automatic score, none."""
-    from spia_core.service.overrides import merge_edits, score_rows, with_overrides
+    """The data editor's edited_rows become the engine's ScoreOverride records; back to the
+    automatic score, none; they round-trip through the `score --overrides` file format."""
+    from spia_core.model import ScoreOverride
+    from spia_core.service.overrides import (
+        from_file,
+        merge_edits,
+        overrides_json,
+        score_rows,
+        with_overrides,
+    )
 
     rep = make_report()
     rows = score_rows(rep)
-    i = next(
-        k for k, r in enumerate(rows) if (r["subject id"], r["tag"]) == (0, "NATIONALITY")
-    )
+    key = (0, "NATIONALITY", "Sweden")
+    i = next(k for k, r in enumerate(rows) if (r["subject id"], r["tag"], r["GT PII"]) == key)
     assert rows[i]["subject"] == "Mr Raja Arlewin - the applicant"  # by name and role
-    ov = merge_edits(rows, {i: {"score": 0.0}}, {})
-    assert ov == {(0, "NATIONALITY"): (0.0, "edited in the dashboard")}
-    ov = merge_edits(rows, {str(i): {"reason": "generic nationality"}}, ov)
-    assert ov[(0, "NATIONALITY")] == (1.0, "generic nationality")  # score row unchanged: auto
-    assert merge_edits(rows, {i: {"score": 1.0, "reason": ""}}, ov) == {}
-    new = with_overrides(rep, {(0, "NATIONALITY"): (0.0, "generic")})
+    ov = merge_edits(rep, rows, {i: {"score": 0.0}}, {})
+    assert ov == {
+        key: ScoreOverride(
+            0, "NATIONALITY", 0.0, "edited in the dashboard", "dashboard", "TEST-1", "Sweden"
+        )
+    }
+    ov = merge_edits(rep, rows, {str(i): {"reason": "generic nationality"}}, ov)
+    assert (ov[key].score, ov[key].reason) == (1.0, "generic nationality")  # auto score kept
+    assert merge_edits(rep, rows, {i: {"score": 1.0, "reason": ""}}, ov) == {}
+    ov = merge_edits(rep, rows, {i: {"score": 0.0, "reason": "generic"}}, {})
+    new = with_overrides(rep, ov)
     assert new.metrics.cpr > rep.metrics.cpr
     score = next(
         s
@@ -278,6 +296,9 @@ def test_merge_edits_of_the_adjudication_editor() -> None:
     )
     assert score.override.reason == "generic" and score.score == 1.0  # automatic score kept
     assert all(s.override is None for r in rep.subject_results for s in r.scores)  # a copy
+    assert from_file(overrides_json(ov.values()), rep, "file.json") == ov
+    with pytest.raises(ValueError, match="no scored"):
+        from_file('[{"gt_subject_id": 0, "tag": "AGE", "score": 0, "reason": "x"}]', rep, "f")
 
 
 def test_cancelled_audit_keeps_previous_results(fake_engine: list[object]) -> None:

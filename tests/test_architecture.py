@@ -13,14 +13,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 MAX_FUNCTION_LINES = 100
 
-#: Packages whose internal cycles are being removed by their owner this round (helper
-#: "subjects": the local adversary's Draft type and its helpers). Remove once they are gone.
-CYCLE_EXEMPT_PACKAGES: tuple[str, ...] = ("spia_core.adversary.local",)
-#: Known cycles being removed this round (exact module sets). pipeline <-> redacted_audit:
-#: helper "arch" ports the redacted-only audit onto the staged pipeline (spia_core.audit).
-CYCLE_EXEMPT_SETS: tuple[frozenset[str], ...] = (
-    frozenset({"spia_core.pipeline", "spia_core.redacted_audit"}),
-)
+#: Packages whose internal cycles are being removed by their owner this round (none left:
+#: helper "subjects" removed the local adversary's).
+CYCLE_EXEMPT_PACKAGES: tuple[str, ...] = ()
 
 #: Functions over the limit in files whose owners are still reducing them ("path:function").
 #: The list only shrinks; a new long function anywhere else fails.
@@ -28,10 +23,6 @@ LONG_FUNCTION_EXEMPT: frozenset[str] = frozenset(
     {
         "spia_core/adversary/local/attributes/work.py:infer",  # rules
         "spia_core/adversary/local/context.py:infer_country",  # rules
-        "spia_core/adversary/local/mentions.py:find_kin_mentions",  # subjects
-        "spia_core/pipeline.py:audit",  # arch, step 2 (staged pipeline)
-        "spia_core/batch.py:run_batch",  # arch, step 4
-        "spia_core/evaluation/span_metrics.py:compute_span_metrics",  # arch, step 4
     }
 )
 
@@ -127,11 +118,7 @@ def _exempt(module: str) -> bool:
 def test_no_import_cycle_among_spia_core_modules() -> None:
     graph = import_graph()
     assert "spia_core.pipeline" in graph and len(graph) > 50  # the walk found the package
-    bad = [
-        c
-        for c in cycles(graph)
-        if not all(_exempt(m) for m in c) and frozenset(c) not in CYCLE_EXEMPT_SETS
-    ]
+    bad = [c for c in cycles(graph) if not all(_exempt(m) for m in c)]
     assert bad == [], f"import cycles: {bad}"
 
 

@@ -72,9 +72,9 @@ def test_adversary_keeps_the_good_stage_when_the_other_gets_junk() -> None:
         server.responder = answer
         adversary = LLMAdversary(_llm(server, max_retries=1), parallel=True)
         result = adversary.infer("Posted by a lighthouse keeper from a windy island.")
-    assert result.trace["complete"] is False
-    assert [f["stage"] for f in result.trace["failures"]] == ["adversary.code"]
-    assert "malformed_response" in result.trace["failures"][0]["reason"]
+    assert result.complete is False
+    assert [f.stage for f in result.failures] == ["adversary.code"]
+    assert "malformed_response" in result.failures[0].message
     assert "non_code" in result.trace  # the good answer is kept
     occupations = [p.keyword for s in result.subjects for p in s.piis if p.tag == "OCCUPATION"]
     assert occupations == ["lighthouse keeper"]

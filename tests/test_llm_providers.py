@@ -144,7 +144,7 @@ def test_adversary_end_to_end_through_the_real_sdk(server: ScriptedServer) -> No
     server.responder = respond
     result = LLMAdversary(local_llm(server)).infer(text)
     assert len(server.requests) == 3
-    assert result.trace["complete"] and not result.warnings
+    assert result.complete and not result.warnings
     (subject,) = result.subjects
     name = subject.values("NAME")[0]
     assert name.certainty == 5

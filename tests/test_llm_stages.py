@@ -128,7 +128,7 @@ def respond(messages: list[Message], schema: dict[str, Any] | None) -> str:
 def test_adversary_merges_stages_and_maps_evidence() -> None:
     fake = FakeLLM(responder=respond)
     result = LLMAdversary(fake, parallel=False).infer(TEXT)
-    assert len(fake.calls) == 3 and result.trace["complete"]
+    assert len(fake.calls) == 3 and result.complete and not result.failures
     jan, anna = result.subjects
     assert jan.values("NAME")[0].certainty == 5  # "5" coerced
     assert jan.values("EMAIL_ADDRESS")[0].keyword == "jan.kowalski@example.pl"
@@ -145,7 +145,7 @@ def test_adversary_merges_stages_and_maps_evidence() -> None:
 def test_adversary_garbage_is_a_recorded_failure_not_a_crash() -> None:
     fake = FakeLLM(["this is not json", "still not json"])
     result = LLMAdversary(fake).infer(TEXT)
-    assert result.subjects == [] and not result.trace["complete"]
+    assert result.subjects == [] and not result.complete
     assert inference_failures(result)[0]["stage"] == "adversary.subjects"
     partial = FakeLLM([json.dumps(STAGE_A), json.dumps(CODE), "garbage", "garbage again"])
     result = LLMAdversary(partial, parallel=False).infer(TEXT)

@@ -8,11 +8,11 @@ from spia_core.adversary.base import InferenceResult
 from spia_core.adversary.local import LocalAdversary
 from spia_core.adversary.local.attributes.codes import find_codes
 from spia_core.adversary.local.attributes.family import canonical_kin
-from spia_core.adversary.local.attributes.identity import (
+from spia_core.adversary.local.attributes.identity import header_name
+from spia_core.adversary.local.names import (
     complete_with_email,
     email_name,
     handle_name,
-    header_name,
     split_run,
 )
 from spia_core.model import Subject

@@ -140,13 +140,18 @@ def test_partial_inference_failures_are_reported(tab_doc) -> None:
         is_local = False
 
         def infer(self, text):
-            return InferenceResult([], "partial", trace={"failures": [{"stage": "code"}]})
+            result = InferenceResult([], "partial")
+            result.fail("adversary.code", "timeout")
+            return result
 
     config = AuditConfig(anonymizer="none")
     parts = build_components(config)
     parts.adversary = Partial()
     r = audit(tab_doc, config, components=parts)
     assert any("partial inference failure" in f.reason for f in r.failures)
+    kinds = {(n.kind, n.stage, n.severity) for n in r.notices}
+    assert ("partial_failure", "infer", "error") in kinds
+    assert ("inference_incomplete", "infer", "error") in kinds
     assert not r.adversary_is_local
     assert not any("lower bound" in w for w in r.warnings)
 

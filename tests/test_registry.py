@@ -41,3 +41,28 @@ def test_builtins_register_without_manual_imports() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "['llm', 'local'] ['llm', 'local']"
+
+
+def test_names_wait_for_builtins_another_thread_is_importing(tmp_path, monkeypatch) -> None:
+    """The dashboard's warm-up thread and a page both ask a fresh registry for its names: the
+    page must not see it empty while the warm-up is still importing the built-ins."""
+    import sys
+    import threading
+    import time
+
+    from spia_core.registry import Registry
+
+    reg: Registry[object] = Registry("thing", builtins=("slow_builtin_for_test",))
+    (tmp_path / "slow_builtin_for_test.py").write_text(
+        "import time\ntime.sleep(0.5)\nfrom tests_registry_target import REG\n"
+        "REG.register('slow')(object)\n"
+    )
+    target = type(sys)("tests_registry_target")
+    target.REG = reg
+    monkeypatch.setitem(sys.modules, "tests_registry_target", target)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    first = threading.Thread(target=reg.names)
+    first.start()
+    time.sleep(0.1)  # the first thread is inside the import
+    assert reg.names() == ["slow"]
+    first.join()

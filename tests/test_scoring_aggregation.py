@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from spia_core.evaluation.adjudication import apply_override, clear_override
+from spia_core.evaluation.adjudication import apply_overrides
 from spia_core.evaluation.judge import JudgeRequest, JudgeVerdict, RulesOnlyJudge
 from spia_core.evaluation.scoring import score_document, score_subject
-from spia_core.model import PII, Assignment, Evidence, MatchPair, Subject
+from spia_core.model import PII, Assignment, Evidence, MatchPair, ScoreOverride, Subject
 
 
 def subj(sid: int, *piis: tuple[str, str, int]) -> Subject:
@@ -226,28 +226,31 @@ def test_per_pii_prefers_a_scorable_match_over_unscorable() -> None:
 def test_override_and_clear() -> None:
     gts, preds, assignment = _judge_doc()
     results = score_document(gts, preds, assignment)
-    updated = apply_override(results, 1, "OCCUPATION", "Judge", 1.0, "same role", author="ann")
+    judge = ScoreOverride(1, "OCCUPATION", 1.0, "same role", author="ann", gt_keyword="Judge")
+    updated = apply_overrides(results, [judge])
     occ = next(s for s in updated[1].scores if s.tag == "OCCUPATION")
     assert (occ.score, occ.effective_score, occ.override.author) == (0.0, 1.0, "ann")
     assert next(s for s in results[1].scores if s.tag == "OCCUPATION").override is None
-    cleared = clear_override(updated, 1, "OCCUPATION", "Judge")
+    cleared = apply_overrides(results, [])  # clearing = re-applying the rest to the original
     assert next(s for s in cleared[1].scores if s.tag == "OCCUPATION").effective_score == 0.0
 
 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        ((9, "OCCUPATION", "Judge", 1.0, "x"), "no result for GT subject 9"),
-        ((1, "OCCUPATION", "Baker", 1.0, "x"), "no scored OCCUPATION PII 'Baker'"),
-        ((1, "OCCUPATION", "Judge", 0.7, "x"), "must be one of"),
-        ((1, "OCCUPATION", "Judge", 1.0, " "), "non-empty reason"),
+        ((9, "OCCUPATION", 1.0, "x", "Judge"), "no result for GT subject 9"),
+        ((1, "OCCUPATION", 1.0, "x", "Baker"), "no scored OCCUPATION PII 'Baker'"),
+        ((1, "OCCUPATION", 0.7, "x", "Judge"), "must be one of"),
+        ((1, "OCCUPATION", 1.0, " ", "Judge"), "non-empty reason"),
+        ((1, "SHOE_SIZE", 1.0, "x", None), "not a SPIA tag"),
     ],
 )
 def test_override_errors(args: tuple, message: str) -> None:
     gts, preds, assignment = _judge_doc()
     results = score_document(gts, preds, assignment)
+    subject, tag, score, reason, keyword = args
     with pytest.raises(ValueError, match=message):
-        apply_override(results, *args)
+        apply_overrides(results, [ScoreOverride(subject, tag, score, reason, gt_keyword=keyword)])
 
 
 # --------------------------------------------------------------------------- GT vs GT

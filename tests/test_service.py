@@ -78,7 +78,11 @@ def test_versions_carry_their_overrides() -> None:
     session = AuditSession(ComponentCache(Path(".")))
     version = session.add_version("v1", make_report())
     before = version.effective.metrics.cpr
-    session.adjudicate(version.id, {(0, "NATIONALITY"): (0.0, "a generic nationality")})
+    from spia_core.service.overrides import make_override
+
+    key = (0, "NATIONALITY", "Sweden")
+    change = make_override(version.report, key, 0.0, "a generic nationality")
+    session.adjudicate(version.id, {key: change})
     assert version.effective.metrics.cpr > before
     assert version.report.metrics.cpr == before  # the automatic report is kept
     assert version.view_key != f"{version.id}|"

@@ -10,11 +10,15 @@ import re
 _SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+!|~:$@.])")
 # a list marker at the start ("- x", "1) x") is made literal by escaping its punctuation
 _LEADING = re.compile(r"^(\s*)([-=])")
+# widget and status labels turn bare URLs into links even after backslash escapes: a
+# zero-width space inside the scheme, "www." and "@" keeps them text everywhere
+ZWSP = "\u200b"
+_AUTOLINK = re.compile(r"(?i)(?<=[a-z])(?=://)|(?<=\bwww)(?=\.)|(?=@)")
 
 
 def md(text: object) -> str:
     """``text`` escaped for ``st.markdown``/``st.caption``/labels: literal, on one line."""
-    line = " ".join(str(text).split())
+    line = _AUTOLINK.sub(ZWSP, " ".join(str(text).split()))
     return _LEADING.sub(r"\1\\\2", _SPECIAL.sub(r"\\\1", line))
 
 

@@ -28,7 +28,7 @@ def verdict_text(v: Verdict) -> str:
     """Bold headline, then the reasons (the blocking reason first), every document-derived
     word escaped."""
     lines = [f"**Verdict: {md(v.headline)}**"]
-    lines += [f"- {md(r)}" for r in v.reasons]
+    lines += [f"- {md(r)}" for r in v.reasons if r not in v.headline]  # not twice
     return "\n".join(lines)
 
 

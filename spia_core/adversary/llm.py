@@ -2,8 +2,8 @@
 
 Three calls per text (plus at most one JSON repair each). Evidence quotes are mapped back to
 character offsets (exact, case-insensitive, whitespace-tolerant, then fuzzy). A failed or
-garbled stage is recorded in ``trace["failures"]``; the result is then marked incomplete,
-never silently empty.
+garbled stage is recorded in ``InferenceResult.failures``; the result is then marked
+incomplete, never silently empty.
 """
 
 from __future__ import annotations
@@ -294,20 +294,20 @@ class LLMAdversary:
         trace: dict[str, Any] = {
             "model": f"{self.llm.provider}/{self.llm.model}",
             "prompt_versions": self.prompt_versions,
-            "failures": [],
         }
-        warnings: list[str] = []
+        result = InferenceResult([], self.name, trace)
         try:
             stage_a = self._ask(
                 "subject_identification", SUBJECTS_SCHEMA, budgets.SUBJECTS, document=document
             )
         except LLMError as exc:
-            return self._failed(trace, warnings, "adversary.subjects", str(exc))
+            result.fail("adversary.subjects", str(exc))
+            result.warnings.append(f"adversary.subjects failed: {exc}")
+            return result
         listed = stage_a["subjects"]
         trace["stage_a"] = stage_a
         if not listed:
-            trace["complete"] = True
-            return InferenceResult([], self.name, trace, warnings=warnings)
+            return result
         subjects_block = render_subjects(listed)
         jobs = {
             "code": ("code_inference", CODE_SCHEMA, {}),
@@ -346,24 +346,15 @@ class LLMAdversary:
         for job, tags in (("code", CODE_TAGS), ("non_code", NON_CODE_TAGS)):
             outcome = outcomes[job]
             if isinstance(outcome, LLMError):
-                trace["failures"].append({"stage": f"adversary.{job}", "reason": str(outcome)})
-                warnings.append(f"{job} inference failed: {outcome}")
+                result.fail(f"adversary.{job}", str(outcome))
+                result.warnings.append(f"{job} inference failed: {outcome}")
                 answers.append((tags, None))
             else:
                 trace[job] = outcome
                 answers.append((tags, outcome))
-        subjects, unlocated = _merge(text, listed, answers, warnings)
+        result.subjects, unlocated = _merge(text, listed, answers, result.warnings)
         trace["unlocated_evidence"] = unlocated
-        trace["complete"] = not trace["failures"]
-        return InferenceResult(subjects, self.name, trace, warnings=warnings)
-
-    def _failed(
-        self, trace: dict[str, Any], warnings: list[str], stage: str, reason: str
-    ) -> InferenceResult:
-        trace["failures"].append({"stage": stage, "reason": reason})
-        trace["complete"] = False
-        warnings.append(f"{stage} failed: {reason}")
-        return InferenceResult([], self.name, trace, warnings=warnings)
+        return result
 
 
 def _long_date() -> str:
@@ -377,7 +368,7 @@ def _quoted(values: tuple[str, ...]) -> str:
 
 def inference_failures(result: InferenceResult) -> list[dict[str, str]]:
     """The failed stages of an LLM inference (empty when every call succeeded)."""
-    return list(result.trace.get("failures", []))
+    return [{"stage": n.stage, "reason": n.message} for n in result.failures]
 
 
 if "llm" not in ADVERSARIES:  # the registry may register a lazy factory for it

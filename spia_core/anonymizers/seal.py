@@ -155,9 +155,9 @@ class SealAnonymizer:
     def _infer(self, text: str) -> list[dict[str, Any]]:
         if self.adversary is not None:
             result = self.adversary.infer(text)
-            failures = result.trace.get("failures") or []
-            if failures:
-                raise LLMError(f"the adversary failed: {failures[0]}")
+            if result.failures:
+                first = result.failures[0]
+                raise LLMError(f"the adversary failed: {first.stage}: {first.message}")
             return from_subjects(result.subjects)
         prompt = self.prompts["seal_infer"]
         parsed = self.llm.complete(

@@ -37,6 +37,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--min-certainty", type=int, default=DEFAULT_MIN_CERTAINTY)
     p.add_argument("--matcher", default="local", help="subject matcher (default: local)")
+    p.add_argument(
+        "--overrides",
+        type=Path,
+        help="human score decisions to apply (JSON or JSONL ScoreOverride records, each with "
+        "data_id, gt_subject_id, tag, score 0/0.5/1, reason; docs/adjudication.md)",
+    )
     p.add_argument("--out", type=Path, help="write the JSON report here")
     p.set_defaults(func=run)
 
@@ -44,6 +50,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from spia_core.commands.preflight import check_out_file
     from spia_core.datasets import DatasetError, load_dataset, read_spia_jsonl
+    from spia_core.evaluation.adjudication import read_overrides
     from spia_core.evaluation.scoring_run import score_corpus
 
     problem = check_out_file(args.out)
@@ -54,21 +61,31 @@ def run(args: argparse.Namespace) -> int:
     try:
         gt_docs = load_dataset(args.gt, args.entities)
         pred_docs = read_spia_jsonl(args.pred)
-    except (DatasetError, OSError) as exc:
+        overrides = read_overrides(args.overrides) if args.overrides else []
+    except (DatasetError, OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if not 0 <= args.min_certainty <= 5:
         print("error: --min-certainty must be between 0 and 5", file=sys.stderr)
         return 2
-    result = score_corpus(
-        gt_docs,
-        pred_docs,
-        mode=args.mode,
-        min_certainty=args.min_certainty,
-        matcher=args.matcher,
-    )
+    try:
+        result = score_corpus(
+            gt_docs,
+            pred_docs,
+            mode=args.mode,
+            min_certainty=args.min_certainty,
+            matcher=args.matcher,
+            overrides=overrides,
+        )
+    except ValueError as exc:
+        if not overrides:
+            raise
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     elapsed = time.perf_counter() - started
     print(result.table)
+    if overrides:
+        print(f"\n{len(overrides)} human override(s) applied from {args.overrides}")
     print(f"\nscored in {elapsed:.2f} s")
     if args.out:
         report = dict(result.summary, elapsed_s=round(elapsed, 3), mode=args.mode)

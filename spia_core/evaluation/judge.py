@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from spia_core.registry import Registry
+
 #: Judge labels and their scores (SPIA: yes = 1.0, less precise = 0.5, no = 0.0).
 LABEL_SCORES: dict[str, float] = {"yes": 1.0, "less precise": 0.5, "no": 0.0}
 
@@ -38,6 +40,11 @@ class Judge(Protocol):
         ...
 
 
+#: name -> judge; ``rules`` is built in, ``llm`` registers from its module on first use.
+JUDGES: Registry[Judge] = Registry[Judge]("judge", builtins=("spia_core.evaluation.llm_judge",))
+
+
+@JUDGES.register("rules")
 class RulesOnlyJudge:
     """The offline judge: never overturns a rule decision."""
 

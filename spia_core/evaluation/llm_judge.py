@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from spia_core.evaluation.judge import LABEL_SCORES, JudgeRequest, JudgeVerdict
+from spia_core.evaluation.judge import JUDGES, LABEL_SCORES, JudgeRequest, JudgeVerdict
 from spia_core.llm import budgets
 from spia_core.llm.stage import PromptedLLMStage
 from spia_core.prompts import data_block
@@ -47,11 +47,13 @@ def render_pairs(requests: list[JudgeRequest]) -> str:
     return data_block("pairs", "\n".join(lines))
 
 
+@JUDGES.register("llm")
 class LLMJudge(PromptedLLMStage):
     """Judges rule-0 pairs with one LLM call per document (batched)."""
 
     name = "llm"
     prompt_name = "pii_judge"
+    needs_backbone = True
 
     def judge(self, requests: list[JudgeRequest]) -> list[JudgeVerdict | None]:
         if not requests:

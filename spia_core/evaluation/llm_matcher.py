@@ -62,6 +62,7 @@ class LLMMatcher(PromptedLLMStage):
 
     name = "llm"
     prompt_name = "subject_alignment"
+    needs_backbone = True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

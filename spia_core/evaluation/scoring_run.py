@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from spia_core.evaluation.judge import Judge
-from spia_core.model import Document, Failure, Metrics, to_dict
+from spia_core.model import Document, Failure, Metrics, ScoreOverride, to_dict
 
 
 @dataclass
@@ -69,11 +71,14 @@ def score_corpus(
     min_certainty: int = 3,
     matcher: str = "local",
     judge: Judge | None = None,
+    overrides: Sequence[ScoreOverride] = (),
 ) -> CorpusScore:
     """Join predictions to GT by data_id and score every document.
 
     A GT document without predictions is a failed document (reported in coverage, never
     scored as protected); predictions without GT are listed in ``extra_pred_ids``.
+    ``overrides`` (human decisions, each naming its ``data_id``) are applied before the
+    metrics; one that matches no scored PII raises ValueError.
     """
     from spia_core.evaluation.metrics import (
         DocumentScores,
@@ -100,6 +105,7 @@ def score_corpus(
         except Exception as exc:  # recorded, never silently dropped or counted as protected
             failure = Failure(gt.data_id, "scoring", f"{type(exc).__name__}: {exc}")
             scored.append(DocumentScores(gt.data_id, [], failures=[failure], failed=True))
+    scored = _with_overrides(scored, overrides)
     metrics = compute_metrics(scored)
     extra = sorted(i for i in preds if i not in gt_ids)
     summary = metrics_summary(metrics)
@@ -125,4 +131,31 @@ def score_corpus(
     table = format_metrics_table(metrics)
     if extra:
         table += f"\n{len(extra)} predicted document(s) have no GT and were not scored."
+    if overrides:
+        summary["n_overrides"] = len(overrides)
     return CorpusScore(metrics, summary, table, scored, extra)
+
+
+def _with_overrides(scored: list[Any], overrides: Sequence[ScoreOverride]) -> list[Any]:
+    """Documents with the overrides naming them applied (every override must name one)."""
+    from spia_core.evaluation.adjudication import apply_overrides
+
+    if not overrides:
+        return scored
+    ids = {d.data_id for d in scored}
+    for i, o in enumerate(overrides, start=1):
+        if o.data_id not in ids:
+            named = repr(o.data_id) if o.data_id else "no document"
+            raise ValueError(f"override {i} names {named}; a corpus override needs a GT data_id")
+    out = []
+    for doc in scored:
+        mine = [o for o in overrides if o.data_id == doc.data_id]
+        if mine:
+            try:
+                doc = dataclasses.replace(
+                    doc, subject_results=apply_overrides(doc.subject_results, mine)
+                )
+            except ValueError as exc:
+                raise ValueError(f"override for {doc.data_id!r}: {exc}") from None
+        out.append(doc)
+    return out

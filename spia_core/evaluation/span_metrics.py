@@ -265,49 +265,17 @@ def compute_span_metrics(
         warnings.warn(msg, stacklevel=2)
         warns.append(msg)
 
-    todo = [d for d in documents if d.data_id in masks]
-    missing = [d.data_id for d in documents if d.data_id not in masks]
-    if missing:
-        warns.append(f"{len(missing)} document(s) have no anonymized text: {', '.join(missing)}")
-    known = {d.data_id for d in documents}
-    extra = [k for k in masks if k not in known]
-    if extra:
-        warns.append(f"{len(extra)} anonymized document(s) not in the GT: {', '.join(extra)}")
-
+    todo = _documents_to_score(documents, masks, warns)
     counts = _Counts()
     used_methods: Counter[str] = Counter()
-    n_auto = 0
-    precision_ok = bool(todo)
+    n_auto = sum(1 for d in todo if d.entities is None)
     evals: list[tuple[_DocEval, list[tuple[int, int]] | None]] = []
     for document in todo:
         mask = masks[document.data_id]
-        mentions = document.entities
-        if mentions is None:
-            mentions = automatic_gt_mentions(document.text, pipeline)
-            n_auto += 1
-        _check_mentions(document, mentions, warns)
         doc_method = auto_method(mask.masked_spans is not None) if method == "auto" else method
         used_methods[doc_method] += 1
-        offsets = masked_offsets(
-            document.text,
-            mask.anonymized_text,
-            method=doc_method,
-            spans=mask.masked_spans,
-            mentions=mentions,
-        )
-        ev = _DocEval(document.text, group_entities(mentions), offsets)
-        system: list[tuple[int, int]] | None = None
-        if doc_method == "spans":
-            system = validate_spans(mask.masked_spans or [], len(document.text))
-        elif doc_method == "alignment":
-            system = alignment_spans(document.text, mask.anonymized_text)
-        else:
-            precision_ok = False
-        if system is not None and not ev.must_mask_mentions():
-            warns.append(
-                f"{document.data_id}: no GT mention to mask; its masks count as false positives"
-            )
-        evals.append((ev, system))
+        evals.append(_evaluate_document(document, mask, doc_method, pipeline, warns))
+    precision_ok = bool(todo) and all(system is not None for _, system in evals)
 
     tagged = [ev for ev, _ in evals if ev.needs_pos()]
     for ev, doc in zip(tagged, pos_docs([ev.text for ev in tagged], pipeline), strict=True):
@@ -328,13 +296,71 @@ def compute_span_metrics(
         resolved = next(iter(used_methods))
     else:
         resolved = "mixed" if used_methods else method
+    return _span_metrics(counts, precision_ok, resolved, tagger, gt_source, warns)
+
+
+def _documents_to_score(
+    documents: Sequence[Document], masks: dict[str, MaskInput], warns: list[str]
+) -> list[Document]:
+    """The documents that have an anonymized text; the others (and strays) go to ``warns``."""
+    todo = [d for d in documents if d.data_id in masks]
+    missing = [d.data_id for d in documents if d.data_id not in masks]
+    if missing:
+        warns.append(f"{len(missing)} document(s) have no anonymized text: {', '.join(missing)}")
+    known = {d.data_id for d in documents}
+    extra = [k for k in masks if k not in known]
+    if extra:
+        warns.append(f"{len(extra)} anonymized document(s) not in the GT: {', '.join(extra)}")
+    return todo
+
+
+def _evaluate_document(
+    document: Document,
+    mask: MaskInput,
+    method: str,
+    pipeline: Pipeline,
+    warns: list[str],
+) -> tuple[_DocEval, list[tuple[int, int]] | None]:
+    """One document's evaluation and its system mask spans (None: precision not measurable)."""
+    mentions = document.entities
+    if mentions is None:
+        mentions = automatic_gt_mentions(document.text, pipeline)
+    _check_mentions(document, mentions, warns)
+    offsets = masked_offsets(
+        document.text,
+        mask.anonymized_text,
+        method=method,
+        spans=mask.masked_spans,
+        mentions=mentions,
+    )
+    ev = _DocEval(document.text, group_entities(mentions), offsets)
+    system: list[tuple[int, int]] | None = None
+    if method == "spans":
+        system = validate_spans(mask.masked_spans or [], len(document.text))
+    elif method == "alignment":
+        system = alignment_spans(document.text, mask.anonymized_text)
+    if system is not None and not ev.must_mask_mentions():
+        warns.append(
+            f"{document.data_id}: no GT mention to mask; its masks count as false positives"
+        )
+    return ev, system
+
+
+def _span_metrics(
+    counts: _Counts,
+    precision_ok: bool,
+    method: str,
+    tagger: str,
+    gt_source: str,
+    warns: list[str],
+) -> SpanMetrics:
     return SpanMetrics(
         token_recall=_ratio(counts.tokens_masked, counts.tokens),
         mention_recall=_ratio(counts.mentions_masked, counts.mentions),
         er_di=_ratio(counts.direct_masked, counts.direct),
         er_qi=_ratio(counts.quasi_masked, counts.quasi),
         token_precision=_ratio(counts.system_tp, counts.system_tokens) if precision_ok else None,
-        method=resolved,
+        method=method,
         tagger=tagger,
         gt_source=gt_source,
         n_tokens=counts.tokens,

@@ -57,11 +57,12 @@ def load_written(path: Path | None = None) -> list[dict[str, Any]]:
     return [json.loads(line) for line in lines if line.strip()]
 
 
-def subject_view(subject: Subject) -> str:
-    """What a user reads of a predicted subject: label, NAME value and mention context."""
+def subject_view(subject: Subject, *, context: bool = True) -> str:
+    """What a user reads of a predicted subject: label, NAME value and (unless ``context`` is
+    False) the words around its first mention."""
     head = subject.description.split(" - ", 1)[0]
     name = next((p.keyword for p in subject.piis if p.tag == "NAME" and p.keyword), "")
-    clip = _CLIP.search(subject.description)
+    clip = _CLIP.search(subject.description) if context else None
     view = " | ".join(x for x in (head, name, clip.group(1) if clip else "") if x)
     return " ".join(view.split())
 
@@ -93,9 +94,12 @@ def _max_matching(edges: dict[int, list[int]], taken: dict[int, int]) -> None:
 
 def score_document(doc: dict[str, Any], predicted: Iterable[Subject]) -> DocScore:
     """Match one document's predicted subjects to its expected people."""
+    predicted = list(predicted)
     views = [subject_view(s) for s in predicted]
     out = DocScore(doc_id=doc["id"], split=doc.get("split", "dev"))
-    banned = {i for i, v in enumerate(views) for ns in doc.get("not_subjects", []) if _has(v, ns)}
+    # A firm or place named in the words around a person's mention does not make it a firm.
+    names = [subject_view(s, context=False) for s in predicted]
+    banned = {i for i, v in enumerate(names) for ns in doc.get("not_subjects", []) if _has(v, ns)}
     out.not_person = [views[i] for i in sorted(banned)]
     # A counted group ("three kids") is that many people, each matched once.
     expected = [e for e in doc["subjects"] for _ in range(e.get("count", 1))]

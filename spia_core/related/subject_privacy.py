@@ -27,10 +27,7 @@ class SubjectPrivacyEval:
 
 
 def _failures(result: Any) -> list[str]:
-    return [
-        str(f.get("reason", f)) if isinstance(f, dict) else str(f)
-        for f in (result.trace.get("failures") or [])
-    ]
+    return [f"{f.stage}: {f.message}" for f in result.failures]
 
 
 class SubjectPrivacy:

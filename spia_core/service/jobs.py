@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import spia_core.service.engines as engines
 from spia_core import batch
-from spia_core.service import engines
 from spia_core.service.engines import OFFLINE, Endpoint
 from spia_core.service.results import metric_values
 

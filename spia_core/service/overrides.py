@@ -1,31 +1,54 @@
-"""Human score overrides of one audit version (adjudication), applied to a copy of the report."""
+"""Human score overrides of one audit version (adjudication) as the engine's one record,
+:class:`~spia_core.model.ScoreOverride`, applied by the engine's one function,
+:func:`~spia_core.evaluation.adjudication.apply_overrides` (as ``score --overrides FILE``)."""
 
 from __future__ import annotations
 
-import copy
 import math
+from collections.abc import Iterable
 from typing import Any
 
-from spia_core.evaluation.metrics import DocumentScores, compute_metrics
-from spia_core.model import AuditReport, Metrics, Override
+from spia_core.evaluation.adjudication import apply_overrides, overrides_json, parse_overrides
+from spia_core.model import AuditReport, ScoreOverride
 
-#: (GT subject id, tag) -> (score, reason): the user's score overrides of one version.
-Overrides = dict[tuple[int, str], tuple[float, str]]
+#: (GT subject id, tag, GT keyword) -> the override of that PII: the user's decisions on one
+#: version.
+Overrides = dict[tuple[int, str, str], ScoreOverride]
 AUTHOR = "dashboard"
 
+__all__ = [
+    "AUTHOR",
+    "Overrides",
+    "from_file",
+    "key_of",
+    "make_override",
+    "merge_edits",
+    "overrides_json",
+    "overrides_key",
+    "score_rows",
+    "subject_name",
+    "with_overrides",
+]
 
-def recompute_metrics(report: AuditReport) -> Metrics:
-    """Metrics recomputed from the (possibly overridden) subject results."""
-    return compute_metrics(
-        [
-            DocumentScores(
-                report.data_id,
-                report.subject_results,
-                report.metrics.n_extra_subjects,
-                list(report.failures),
-            )
-        ]
+
+def make_override(
+    report: AuditReport, key: tuple[int, str, str], score: float, reason: str
+) -> ScoreOverride:
+    """A dashboard decision on one PII of ``report`` (``key``: subject id, tag, GT keyword)."""
+    subject_id, tag, keyword = key
+    return ScoreOverride(
+        gt_subject_id=int(subject_id),
+        tag=str(tag),
+        score=float(score),
+        reason=reason.strip() or "manual override",
+        author=AUTHOR,
+        data_id=report.data_id,
+        gt_keyword=keyword,
     )
+
+
+def key_of(override: ScoreOverride) -> tuple[int, str, str]:
+    return (override.gt_subject_id, override.tag, override.gt_keyword or "")
 
 
 def subject_name(description: str, subject_id: int) -> str:
@@ -54,7 +77,10 @@ def score_rows(report: AuditReport) -> list[dict[str, Any]]:
 
 
 def merge_edits(
-    rows: list[dict[str, Any]], edited_rows: dict[Any, dict[str, Any]], overrides: Overrides
+    report: AuditReport,
+    rows: list[dict[str, Any]],
+    edited_rows: dict[Any, dict[str, Any]],
+    overrides: Overrides,
 ) -> Overrides:
     """``overrides`` updated with a data editor's ``edited_rows`` (row index -> changed cells).
 
@@ -64,7 +90,7 @@ def merge_edits(
     out = dict(overrides)
     for idx, change in edited_rows.items():
         row = rows[int(idx)]
-        key = (int(row["subject id"]), str(row["tag"]))
+        key = (int(row["subject id"]), str(row["tag"]), str(row["GT PII"]))
         score = change.get("score", row["score"])
         reason = str(change.get("reason", row["reason"]) or "").strip()
         if score is None or (isinstance(score, float) and math.isnan(score)):
@@ -74,22 +100,24 @@ def merge_edits(
         if auto is not None and float(score) == float(auto) and not reason:
             out.pop(key, None)
         else:
-            out[key] = (float(score), reason or "edited in the dashboard")
+            out[key] = make_override(report, key, score, reason or "edited in the dashboard")
     return out
 
 
 def with_overrides(report: AuditReport, overrides: Overrides) -> AuditReport:
-    """A copy of ``report`` carrying ``overrides`` (author "dashboard"), metrics recomputed."""
-    new = copy.deepcopy(report)
-    for r in new.subject_results:
-        for s in r.scores:
-            change = overrides.get((r.gt_subject_id, s.tag))
-            if change is not None:
-                s.override = Override(change[0], change[1], AUTHOR)
-    new.metrics = recompute_metrics(new)
-    return new
+    """A copy of ``report`` carrying ``overrides``, every metric recomputed."""
+    return apply_overrides(report, list(overrides.values()))
 
 
-def overrides_key(overrides: Overrides) -> str:
+def from_file(text: str, report: AuditReport, source: str) -> Overrides:
+    """Overrides read from a ``score --overrides`` file, those of this report only; raises
+    ValueError naming the item (and, on apply, the PII that is not scored)."""
+    records = [o for o in parse_overrides(text, source) if o.data_id in ("", report.data_id)]
+    apply_overrides(report, records)  # every record must name a scored PII of this report
+    return {key_of(o): o for o in records}
+
+
+def overrides_key(overrides: Overrides | Iterable[ScoreOverride]) -> str:
     """A stable text key of a set of overrides (for memoising views)."""
-    return "|".join(f"{k[0]}:{k[1]}={v[0]}:{v[1]}" for k, v in sorted(overrides.items()))
+    values = overrides.values() if isinstance(overrides, dict) else overrides
+    return "|".join(sorted(f"{o.gt_subject_id}:{o.tag}={o.score}:{o.reason}" for o in values))

@@ -8,9 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import spia_core.service.engines as engines
 from spia_core import render, report_export
 from spia_core.model import AuditReport, Document
-from spia_core.service import engines
 from spia_core.service.engines import ComponentCache, Endpoint
 from spia_core.service.overrides import Overrides, overrides_key, with_overrides
 from spia_core.verdict import Target

@@ -32,7 +32,11 @@ def test_offline_audit_of_bundled_sample(chromium_path: str, streamlit_server: d
 
         page.get_by_text("Bundled sample", exact=True).click()
         run = page.get_by_role("button", name="Run audit")
-        expect(run).to_be_enabled(timeout=30_000)
+        try:
+            expect(run).to_be_enabled(timeout=30_000)
+        except AssertionError:
+            page.screenshot(path=str(SHOTS / "debug_sample.png"))
+            raise
         # let the background pre-warm finish, as a user reading the page would
         time.sleep(8)
         t0 = time.perf_counter()
@@ -187,3 +191,48 @@ def test_redacted_only_audit_makes_no_external_request(
         browser.close()
     outside = [u for u in requests if not u.startswith((base, "data:", "blob:"))]
     assert requests and not outside, outside
+
+
+GERMAN_NOTE = (
+    "Liebe Frau Albers, mein Name ist Konrad Weil, ich bin 47 Jahre alt und arbeite als "
+    "Elektriker bei einer Firma in der Nähe des Bahnhofs. Meine Tochter geht dort zur Schule."
+)
+EVIL = "[x](https://evil.example)"
+
+
+def test_german_cannot_judge_and_markdown_in_a_file_name(
+    chromium_path: str, streamlit_server: dict
+) -> None:
+    """A German note: the verdict is "cannot judge" with the reason, the status never "done".
+    An uploaded file named like a Markdown link: its name is shown as text, never a link."""
+    from playwright.sync_api import expect, sync_playwright
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1500, "height": 2400})
+        page.goto(str(streamlit_server["url"]))
+        page.get_by_text("Upload a file", exact=True).click()
+        page.locator("input[type=file]").first.set_input_files(
+            files=[
+                {"name": f"{EVIL}.txt", "mimeType": "text/plain", "buffer": GERMAN_NOTE.encode()}
+            ]
+        )
+        run = page.get_by_role("button", name="Run audit")
+        expect(run).to_be_enabled(timeout=60_000)
+        run.click()
+        verdict = page.get_by_text("Verdict: cannot judge", exact=False).first
+        expect(verdict).to_be_visible(timeout=120_000)
+        expect(page.get_by_text("cannot judge (", exact=False).first).to_be_visible()
+        assert page.get_by_text(re.compile(r"Audit of .* done in")).count() == 0
+        expect(page.get_by_text("Audit of [x](https", exact=False).first).to_be_visible()
+        links = page.locator('a[href*="evil.example"]')
+        where = [
+            links.nth(i).evaluate("e => e.closest('[data-testid]')?.outerHTML.slice(0, 600)")
+            for i in range(links.count())
+        ]
+        assert not where, where
+        _wait_idle(page)
+        page.wait_for_timeout(1000)
+        page.screenshot(path=str(SHOTS / "german_cannot_judge.png"))
+        browser.close()

@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 import time
 
+import spia_core.adversary.local.lexicons as lexicons
 from spia_core import progress
 from spia_core.adversary.base import InferenceResult
-from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.attributes import stage
 from spia_core.adversary.local.attributes.family import canonical_kin
 from spia_core.adversary.local.context import DocContext, Segment, build_segments, infer_country
+from spia_core.adversary.local.parse import tokens_of
 from spia_core.adversary.local.patterns import masked_spans
 from spia_core.adversary.local.subjects import Draft, find_subjects
 from spia_core.model import PII, Subject
@@ -189,6 +190,7 @@ def _describe(d: Draft, index: int, piis: list[PII], ctx: DocContext | None = No
         and not d.best_name
         and (not d.kin or d.guess)
         and not d.roles.keys() - {"holder"}
+        and not d.identity.startswith("MASK:")  # a redacted person: no quote of the text
     ):
         clip = _context_clip(ctx, d)
         if clip:
@@ -237,7 +239,8 @@ class LocalAdversary:
             warnings.append("no trained spaCy model: names come from titles and rules only")
         t1 = time.perf_counter()
         masks = masked_spans(text)
-        drafts = find_subjects(text, ents, masks)
+        decisions: list[tuple[str, int, int, str]] = []
+        drafts = find_subjects(text, ents, masks, tokens_of(doc), decisions=decisions)
         ctx = DocContext(text=text, sentences=sents, ents=ents, masks=masks, drafts=drafts)
         ctx.doc = doc if doc.has_annotation("DEP") else None
         build_segments(ctx)
@@ -259,6 +262,10 @@ class LocalAdversary:
             "spacy_model": pipe.model_name,
             "n_entities": len(ents),
             "n_placeholders": len(masks),
+            "subject_decisions": [
+                {"pass": p, "start": s0, "end": s1, "text": text[s0:s1], "why": why}
+                for p, s0, s1, why in decisions
+            ],
             "document_country": ctx.country,
             "document_country_certainty": ctx.country_certainty,
             "timings_s": {"nlp": round(t1 - t0, 4), "rules": round(t2 - t1, 4)},

@@ -8,10 +8,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from spia_core.adversary.local import lexicons
+import spia_core.adversary.local.lexicons as lexicons
+from spia_core.adversary.local.draft import Draft, draft_prior_sex
 from spia_core.adversary.local.evidence import span
 from spia_core.adversary.local.patterns import FEMALE_PRONOUN, MALE_PRONOUN, PRONOUN
-from spia_core.adversary.local.subjects import _LIST_GAP, Draft
+from spia_core.adversary.local.patterns import LIST_GAP as _LIST_GAP
 from spia_core.model import Evidence
 
 _RESPONDENT = re.compile(
@@ -63,8 +64,6 @@ class DocContext:
 
 
 def _mention_sex(d: Draft) -> str:
-    from spia_core.adversary.local.attributes.sex import draft_prior_sex
-
     return draft_prior_sex(d)
 
 

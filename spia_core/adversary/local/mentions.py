@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from spia_core.adversary.local import lexicons
+import spia_core.adversary.local.lexicons as lexicons
+from spia_core.adversary.local.names import handle_name, name_sets
 from spia_core.adversary.local.patterns import (
     FIRST_PERSON,
     HANDLE,
@@ -13,8 +14,10 @@ from spia_core.adversary.local.patterns import (
     LEAD_NAME,
     ORDINALS,
     PERSON_LABELS,
+    PLACEHOLDER,
     TITLE_BEFORE,
     TITLED_NAME,
+    masked_spans,
     number_value,
 )
 
@@ -155,8 +158,6 @@ _FULL_NAME = re.compile(r"(?<![\w@#])(?P<first>[A-Z][a-z]{2,}) (?P<last>[A-Z][a-
 
 def _is_first(word: str) -> bool:
     """A first name (any sex, census lists) that is not also a common English word."""
-    from spia_core.adversary.local.attributes.identity import name_sets
-
     f = lexicons.fold(word)
     if f in _WORDLIKE_FIRSTS:
         return False
@@ -195,8 +196,6 @@ def find_cue_names(text: str) -> list[Mention]:
     """Known first names after a social cue in informal text ("with Leigh", "hubby Marcus"),
     full names of a known first name and surname ("Helena Marsh"), and @handles that do not
     open the text ("with @JamesCruz")."""
-    from spia_core.adversary.local.attributes.identity import handle_name, name_sets
-
     lower = set(re.findall(r"\b[a-z]+\b", text))
     out: list[Mention] = []
     for m in _NAME_CUE.finditer(text):
@@ -315,6 +314,35 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
     return out
 
 
+_CLOSING_LINE = re.compile(
+    r"(?:^|\n)[ \t]*(?:Yours(?: sincerely| faithfully| truly)?|(?:Kind |Best |Warm )?[Rr]egards|"
+    r"Best(?: wishes)?|Sincerely|Thanks|Thank you|Cheers|Many thanks|With thanks|"
+    r"[-–—]+)[ \t]*,?[ \t]*(?:\n[ \t]*){1,2}"
+    r"(?P<name>(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof|Professor)\.? )?[A-Z][a-z]+(?:[ -][A-Z][\w'’\-]+){0,2})"
+    r"[ \t]*(?=\n|$)"
+)
+_LAST_BLOCK = re.compile(
+    r"\n[ \t]*\n[ \t]*(?P<name>(?:(?:Mr|Mrs|Ms|Miss|Dr)\.? )?[A-Z][a-z]+(?: [A-Z][\w'’\-]+){1,2})"
+    r"[ \t]*(?:\n[^\n]{1,60})?\s*$"
+)
+
+
+def sign_off(text: str) -> Mention | None:
+    """The writer's name under a closing formula ("Kind regards,\\nAnn Lee") or alone in the
+    text's last block ("\\n\\nAnn Lee\\nOperations Director"); a title or a known first name
+    is needed, so "Recruitment Officer" under "Yours sincerely" names no one."""
+    closings = list(_CLOSING_LINE.finditer(text))
+    m = closings[-1] if closings else _LAST_BLOCK.search(text)
+    if m is None:
+        return None
+    raw = m.group("name")
+    name = clean_name(raw)
+    titled = name != raw
+    if not name or not (titled or lexicons.fold(name.split()[0]) in lexicons.first_names()):
+        return None
+    return Mention(m.start("name"), m.end("name"), raw, "handle", name=name)
+
+
 def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
     """First-person mentions outside quotes, and author names (header, handle, self-intro)."""
     quotes = quoted_spans(text)
@@ -328,6 +356,10 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
     hidden = False  # "Seller Name: [ORG]": the masker hid the name; its key is no name either
     for m in HEADER_NAME.finditer(head):
         raw = m.group("name").strip()
+        raw = raw.split("<")[0].strip() or raw  # "From: Ann Lee <ann@example.org>"
+        generic = PLACEHOLDER.fullmatch(raw)
+        if generic is not None and masked_spans(raw)[0][2] == "":
+            break  # "Name: [REDACTED]" on a form: the masked person is read by its slot
         if raw.startswith("[") and not raw.startswith("[PERSON"):
             # (a '[PERSON]' value stays a header mention: its placeholder is merged into the
             # author in subjects.py)
@@ -336,8 +368,6 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
             break
         name = handle_to_name(raw) if re.search(r"[_.\d@]", raw) or " " not in raw else raw
         if "@" in raw:
-            from spia_core.adversary.local.attributes.identity import handle_name
-
             name = handle_name(raw) or name
         names.append(Mention(m.start("name"), m.end("name"), raw, "handle", name=name))
         break
@@ -351,7 +381,12 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
             )
     if not names and not hidden:
         lm = LEAD_NAME.match(text)
-        if lm and lexicons.fold(lm.group("name").split()[0]) not in _NOT_NAMES:
+        words = lm.group("name").split() if lm else []
+        if (
+            lm
+            and lexicons.fold(words[0]) not in _NOT_NAMES
+            and (len(words) > 1 or lexicons.fold(words[0]) in lexicons.first_names())
+        ):
             names.append(
                 Mention(
                     lm.start("name"),
@@ -375,20 +410,9 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
                 name=intro.group("name"),
             )
         )
-    sign = re.search(
-        r"(?:^|\n)\s*(?:[-–—]+|Regards,|Best,|Thanks,|Cheers,|Sincerely,)\s*(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s*$",  # noqa: E501
-        text.rstrip(),
-    )
-    if sign:
-        names.append(
-            Mention(
-                sign.start("name"),
-                sign.end("name"),
-                sign.group("name"),
-                "handle",
-                name=sign.group("name"),
-            )
-        )
+    sign = sign_off(text)
+    if sign is not None:
+        names.append(sign)
     return firsts, names
 
 
@@ -528,7 +552,7 @@ def _kin_regex() -> re.Pattern[str]:
         )
         anchor = (
             r"my|My|his|His|her|Her|their|Their|our|Our|[Tt]he applicant['’]s|[Tt]he applicants['’]|"  # noqa: E501
-            r"[Tt]he (?:first|second|third) applicant['’]s|[Tt]he (?:deceased|victim)['’]s|(?:(?:Mr|Mrs|Ms|Dr)\.? )?[A-Z][\w\-]+['’]s|\[PERSON(?:_\d+)?\]['’]s|a|an|A|An"  # noqa: E501
+            r"[Tt]he (?:first|second|third) applicant['’]s|[Tt]he [a-z]+['’]s|(?:(?:Mr|Mrs|Ms|Dr)\.? )?[A-Z][\w\-]+['’]s|\[PERSON(?:_\d+)?\]['’]s|a|an|A|An"  # noqa: E501
         )
         _KIN_RE = re.compile(
             rf"(?:\b(?P<anchor>{anchor})\s+)?(?:\b(?P<num>{nums})\s+)?(?:(?:[a-z]+|[\w\-]+-year-old)\s+){{0,2}}?"
@@ -537,8 +561,15 @@ def _kin_regex() -> re.Pattern[str]:
     return _KIN_RE
 
 
-def find_kin_mentions(text: str) -> list[Mention]:
-    """'his wife', 'the applicant's son', 'my four wonderful kids', 'two daughters', 'parent of two'."""  # noqa: E501
+#: Kin words used as names ("Mum stayed home"): the writer's relatives.
+_ADDRESS_KIN = frozenset(
+    {"Mum", "Mom", "Mummy", "Mommy", "Dad", "Daddy", "Nan", "Nana", "Gran", "Granny"}
+    | {"Grandma", "Grandpa", "Grandad", "Granddad"}
+)
+
+
+def _possessed_kin(text: str) -> list[Mention]:
+    """'his wife', 'the applicant's son', 'my four wonderful kids', 'two daughters'."""
     out: list[Mention] = []
     kinmap = lexicons.kin_words()
     for m in _kin_regex().finditer(text):
@@ -574,6 +605,11 @@ def find_kin_mentions(text: str) -> list[Mention]:
                 num = 2
             else:
                 continue  # uncounted collective: not subjects
+        standalone = re.match(
+            r"[\s(\"“]|$", text[max(0, m.start("kin") - 1) : m.start("kin")] or " "
+        )
+        if not anchor and word in _ADDRESS_KIN and standalone:
+            anchor = "my"  # "Took Dad to the clinic": a kin word used as a name is the writer's
         if (not anchor or anchor in {"a", "an"}) and num is None:
             continue  # bare 'son', 'a widow': an attribute, not a separate person
         out.append(
@@ -588,6 +624,12 @@ def find_kin_mentions(text: str) -> list[Mention]:
                 plural=plural,
             )
         )
+    return out
+
+
+def _counted_children(text: str, out: list[Mention]) -> None:
+    """'parent of two', 'one amazing kid', 'a one-year-old'."""
+    kinmap = lexicons.kin_words()
     for m in re.finditer(
         r"\b(?:parent|mother|father|mom|mum|dad|mama|papa) ?of ?"
         r"(?P<num>two|three|four|five|six|\d)\b"
@@ -624,6 +666,10 @@ def find_kin_mentions(text: str) -> list[Mention]:
         role = m.group("kin").lower()
         role = role if role in kinmap and not m.group("age") else "child"
         out.append(Mention(m.start(), m.end(), m.group(0), "kin", role=role, anchor="my"))
+
+
+def _masked_kin(text: str, out: list[Mention]) -> None:
+    """Kin words a masker hid: "His [DEM] died", "born in X and Y", "a gift from her [DEM]"."""
     for m in _MASKED_SPOUSE.finditer(text):
         if any(k.start <= m.start("kin") < k.end for k in out):
             continue
@@ -678,4 +724,11 @@ def find_kin_mentions(text: str) -> list[Mention]:
                 anchor=m.group("anchor").lower(),
             )
         )
+
+
+def find_kin_mentions(text: str) -> list[Mention]:
+    """'his wife', 'the applicant's son', 'my four wonderful kids', 'two daughters', 'parent of two'."""  # noqa: E501
+    out = _possessed_kin(text)
+    _counted_children(text, out)
+    _masked_kin(text, out)
     return out

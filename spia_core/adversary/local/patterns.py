@@ -7,9 +7,13 @@ import re
 #: Masking placeholders: [PERSON], [PERSON_2], [LOC], <PERSON>, [redacted], ***, ████.
 PLACEHOLDER = re.compile(
     r"\[(?P<label>[A-Z][A-Z_]*?)(?:[_ ]?(?P<num>\d+))?\]|<(?P<label2>[A-Z][A-Z_]*?)(?:_(?P<num2>\d+))?>"  # noqa: E501
-    r"|\[(?:redacted|REDACTED|Redacted|removed|MASKED|masked)\]|\*{3,}|█+|X{4,}"
+    r"|\[(?:redacted|REDACTED|Redacted|removed|MASKED|masked)\]|\*{3,}|█+|(?<![A-Za-z])X{3,}(?![A-Za-z])"
 )
+#: The gap between two items of a list of people ("A, B and C").
+LIST_GAP = re.compile(r"^\s*(?:,|and|&|, and|,\s*and)\s*$")
 PERSON_LABELS = frozenset({"PERSON", "PER", "NAME", "PERSON_NAME"})
+#: Labels of placeholders that say nothing of what they hide ("[REDACTED]"): generic masks.
+GENERIC_LABELS = frozenset({"REDACTED", "REMOVED", "MASKED", "CENSORED", "HIDDEN", "ANONYMISED"})
 
 TITLES: dict[str, str] = {
     "mr": "Male",
@@ -102,6 +106,8 @@ def masked_spans(text: str) -> list[tuple[int, int, str, str]]:
     out = []
     for m in PLACEHOLDER.finditer(text):
         label = m.group("label") or m.group("label2") or ""
+        if label in GENERIC_LABELS:
+            label = ""
         num = m.group("num") or m.group("num2") or ""
         out.append((m.start(), m.end(), label, num))
     return out

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 
 from spia_core.adversary.local.context import DocContext
-from spia_core.adversary.local.subjects import Draft
+from spia_core.adversary.local.draft import Draft
 
 
 def segment_matches(

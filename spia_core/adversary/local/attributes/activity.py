@@ -19,9 +19,9 @@ from typing import Any
 
 from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.context import DocContext
+from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.rules import rule
-from spia_core.adversary.local.subjects import Draft
 
 MIN_COSINE = 0.42
 MIN_MARGIN = 0.08

@@ -7,9 +7,9 @@ import re
 
 from spia_core.adversary.local.attributes import segment_matches
 from spia_core.adversary.local.context import DocContext
+from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.rules import rule
-from spia_core.adversary.local.subjects import Draft
 from spia_core.taxonomy import REFERENCE_DATE
 
 _MONTHS = {

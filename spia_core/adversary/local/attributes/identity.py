@@ -9,40 +9,21 @@ Run-together handles are split with the census first- and last-name lists.
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 
-from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.context import DocContext
+from spia_core.adversary.local.draft import Draft, draft_name
 from spia_core.adversary.local.evidence import Finding
-from spia_core.adversary.local.mentions import Mention
+from spia_core.adversary.local.names import (
+    _folded,
+    complete_with_email,
+    email_name,
+    handle_name,
+)
 from spia_core.adversary.local.rules import rule
-from spia_core.adversary.local.subjects import Draft
 from spia_core.model import Evidence
 
-_PARTICLES = frozenset({"mc", "mac", "o", "de", "di", "da", "van", "von", "le", "la", "st"})
-_GENERIC_LOCAL = frozenset(
-    {
-        "info",
-        "support",
-        "admin",
-        "contact",
-        "sales",
-        "help",
-        "noreply",
-        "office",
-        "hr",
-        "team",
-        "hello",
-        "service",
-        "billing",
-        "jobs",
-        "careers",
-        "mail",
-        "webmaster",
-    }
-)
 _HEADER = re.compile(
     r"\A\s*(?:\[[A-Z_]+\]\s*)?(?:(?:Seller|Buyer|User|Contact|Author|Poster|Reviewer)\s*)?(?:Name|name|Username|"
     r"User|Author|Seller|Posted by|From|\[[A-Z_]+\])\s*:\s*(?P<name>[^|\n]{2,40}?)\s*(?:\||\n|$)"
@@ -59,153 +40,11 @@ class NameChoice:
     source: str
 
 
-@functools.cache
-def name_sets() -> tuple[frozenset[str], frozenset[str]]:
-    """(first names, last names), folded, from the census lists (ASCII only)."""
-    firsts, lasts = name_votes()
-    return frozenset(firsts), frozenset(lasts)
-
-
-def _lean(word: str) -> int:
-    """+1 when the census lists ``word`` more often as a first name than as a surname,
-    -1 for the reverse, 0 when even ('john' +1, 'jones' -1)."""
-    firsts, lasts = name_votes()
-    diff = firsts.get(word, 0) - lasts.get(word, 0)
-    return (diff > 0) - (diff < 0)
-
-
-@functools.cache
-def name_votes() -> tuple[dict[str, float], dict[str, float]]:
-    """Census frequency of each folded ASCII word as a first name / as a surname."""
-    male, female, last = lexicons.census_names()
-    firsts = {w: max(male.get(w, 0.0), female.get(w, 0.0)) for w in male.keys() | female.keys()}
-    return (
-        {w: v for w, v in firsts.items() if w.isascii() and w.isalpha()},
-        {w: v for w, v in last.items() if w.isascii() and w.isalpha()},
+def name_rule(source: str) -> str:
+    """The rule id of a NAME choice: how the name was found (a mention, header, e-mail)."""
+    return {"header": "identity.name_header", "email": "identity.name_email"}.get(
+        source, "identity.name_mention"
     )
-
-
-@functools.cache
-def handle_words() -> frozenset[str]:
-    """Words of usernames that are not names (data/lexicons/handle_words.tsv + job words)."""
-    words = {row[0].lower() for row in lexicons._read_tsv("handle_words.tsv")}
-    table, _ = lexicons.occupations()
-    words.update(w for w in table if " " not in w)
-    return frozenset(words)
-
-
-def _cap(token: str) -> str:
-    if len(token) == 1:
-        return token.upper() + "."
-    if token.isupper() and len(token) <= 3:
-        return token
-    return token[:1].upper() + token[1:]
-
-
-def split_run(token: str) -> list[str]:
-    """Split a run-together lower-case name: 'nicoleherman' -> ['nicole', 'herman'],
-    'lintonjohn' -> ['john', 'linton'], 'njones' -> ['n', 'jones'], 'barnesj' -> ['barnes'].
-    A token that is itself a known name, or cannot be split, is returned whole."""
-    t = token.lower()
-    firsts, lasts = name_sets()
-    if len(t) < 5 or t in firsts or t in lasts:
-        return [t]
-    best: tuple[int, list[str]] | None = None
-    for i in range(3, len(t) - 2):
-        a, b = t[:i], t[i:]
-        for first, last, order in ((a, b, 0), (b, a, 1)):
-            if first in firsts and last in lasts:
-                strong = 2 * (first in lexicons.first_names()) - 2 * (
-                    last in lexicons.first_names()
-                )
-                score = (
-                    2 * min(len(a), len(b))
-                    + strong
-                    + (first not in lasts)
-                    + (last not in firsts)
-                    + _lean(first)
-                    - _lean(last)
-                    - order
-                )
-                if best is None or score > best[0]:
-                    best = (score, [first, last])
-    if best is not None:
-        return best[1]
-    if len(t) >= 5 and t[1:] in lasts:
-        return [t[0], t[1:]]
-    if len(t) >= 5 and t[:-1] in lasts:
-        return [t[:-1]]
-    return [t]
-
-
-def handle_tokens(raw: str) -> list[str]:
-    """Name tokens of a handle or username (original case), generic words dropped."""
-    s = raw.strip().lstrip("@").strip()
-    tokens: list[str] = []
-    for part in re.split(r"[_.\-\s\d]+", s):
-        if not part:
-            continue
-        pieces = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z’']+", part) or [part]
-        merged: list[str] = []
-        for p in pieces:
-            if merged and lexicons.fold(merged[-1]) in _PARTICLES and p[:1].isupper():
-                merged[-1] += p
-            else:
-                merged.append(p)
-        tokens.extend(merged)
-    kept = [t for t in tokens if lexicons.fold(t) not in handle_words()]
-    return kept or tokens
-
-
-def handle_name(raw: str) -> str:
-    """'@idabrennan' -> 'Ida Brennan', 'VasuAdmin' -> 'Vasu', '@tkovac' -> 'T. Kovac'."""
-    s = raw.strip().lstrip("@").strip()
-    if re.search(r"[\[\]<>*█]", s):
-        return ""  # a masking placeholder, not a name
-    if re.search(r"@[\w\-]+\.", s):
-        return email_name(s)
-    tokens = handle_tokens(s)
-    if len(tokens) == 1 and tokens[0].islower():
-        tokens = split_run(tokens[0])
-    return " ".join(_cap(t) for t in tokens if t)
-
-
-def email_name(address: str) -> str:
-    """A person's name from an e-mail address ('' for role addresses like support@)."""
-    local = address.split("@", 1)[0]
-    parts = [p for p in re.split(r"[._\-+\d]+", local) if p]
-    if not parts or lexicons.fold(parts[0]) in _GENERIC_LOCAL:
-        return ""
-    if len(parts) == 1:
-        parts = split_run(parts[0])
-    return " ".join(_cap(p.lower()) for p in parts)
-
-
-def _folded(name: str) -> list[str]:
-    return [lexicons.fold(t).rstrip(".") for t in name.split()]
-
-
-def complete_with_email(name: str, emails: list[str]) -> str:
-    """Complete a one-word handle name from the subject's e-mail: 'Holt' + e.holt@ -> 'E. Holt',
-    'Ines' + i.varga@ -> 'Ines Varga', 'Lund' + petra81@ -> 'Petra Lund'."""
-    h = _folded(name)
-    if len(h) != 1 or not h[0]:
-        return name
-    _, lasts = name_sets()
-    for address in emails:
-        full = email_name(address)
-        e = _folded(full)
-        if not e or not full:
-            continue
-
-        if len(e) >= 2 and e[-1] == h[0]:
-            return full
-        if len(e) >= 2 and (e[0] == h[0] or (len(e[0]) == 1 and h[0].startswith(e[0]))):
-            return f"{name} {full.split()[-1]}"
-        strong = lexicons.first_names()
-        if len(e) == 1 and e[0] in strong and h[0] in lasts and h[0] not in strong:
-            return f"{full} {name}"
-    return name
 
 
 def header_name(text: str) -> tuple[str, int, int] | None:
@@ -220,34 +59,6 @@ def header_name(text: str) -> tuple[str, int, int] | None:
         return None  # "[PERSON] : hello there." is a one-line post, not a header name
     name = raw if " " in raw else handle_name(raw)
     return (name, m.start("name"), m.start("name") + len(raw)) if name else None
-
-
-def draft_name(d: Draft) -> tuple[str, int, Mention | None]:
-    """(name, certainty, mention) from the subject's own names and handles; ('', 0, None)."""
-    emails = [c.value for c in d.codes if c.tag == "EMAIL_ADDRESS"]
-    names = d.names
-    if not names:
-        return "", 0, None
-    full = [m for m in names if m.kind == "name"]
-    if full:
-        best = max(full, key=lambda m: (len(m.name.split()), len(m.name)))
-        value, cert = best.name, 5
-    else:
-        best = names[0]
-        value = handle_name(best.text)
-        if not value:
-            return "", 0, None
-        cert = 4 if " " in value else 3
-    value = complete_with_email(value, emails) if " " not in value else value
-    return value, cert, best
-
-
-def name_rule(source: str) -> str:
-    """The rule id of a NAME choice: how the name was found (a mention, header, handle, e-mail)."""
-    return {
-        "header": "identity.name_header",
-        "email": "identity.name_email",
-    }.get(source, "identity.name_mention")
 
 
 def subject_name(ctx: DocContext, d: Draft) -> NameChoice | None:

@@ -17,9 +17,9 @@ from typing import Any
 
 from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.context import DocContext
+from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.rules import rule
-from spia_core.adversary.local.subjects import Draft
 
 _BE = frozenset({"am", "'m", "’m", "m", "is", "'s", "’s", "was", "been", "be", "are", "being"})
 _WORK_HEADS = frozenset(

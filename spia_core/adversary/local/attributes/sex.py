@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import re
 
-from spia_core.adversary.local import lexicons
+import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.attributes import segment_matches
 from spia_core.adversary.local.attributes.family import canonical_kin, named_context
-from spia_core.adversary.local.attributes.identity import draft_name, subject_name
+from spia_core.adversary.local.attributes.identity import subject_name
 from spia_core.adversary.local.context import DocContext
+from spia_core.adversary.local.draft import Draft, draft_prior_sex
 from spia_core.adversary.local.evidence import Finding
+from spia_core.adversary.local.names import name_sex
 from spia_core.adversary.local.patterns import FEMALE_PRONOUN, MALE_PRONOUN, TITLES
 from spia_core.adversary.local.rules import rule
-from spia_core.adversary.local.subjects import Draft
 
 _SELF_MALE = (
     r"dad|daddy|father|papa|husband|hubby|guy|man|boyfriend|son|brother|grandfather|grandpa|uncle"
@@ -43,26 +44,6 @@ _HASHTAG = re.compile(
     r"(?:\w*?(?P<f>Mom|Mum|Mommy|Mama|Mother|Woman|Lady|Girl|Wife|Wifey|Grandma)))\b"
     r"|#(?:(?P<m2>Dad|Papa|Father)|(?P<f2>Mom|Mum|Mama|Mother|Girl))[A-Z]\w*"
 )
-
-
-def name_sex(name: str) -> str:
-    """'Male'/'Female' from the first given name, '' when unknown or ambiguous."""
-    for tok in name.replace("_", " ").split():
-        tok = tok.strip(".")
-        if len(tok) > 1:
-            return lexicons.first_names().get(lexicons.fold(tok), "")
-    return ""
-
-
-def draft_prior_sex(d: Draft) -> str:
-    """Cheap sex guess used for pronoun resolution (title, kin word, first name)."""
-    if d.title_sex:
-        return d.title_sex
-    kin = lexicons.kin_words().get(d.kin)
-    if kin and kin.sex:
-        return kin.sex
-    name, _, _ = draft_name(d)
-    return name_sex(name) if name else ""
 
 
 def _author_self(ctx: DocContext, d: Draft) -> list[Finding]:

@@ -16,8 +16,8 @@ from spia_core.adversary.local.attributes import (
     work,
 )
 from spia_core.adversary.local.context import DocContext
+from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding, best
-from spia_core.adversary.local.subjects import Draft
 from spia_core.model import PII
 from spia_core.taxonomy import CODE_TAGS, TAGS
 

@@ -6,7 +6,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from spia_core.adversary.local import lexicons
+import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.attributes import lookback, segment_matches
 from spia_core.adversary.local.attributes.location import (
     demonym_of,
@@ -18,9 +18,9 @@ from spia_core.adversary.local.attributes.location import (
     sentence_courts,
 )
 from spia_core.adversary.local.context import DocContext
+from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.rules import rule
-from spia_core.adversary.local.subjects import Draft
 
 _POSITION = re.compile(
     r"\b(?P<pos>(?:Deputy |Vice[- ]|Chief |Principal |Senior |Assistant |Acting )?"

@@ -1,0 +1,91 @@
+"""Subject passes for the writer of the text: first person, headers, handles, signatures, and
+the writer of an article a comment answers."""
+
+from __future__ import annotations
+
+import re
+
+from spia_core.adversary.local.draft import _same_person
+from spia_core.adversary.local.mentions import Mention
+from spia_core.adversary.local.subjects.state import SubjectState
+
+#: A comment on an article or an essay (its writer is a person of the text).
+_ARTICLE = re.compile(
+    r"\b(?:[Gg]reat|[Tt]his|[Ii]nsightful|[Ee]xcellent|[Ff]antastic|[Ww]onderful|[Ll]ovely|"
+    r"[Ii]nteresting|[Ww]ell-written|[Tt]hought-provoking|[Ii]nformative|[Nn]ice|the) "
+    r"(?:\w+ )?(?:article|piece|write-up|op-ed|column)\b(?! of (?:furniture|equipment|art))"
+    r"|\b(?:[Kk]udos|[Tt]hanks|[Tt]hank you|[Hh]ats off) to the (?:writer|author)\b"
+)
+
+
+def link_author(st: SubjectState) -> None:
+    if not st.english:
+        return  # no first person, header or sign-off the engine can read
+    legal = bool(st.with_role("applicant")) or bool(
+        re.search(r"\b(?:the Court|the Government|the Convention)\b", st.text)
+    )
+    post_like = re.search(r"\?|\b(?:[Aa]nyone|[Hh]elp|[Tt]hanks|#\w+)\b", st.text) or st.codes
+    if not legal and not st.firsts and not st.author_names and post_like:
+        st.new(Mention(0, 0, "", "author")).is_author = True
+    if st.firsts and not legal:
+        author = next((d for d in st.drafts if d.alive and d.is_author), None) or st.new()
+        author.is_author = True
+        for m in st.firsts:
+            st.attach(author, m)
+    elif not st.author_names and not _lead_placeholder(st):
+        return
+    elif not any(d.alive and d.is_author for d in st.drafts):
+        st.new().is_author = True
+    author = next(d for d in st.drafts if d.alive and d.is_author)
+    lead = _lead_placeholder(st)
+    if lead is not None:
+        st.merge(author, st.draft_of(lead))
+    for h in st.author_names:
+        same = next(
+            (
+                d
+                for d in st.drafts
+                if d.alive
+                and not d.is_author
+                and any(_same_person(n.name, h.name) for n in d.names)
+            ),
+            None,
+        )
+        st.attach(author, h)
+        if same is not None:
+            st.merge(author, same)
+        for d in st.drafts:  # "Name: [PERSON]": the header placeholder is the author
+            if (
+                d.alive
+                and d is not author
+                and any(
+                    m.kind == "placeholder" and m.start < h.end and h.start < m.end
+                    for m in d.mentions
+                )
+            ):
+                st.merge(author, d)
+
+
+def _lead_placeholder(st: SubjectState) -> Mention | None:
+    """A person mention opening the text as a post header ("[PERSON] : ...")."""
+    lead = next(iter(st.person_mentions()), None)
+    at_start = lead is not None and not st.text[: lead.start].strip()
+    after = st.text[lead.end : lead.end + 30] if lead is not None else ""
+    if at_start and re.match(
+        r"[.\w]*\s*:|\s*(?:Name|Username|User|Author)\s*:|\s+here\b", after, re.IGNORECASE
+    ):
+        return lead  # "[PERSON] : ...", "[PERSON].smith : ...", "[PERSON] Name: ..."
+    return None
+
+
+def article_author(st: SubjectState) -> None:
+    """A comment on an article ("Great article on ...", "This piece really hit home",
+    "Kudos to the writer!") speaks to the article's author: a person with a job (writer)."""
+    if st.legal or st.with_role("writer"):
+        return
+    m = _ARTICLE.search(st.text)
+    if m is None:
+        return
+    # A zero-width mention: the writer is referred to, never named, and owns no text.
+    d = st.new(Mention(m.start(), m.start(), "the author of the article", "role", role="writer"))
+    d.roles["writer"] = 0

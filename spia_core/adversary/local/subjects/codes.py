@@ -1,0 +1,180 @@
+"""Subject passes for codes (e-mail, phone, ID): whose each code is, and the third parties a
+code shows to exist."""
+
+from __future__ import annotations
+
+import re
+
+from spia_core.adversary.local.attributes.codes import CodeHit
+from spia_core.adversary.local.draft import Draft, _tokens, names_compatible
+from spia_core.adversary.local.mentions import Mention
+from spia_core.adversary.local.names import email_name
+from spia_core.adversary.local.subjects.state import SubjectState
+
+_QUOTE_OPEN = re.compile(r"[“\"][^”\"\n]{0,60}$")
+
+_OTHER_CUE = re.compile(
+    r"\b(?:the|similar|some|e\.g\.|like|such as|includes?|including|referencing|mentions?|"
+    r"mentioned|flagged|showing|shows?|seen|inputting|input|entering|resubmitting|a)\b"
+    r"(?:(?!\b(?:my|our|i|me)\b)[^.;:])*$"
+)
+
+#: Cues that an e-mail address or phone number is someone else's ("addresses like X",
+#: "I emailed X", "contacted X").
+_OTHER_CONTACT = re.compile(
+    r"(?:\b(?:like|such as|e\.g\.|similar|including|flagged|emailed|e-mailed|contacted|"
+    r"cc['’]?d|forwarded (?:it )?to|wrote to|sent (?:it |this )?to|reply from)\b)"
+    r"(?:(?!\b(?:my|our|i|me)\b)[^.;:])*$"
+)
+
+_CONTACT_TAGS = frozenset({"PHONE_NUMBER", "EMAIL_ADDRESS"})
+
+_OWNER_OTHER = (
+    r"\b(?:client|customer|candidate|user|employee|patient|member|student|tenant|account|"
+    r"record|records|profile|applicant|citizen|person|individual|subscriber|guest|doctor)\b"
+)
+
+
+def _last(pattern: str, text: str) -> int | None:
+    """Start of the last match of ``pattern`` in ``text`` (None when absent)."""
+    found = None
+    for m in re.finditer(pattern, text):
+        found = m.start()
+    return found
+
+
+def _third_party_code(text: str, start: int, before: str, *, contact: bool = False) -> bool:
+    """A code quoted from a log or error message, or introduced as 'the/similar/e.g. ... number',
+    belongs to someone other than the writer (contacts: 'addresses like X', 'emailed X')."""
+    tail = before[-45:]
+    if contact:
+        return _OTHER_CONTACT.search(tail) is not None
+    quoted = _QUOTE_OPEN.search(text[max(0, start - 60) : start])
+    if quoted and not re.search(r"\b(?:my|our)\b", quoted.group(0), re.IGNORECASE):
+        return True
+    return _OTHER_CUE.search(tail) is not None
+
+
+#: An identity document named just before a masked code ("passport no. [CODE]").
+_MASKED_DOC = re.compile(
+    r"\b(?:passport|licen[cs]e|national id|id number|identity (?:card|number)|ssn|"
+    r"social security)\b(?:\s*(?:no\.|number|num\.|#))?[^.;:]{0,20}[:(]?\s*$",
+    re.IGNORECASE,
+)
+
+
+def _code_kind(before: str) -> str:
+    """What a masked code is, from the words before it ('passport number', 'e-mail address')."""
+    low = before.lower()
+    for word, kind in (
+        ("passport", "passport number"),
+        ("licen", "driver's license number"),
+        ("mail", "e-mail address"),
+        ("address", "e-mail address"),
+        ("phone", "phone number"),
+    ):
+        if word in low[-40:]:
+            return kind
+    return "ID"
+
+
+_HOLDER_WORDS = (
+    r"\b(?P<w>client|customer|candidate|user|employee|patient|member|student|tenant|guest|"
+    r"applicant|citizen|subscriber|passenger)s?\b"
+)
+
+
+def masked_code_holders(st: SubjectState) -> None:
+    """A masked code introduced as someone else's ('client ID [CODE]', 'employee records
+    (ID: [CODE])') still shows that this third person exists."""
+    if st.legal:
+        return
+    for m in re.finditer(r"\[(?:CODE|ID|ID_NUMBER)(?:_\d+)?\]", st.text):
+        before = st.text[max(0, m.start() - 40) : m.start()].lower()
+        who = re.search(_HOLDER_WORDS + r"[^.]*$", before)
+        contact = _OTHER_CONTACT.search(before[-45:])
+        if re.search(r"\b(?:my|our|i)\s+(?:\w+\s+){0,2}$", before) and not contact:
+            continue
+        if who is not None:
+            word = who.group("w")
+        elif _MASKED_DOC.search(before) and not re.search(r"\b(?:my|our|i|me)\b", before):
+            word = "person"  # "passport no. [CODE]" in a log: someone else's document
+        elif contact:
+            word = "contact"  # "I even emailed [CODE]", "addresses (like [CODE])"
+        else:
+            continue
+        d = st.new(Mention(m.start(), m.end(), m.group(0), "code", role=word))
+        d.roles.setdefault("holder", 0)
+        d.code_kind = _code_kind(before)
+
+
+def _code_owner(st: SubjectState, c: CodeHit, prev_end: int) -> tuple[str, str]:
+    """('mine' | 'other' | '' (undecided), holder word) for a code, from the words just
+    before it, not reaching back past the previous code ("client ID X from my workstation
+    (Y)": Y is the writer's)."""
+    before = st.text[max(0, c.start - 60, prev_end) : c.start].lower()
+    before = re.sub(r"\b(e|i)\.(g|e)\.", r"\1_\2_", before)  # "e.g." ends no sentence
+    before = re.split(r"[.!?;\n]", before)[-1].replace("e_g_", "e.g.").replace("i_e_", "i.e.")
+    other = _last(_OWNER_OTHER, before)
+    word = re.match(r"\w+", before[other:]).group(0) if other is not None else ""
+    word = {"records": "", "record": "", "account": "", "profile": ""}.get(word, word)
+    mine = _last(r"\b(?:my|our|i|me|mine)\b", before)
+    if re.search(r"\bcorrect\b|\bcredentials?\b|\bvalid\b", before[-45:]):
+        return "mine", ""
+    if _third_party_code(st.text, c.start, before, contact=c.tag in _CONTACT_TAGS):
+        return "other", word
+    if mine is not None and (other is None or mine > other):
+        return "mine", ""
+    if other is not None:
+        return "other", word
+    if c.tag in {"IDENTIFICATION_NUMBER", "PASSPORT_NUMBER"}:
+        return "other", ""
+    return "", ""
+
+
+def attach_codes(st: SubjectState) -> None:
+    author = next((d for d in st.drafts if d.alive and d.is_author), None)
+    prev_end = 0
+    for c in st.codes:
+        owner, word = _code_owner(st, c, prev_end)
+        prev_end = c.end
+        named = _named_holder(st, c, author)
+        if named is not None:
+            named.codes.append(c)
+        elif owner == "other" or (owner == "" and author is None and not _near(st, c)):
+            d = st.new(Mention(c.start, c.end, c.value, "code", role=word))
+            d.codes.append(c)
+        elif author is not None:
+            author.codes.append(c)
+        else:
+            near = _near(st, c)
+            if near is not None:
+                st.draft_of(near).codes.append(c)
+            else:
+                st.new(Mention(c.start, c.end, c.value, "code")).codes.append(c)
+
+
+def _named_holder(st: SubjectState, c: CodeHit, author: Draft | None) -> Draft | None:
+    """The person (not the author) an e-mail address names: '@kingj' ... 'j.king@...'."""
+    if c.tag != "EMAIL_ADDRESS":
+        return None
+    name = email_name(c.value)
+    if not name or not any(len(t) > 2 for t in _tokens(name)):
+        return None
+    if author is not None and any(names_compatible(n.name, name) for n in author.names):
+        return None
+    found = [
+        d
+        for d in st.drafts
+        if d.alive
+        and not d.is_author
+        and not d.kin
+        and any(names_compatible(n.name, name) for n in d.names)
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+def _near(st: SubjectState, c: CodeHit) -> Mention | None:
+    near = st.people_between(c.start - 400, c.start)
+    prev = [m for m in near if m.end <= c.start and c.start - m.end < 150]
+    return prev[-1] if prev else None

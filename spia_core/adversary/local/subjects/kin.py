@@ -1,0 +1,352 @@
+"""Subject passes for relatives: kin words bound to their possessor, counted children, spouses
+implied by 'married life', and the family structures that survive masking in posts."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import spia_core.adversary.local.lexicons as lexicons
+from spia_core.adversary.local.draft import Draft
+from spia_core.adversary.local.mentions import Mention
+from spia_core.adversary.local.subjects.state import SubjectState
+
+
+@functools.cache
+def _canonical_kins() -> dict[str, str]:
+    return {
+        row[0]: row[5] for row in lexicons._read_tsv("kin.tsv") if len(row) > 5 and row[5] != "-"
+    }
+
+
+def _canonical_kin(word: str) -> str:
+    """The canonical kin word of a variant ('kiddo' -> 'child', 'hubby' -> 'husband')."""
+    return _canonical_kins().get(word, word)
+
+
+_CHILD_NOUNS = (
+    r"\[DEM\]|little ones|little legends|little stars|kids|children|kiddos|sons|daughters|boys|"
+    r"girls|legends|stars|beauties|angels|munchkins|monsters|blessings|rascals"
+)
+
+#: A masked count of children ('our [QUANTITY] amazing [DEM]', '([QUANTITY] [DEM], ...',
+#: 'a [DEM] of [QUANTITY]', 'our trio of [DEM]').
+_MASKED_COUNT = re.compile(
+    r"(?:\b(?:[Mm]y|[Oo]ur|raising|parenting|[Bb]lessed with|with|and|after my|[Ll]ife,)\s+|"
+    r"\(\s*)\[(?:QUANTITY|CARDINAL)\]\s+(?:[a-z]+\s+)?(?P<noun>" + _CHILD_NOUNS + r")(?!\w)"
+    r"|\b[Aa] (?:\w+ |\[DEM\] )?\[DEM\] of \[(?:QUANTITY|CARDINAL)\]"
+    r"|\b(?:[Oo]ur|[Mm]y) (?P<group>trio|duo|pair) of (?:\[DEM\]|kids|children|little ones)"
+)
+
+#: 'my [DEM], [ORG]' (a masked kin word, then a masked list of names) and 'passed down
+#: since [ORG]' (a family legacy's founders).
+_MASKED_PARENT_LIST = re.compile(
+    r"\b(?:[Mm]y|[Oo]ur) (?:(?:amazing|dear|lovely|wonderful|beloved|late|awesome|incredible) )?"
+    r"\[(?:DEM|NORP)\],? (?P<ph>\[ORG(?:_\d+)?\])(?! \w+ly\b)"
+    r"|\b(?:passed down|handed down|inherited|started|founded) (?:since|from|by) "
+    r"(?P<ph2>\[ORG(?:_\d+)?\])"
+)
+
+#: Words around a masked kin word that point to the writer's parents.
+_PARENT_CUE = re.compile(
+    r"\b(?:legacy|lessons?|taught|raised|upbringing|grateful|thanks|thank|shout-?out|"
+    r"support(?:ed|ive)?|inspir\w*|roots|tradition|passed down|grounded|always been)\b"
+    r"|\b[Tt]heir\b|\b[Tt]hey\b",
+    re.IGNORECASE,
+)
+
+_SOCIAL_ROLE = re.compile(
+    r"\b[Mm]y (?:(?:amazing|dear|great|wonderful|old|former|new|awesome|incredible|best) )?"
+    r"(?P<noun>mentor|coach|landlord|landlady|neighbou?r|roommate|flatmate|colleague|co-?worker|"
+    r"best friend|boss|therapist|tutor)\b(?!s|['’]s)"
+)
+
+_SOCIAL_KEYS = {
+    "landlady": "landlord",
+    "neighbor": "neighbour",
+    "coworker": "colleague",
+    "co-worker": "colleague",
+    "best friend": "friend",
+    "flatmate": "roommate",
+}
+
+_COUNTED_PEOPLE = re.compile(
+    r"\[(?:QUANTITY|CARDINAL)\] (?:\w+ )?(?P<noun>guests|users|customers|clients|patients|"
+    r"employees|students|candidates|members|tenants|passengers|applicants)\b"
+)
+
+
+def link_kin(st: SubjectState) -> None:
+    kinmap = lexicons.kin_words()
+    singles: dict[tuple[int, str], Draft] = {}
+    for k in sorted(st.kins, key=lambda m: m.start):
+        if k.anchor in {"my", "our"} and st.author is None and not st.legal:
+            st.new(Mention(0, 0, "", "author")).is_author = True  # "my wife": a writer exists
+        anchor = st.resolve_anchor(k)
+        if anchor is None and not k.anchor:
+            anchor = next((x for x in st.drafts if x.alive and x.is_author), None)
+        word = _canonical_kin(kinmap[k.role].word if k.role in kinmap else k.role)
+        if k.count > 1:
+            first = st.adjacent_after(k.end, limit=3)
+            named = st.chain(first, forward=True) if first is not None else []
+            named = [p for p in named if not st.draft_of(p).kin][: k.count]
+            for i in range(1, k.count + 1):
+                if i <= len(named):
+                    d = st.draft_of(named[i - 1])
+                    st.attach(d, k)
+                else:
+                    d = st.new(k)
+                d.kin, d.anchor, d.child_index, d.child_count = word, anchor, i, k.count
+            continue
+        named = st.adjacent_after(k.end, limit=3) or st.adjacent_before(k.start, limit=3)
+        key = (id(anchor), word)
+        if named is not None:
+            d = st.draft_of(named)
+            st.attach(d, k)
+            d.kin, d.anchor = d.kin or word, d.anchor or anchor
+            if key in singles and singles[key] is not d:
+                d = st.merge(d, singles[key])
+            singles[key] = d
+            continue
+        if key in singles and anchor is not None:
+            st.attach(singles[key], k)
+            continue
+        d = st.new(k)
+        d.kin, d.anchor = word, anchor
+        singles[key] = d
+    author = next((x for x in st.drafts if x.alive and x.is_author), None)
+    for m in re.finditer(
+        r"\b[Mm]arried (?:life )?(?:to|with) (?:(?:the|my) )?(?:[a-z]+,? ){0,3}"
+        r"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)?",
+        st.text,
+    ):
+        named = st.adjacent_after(m.start("name") if m.group("name") else m.end(), limit=1)
+        if (
+            named is None
+            and m.group("name")
+            and lexicons.fold(m.group("name").split()[0]) in lexicons.first_names()
+        ):
+            mention = Mention(
+                m.start("name"), m.end("name"), m.group("name"), "name", name=m.group("name")
+            )
+            named = mention
+            st.new(mention)
+        if named is not None:
+            d = st.draft_of(named)
+            if not d.kin:
+                d.kin = "spouse"
+                d.anchor = author
+            singles[(id(author), "spouse")] = d
+    _life_with(st, author, singles)
+    _masked_parents(st, author)
+    _masked_close(st, author)
+    _masked_counts(st, author)
+    _masked_parent_list(st, author)
+    _social_roles(st, author)
+    _counted_people(st, author)
+    spouse_words = {"wife", "husband", "spouse", "partner"}
+    has_spouse = any(
+        d.alive and d.kin in spouse_words | {"spouse"} and d.anchor is author for d in st.drafts
+    )
+    married = re.search(
+        r"\[DEM\] life\b(?! with)|\b[Bb]eing \[DEM\] with \[QUANTITY\]|"
+        r"#MarriedLife|\b[Mm]arried life\b|\b[Hh]appily married\b|\bI(?:'m|’m| am) married\b"
+        r"|\b(?:[Bb]eing|[Nn]ewly|[Jj]ust) married\b|\b[Mm]arried with (?:\w+ ){0,2}(?:kids|"
+        r"children|kiddos|little ones)\b|\b[Mm]arried for (?:\w+ )?years\b",
+        st.text,
+    )
+    if author is not None and married and not has_spouse:
+        d = st.new(
+            Mention(
+                married.start(),
+                married.end(),
+                married.group(0),
+                "kin",
+                role="spouse",
+                anchor="my",
+            )
+        )
+        d.kin, d.anchor = "spouse", author
+
+
+def _life_with(
+    st: SubjectState, author: Draft | None, singles: dict[tuple[int, str], Draft]
+) -> None:
+    """'(married) life with X' in a post: X is the author's partner, also when 'married' or
+    the name was masked ('[DEM] life with [PERSON]', '[DEM] to [ORG]'); 'with X and our
+    kids' makes X the other parent."""
+    if author is None or st.legal:
+        return
+    named = None
+    m = re.search(r"[Ll]ife with (?=\S)", st.text)
+    if m is not None:
+        named = st.adjacent_after(m.end(), limit=1)
+    if named is None:
+        named = _masked_partner(st)
+    if named is None:
+        for p in st.person_mentions():
+            if re.search(r"\b(?:with|to)\s*$", st.text[max(0, p.start - 6) : p.start]) and (
+                re.match(r"\s*(?:and|&)\s+(?:our|the)\b", st.text[p.end : p.end + 12])
+            ):
+                named = p
+                break
+    if named is None:
+        return
+    d = st.draft_of(named)
+    if d.kin or d.is_author:
+        return
+    spouse = singles.get((id(author), "spouse"))
+    if spouse is not None and spouse is not d and not spouse.names:
+        d = st.merge(d, spouse)
+    d.kin, d.anchor = "spouse", author
+    singles[(id(author), "spouse")] = d
+
+
+def _masked_partner(st: SubjectState) -> Mention | None:
+    """The placeholder after a masked 'married (life) to/with': '[DEM] to [ORG] blessed
+    with...', '[DEM] life with [ORG] our...', 'being [DEM] to the best partner, [PERSON]'.
+    A non-person placeholder there stands for the partner's name (NER mislabelled it)."""
+    m = re.search(
+        r"\[(?:DEM|NORP|MISC)\](?: life)? (?:with|to) (?:the (?:\w+ ){0,2}?(?:partner|spouse|"
+        r"husband|wife|man|woman|one),? )?(?P<ph>\[(?:PERSON|ORG|LOC|GPE)(?:_\d+)?\])",
+        st.text,
+    )
+    if m is None:
+        return None
+    found = st.adjacent_after(m.start("ph"), limit=0)
+    if found is not None:
+        return found
+    mention = Mention(m.start("ph"), m.end("ph"), m.group("ph"), "placeholder")
+    st.new(mention)
+    return mention
+
+
+def _masked_parents(st: SubjectState, author: Draft | None) -> None:
+    """'my [DEM], [PERSON] and [PERSON]' / 'my folks, [DEM] and [PERSON]': a masked kin word
+    followed by two people; most often the writer's parents."""
+    if author is None or st.legal:
+        return
+    rx = re.compile(
+        r"\b(?:[Mm]y|[Oo]ur) (?:(?:amazing|dear|lovely|wonderful|beloved|late) )?"
+        r"(?:\[(?:DEM|NORP)\]|folks|parents),?\s+(?:(?P<ph>\[(?:DEM|NORP|ORG|LOC|GPE|MISC)\])\s*(?:and|&)\s*)?"
+    )
+    for m in rx.finditer(st.text):
+        first = st.adjacent_after(m.end(), limit=0)
+        if first is None:
+            continue
+        people = st.chain(first, forward=True)
+        if m.group("ph") and len(people) == 1:
+            ph = Mention(m.start("ph"), m.end("ph"), m.group("ph"), "placeholder")
+            st.new(ph)
+            people = [ph, *people]
+        drafts = [st.draft_of(p) for p in people]
+        if len(drafts) != 2 or any(d.kin or d.is_author for d in drafts):
+            continue
+        for i, d in enumerate(drafts, 1):
+            d.kin, d.anchor, d.child_index, d.child_count = "parent", author, i, 2
+
+
+def _masked_parent_list(st: SubjectState, author: Draft | None) -> None:
+    """A masked name list after a masked kin word ('my [DEM], [ORG]' for 'my parents, Sean &
+    Jessica') in a gratitude, legacy or upbringing context, or 'passed down since/from
+    [ORG]': NER labels two names joined by '&'/'and' as one organisation, so the slot holds
+    two people, most likely the writer's father and mother (kept as a low-certainty guess)."""
+    if author is None or st.legal:
+        return
+    taken = {(m.start, m.end) for d in st.drafts if d.alive for m in d.mentions}
+    for m in _MASKED_PARENT_LIST.finditer(st.text):
+        slot = "ph" if m.group("ph") else "ph2"  # 'my [DEM], [ORG]' or 'passed down since'
+        start, end = m.span(slot)
+        if (start, end) in taken:
+            continue
+        s0 = max(0, st.text.rfind(".", 0, m.start()) + 1)
+        window = st.text[s0 : m.end() + 120]
+        if slot == "ph" and not _PARENT_CUE.search(window):
+            continue
+        for i, guess in enumerate(("father", "mother"), 1):
+            d = st.new(Mention(start, end, m.group(slot), "kin", role="parent"))
+            d.anchor, d.guess = author, guess
+            d.kin, d.child_index, d.child_count = "parent", i, 2
+        return
+
+
+def _social_roles(st: SubjectState, author: Draft | None) -> None:
+    """'my mentor', 'my coach', 'my landlord': an unnamed person close to the writer is a
+    subject; a name in apposition ('my mentor, [PERSON]') gets the role instead."""
+    if author is None or st.legal:
+        return
+    for m in _SOCIAL_ROLE.finditer(st.text):
+        noun = m.group("noun").lower()
+        key = _SOCIAL_KEYS.get(noun, noun)
+        if any(x.role == key for d in st.drafts if d.alive for x in d.mentions):
+            continue
+        named = st.adjacent_after(m.end(), limit=3)
+        if named is not None and not st.draft_of(named).kin:
+            st.attach(st.draft_of(named), Mention(m.start(), m.end(), noun, "role"))
+            continue
+        # No role key: the words around the mention describe this unnamed person.
+        d = st.new(Mention(m.start("noun"), m.end(), noun, "role", role=key, anchor="my"))
+        d.anchor = author
+
+
+def _counted_people(st: SubjectState, author: Draft | None) -> None:
+    """'when [QUANTITY] guests share similar names': a masked count of people in a post is
+    at least two people (two subjects, described by the words around them)."""
+    if author is None or st.legal:
+        return
+    for m in _COUNTED_PEOPLE.finditer(st.text):
+        noun = m.group("noun").lower()
+        for i in range(1, 3):
+            text = f"{noun[:-1].capitalize()} {i}, one of the {noun}"
+            st.new(Mention(m.start(), m.end(), text, "role", role=""))
+        return
+
+
+def _masked_close(st: SubjectState, author: Draft | None) -> None:
+    """'my [PERSON] and [PERSON]': NER masks capitalised kin words ('Mum', 'Dad'), and a
+    bare name seldom follows 'my'; a pair is most likely the writer's parents ('Mum and
+    Dad', in that order; a guess kept at low certainty), one alone someone close."""
+    if author is None or st.legal:
+        return
+    rx = re.compile(
+        r"\b(?:[Mm]y|[Oo]ur) (?:(?:amazing|dear|lovely|wonderful|beloved|late|awesome|"
+        r"incredible|wonderful) )?(?=\[PERSON)"
+    )
+    for m in rx.finditer(st.text):
+        first = st.adjacent_after(m.end(), limit=0)
+        if first is None or first.kind != "placeholder":
+            continue
+        people = st.chain(first, forward=True)
+        drafts = [st.draft_of(p) for p in people]
+        if any(d.kin or d.is_author or d.roles for d in drafts):
+            continue
+        if len(drafts) == 2:
+            for i, (d, guess) in enumerate(zip(drafts, ("mother", "father"), strict=True), 1):
+                d.kin, d.anchor, d.child_index, d.child_count = "parent", author, i, 2
+                d.guess = guess
+        elif len(drafts) == 1:
+            drafts[0].anchor, drafts[0].guess = author, "close"
+
+
+def _masked_counts(st: SubjectState, author: Draft | None) -> None:
+    """'our [QUANTITY] little ones', 'raising [QUANTITY] amazing [DEM]', 'a [DEM] of
+    [QUANTITY]', 'our trio of [DEM]': a masked count of children is read as three, the middle
+    of the two to four that such posts usually state ('trio' says three, 'pair' two). Extra
+    guessed children cost no protection score; missing ones hide real people."""
+    if author is None or st.legal:
+        return
+    for m in _MASKED_COUNT.finditer(st.text):
+        if any(
+            k.start <= m.start() < k.end
+            for d in st.drafts
+            for k in d.mentions
+            if k.kind != "author"
+        ):
+            continue
+        word = (m.group("noun") or "").split()[-1] if m.group("noun") else ""
+        kin = {"sons": "son", "daughters": "daughter"}.get(word, "child")
+        n = {"trio": 3, "duo": 2, "pair": 2}.get((m.group("group") or "").lower(), 3)
+        for i in range(1, n + 1):
+            d = st.new(Mention(m.start(), m.end(), m.group(0), "kin", role=kin))
+            d.kin, d.anchor, d.child_index, d.child_count = kin, author, i, n
+        break

@@ -1,0 +1,211 @@
+"""Generic placeholders ([REDACTED], ***, ████, XXX) read by their slot.
+
+A placeholder that hides a person ("Dear [REDACTED]", "My wife XXX", "[REDACTED] joined us in
+2015", "Patient: ***") is a masked mention of that person; one that hides a value ("born on
+[REDACTED]", "Address: *** Mill Road", "NHS number: ***") is not a person at all. In a
+third-person slot the same placeholder token stands for the same person (a redaction tool
+writes one token for every hidden name); a greeting's placeholder is the addressee and a
+signature's is the writer, each a person of their own.
+"""
+
+from __future__ import annotations
+
+import re
+
+import spia_core.adversary.local.lexicons as lexicons
+from spia_core.adversary.local.mentions import Mention
+from spia_core.adversary.local.subjects.state import SubjectState
+
+#: Words right before a placeholder that make it a value (a date, an address, a number).
+_VALUE_BEFORE = re.compile(
+    r"(?:\bborn(?:\s+(?:on|in|at))?|\bdate(?:\s+of\s+birth)?|\bd\.?o\.?b\.?|\baddress|"
+    r"\bresiding\s+at|\bresident\s+at|\blives\s+at|\bliving\s+at|\bpost\s*code|\bnumber|\bno\.|"
+    r"\bid|\bref(?:erence)?\s+(?:no\.?|number)|\bphone|\btel(?:ephone)?|\bmobile|\be-?mail|"
+    r"\bnhs|\baccount|\bsort\s+code|\bage[ds]?|\bin|\bat|\bon|\bfrom|\bsince|\buntil|\bto|"
+    r"\bof\s+birth|\bdated|\bpostcode|\bzip|\bcity|\btown|\bcountry|\bward|\bdepartment)"
+    r"\s*[:#.]?\s*$",
+    re.IGNORECASE,
+)
+#: Words right after a placeholder that make it part of an address or a value.
+_VALUE_AFTER = re.compile(
+    r"^\s*(?:[A-Z][a-z]+\s+)?(?:Street|Road|Avenue|Lane|Close|Drive|Way|Terrace|Crescent|"
+    r"Place|Square|Court|Gardens|St|Rd|Ave)\b|^\s*(?:years?|yrs?|%|kg|cm)\b|^[/\-.]\d"
+)
+_GREETING = re.compile(r"(?:^|\n)\s*(?:Dear|Hi|Hello|Hey|Good (?:morning|afternoon)|Attn:?)\s*$")
+_SIGNED = re.compile(r"\b(?:Signed|Signature|Sign-off)\s*:?\s*$", re.IGNORECASE)
+_CLOSING = re.compile(
+    r"(?:Yours(?: sincerely| faithfully| truly)?|(?:Kind |Best |Warm )?[Rr]egards|Best(?: wishes)?|"
+    r"Sincerely|Thanks|Thank you|Cheers|Many thanks|With thanks)\s*,?\s*$",
+    re.IGNORECASE,
+)
+_TITLE = re.compile(r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Madam)\.?\s*$")
+_PERSON_KEY = re.compile(
+    r"\b(?:name|patient|employee|client|claimant|applicant|tenant|pupil|student|resident|"
+    r"defendant|witness|from|author|user|contact|candidate|customer|member|child|spouse|"
+    r"reference\s+for|re)\s*(?:name)?\s*:?\s*$",
+    re.IGNORECASE,
+)
+_I_COMMA = re.compile(r"\bI\s*,\s*$")
+_ACTS_AFTER = re.compile(
+    r"^(?:\s*\(\d{1,3}\)|\s*,\s*(?:who|whose|aged|a|an|the|born)\b|['’]s\b|\s+(?:\w+ly\s+)?"
+    r"(?:is|was|has|had|have|will|would|can|could|did|does|joined|started|worked|works|"
+    r"reports|reported|said|says|lives|lived|remains|presented|attended|became|left|moved|"
+    r"asked|told|agreed|came|went|got|gets|returned|received|completed|holds|held|married|"
+    r"died|drove|visited|called|wrote|explained|described|denied|admitted|arrived)\b)"
+)
+
+
+def _norm(token: str) -> str:
+    """One identity per placeholder form: any run of █ or * or X is the same token."""
+    if token.startswith("█"):
+        return "█"
+    if token.startswith("*"):
+        return "***"
+    if re.fullmatch(r"X+", token):
+        return "XXX"
+    return token.upper()
+
+
+def _word_before(before: str) -> str:
+    """'kin' ('my wife XXX', 'his daughter, ***'), 'role' ('Patient █████') or ''."""
+    m = re.search(r"([A-Za-z][a-z\-]+)\s*,?\s*$", before)
+    if m is None:
+        return ""
+    word = m.group(1).lower()
+    if word in lexicons.kin_words():
+        return "kin"
+    if word in ROLE_NOUNS or any(r.key == word for r in lexicons.roles()):
+        return "role"
+    return ""
+
+
+def _signature(text: str, start: int, end: int) -> bool:
+    """The placeholder stands alone on a line after a closing formula (or 'Signed:')."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if text[line_start:start].strip():
+        return bool(_SIGNED.search(text[line_start:start]))
+    line_end = text.find("\n", end) if text.find("\n", end) >= 0 else len(text)
+    if text[end:line_end].strip():
+        return False
+    previous = text[max(0, line_start - 120) : line_start].rstrip().splitlines()[-2:]
+    if any(_CLOSING.search(line.strip()) for line in previous):
+        return True
+    # Alone on one of the last lines, after a blank line: a sign-off block.
+    rest = [ln for ln in text[line_end:].splitlines() if ln.strip()]
+    return len(rest) <= 2 and text[max(0, line_start - 2) : line_start] == "\n\n"
+
+
+def slot(text: str, start: int, end: int) -> str:
+    """'addressee' | 'author' | 'person' | 'named' (bound to the kin or role word before it)
+    | 'value' for a generic placeholder at [start, end)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    before = text[line_start:start]
+    after = text[end : end + 40]
+    if _GREETING.search(text[max(0, start - 30) : start]):
+        return "addressee"
+    if _signature(text, start, end) or _I_COMMA.search(before):
+        return "author"
+    if _TITLE.search(before):
+        return "person"
+    word = _word_before(before)
+    if word == "kin":
+        return "named"  # "my wife XXX": the relative's own mention, no shared identity
+    if word == "role":
+        return "person"
+    if _VALUE_AFTER.match(after) or _VALUE_BEFORE.search(before):
+        return "value"
+    if _PERSON_KEY.search(before) or _ACTS_AFTER.match(after):
+        return "person"
+    return "value"
+
+
+def read_placeholders(text: str, masks) -> tuple[list[Mention], list[Mention], list[Mention]]:
+    """(third-person mentions, addressee mentions, author mentions) of generic placeholders.
+    Third-person mentions of the same token share one identity ("MASK:[REDACTED]")."""
+    people: list[Mention] = []
+    addressees: list[Mention] = []
+    authors: list[Mention] = []
+    for start, end, label, _num in masks:
+        if label:  # typed placeholders ([PERSON], [LOC]...) are read elsewhere
+            continue
+        token = text[start:end]
+        kind = slot(text, start, end)
+        if kind == "person":
+            people.append(
+                Mention(start, end, token, "placeholder", identity=f"MASK:{_norm(token)}")
+            )
+        elif kind == "named":
+            people.append(Mention(start, end, token, "placeholder"))
+        elif kind == "addressee":
+            addressees.append(Mention(start, end, token, "placeholder"))
+        elif kind == "author":
+            authors.append(Mention(start, end, token, "author"))
+    return people, addressees, authors
+
+
+#: Definite role nouns of everyday documents that stand for one person ("the employee",
+#: "the patient"): general English, read only outside judgments (whose roles come from
+#: data/lexicons/roles.tsv).
+ROLE_NOUNS = frozenset(
+    [
+        "employee",
+        "patient",
+        "appellant",
+        "claimant",
+        "defendant",
+        "respondent",
+        "caller",
+        "tenant",
+        "applicant",
+        "client",
+        "customer",
+        "candidate",
+        "resident",
+        "pupil",
+        "student",
+        "victim",
+        "witness",
+        "complainant",
+        "deceased",
+        "driver",
+        "cyclist",
+        "passenger",
+        "pedestrian",
+        "worker",
+        "apprentice",
+        "trainee",
+        "volunteer",
+        "carer",
+        "visitor",
+        "receptionist",
+        "technician",
+        "cashier",
+        "owner",
+        "occupant",
+        "appellee",
+        "suspect",
+        "offender",
+        "petitioner",
+        "member",
+    ]
+)
+
+
+def masked_people(st: SubjectState) -> None:
+    """Pass: generic placeholders in person slots become masked people (same token, same
+    person), the greeting's the addressee, the signature's the writer; a typed person
+    placeholder alone under a closing formula is the writer too."""
+    people, addressees, authors = read_placeholders(st.text, st.masks)
+    for m in st.names:
+        if m.kind == "placeholder" and not m.identity and _signature(st.text, m.start, m.end):
+            authors.append(Mention(m.start, m.end, m.text, "author"))
+    signed = {(a.start, a.end) for a in authors}
+    st.names = sorted(
+        [m for m in st.names if (m.start, m.end) not in signed] + people + addressees,
+        key=lambda m: m.start,
+    )
+    for m in addressees:
+        st.decide("subject.masked_people", m, "greeting: the addressee")
+    for m in authors:
+        st.decide("subject.masked_people", m, "signature: the writer")
+        st.firsts.append(m)

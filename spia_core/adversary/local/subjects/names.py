@@ -1,0 +1,173 @@
+"""Subject passes over name mentions: clustering name variants into one person, dropping
+NER 'names' that read as words, places or bodies."""
+
+from __future__ import annotations
+
+import re
+
+import spia_core.adversary.local.lexicons as lexicons
+import spia_core.adversary.local.subjects.people as people
+from spia_core.adversary.local.draft import Draft, _tokens, names_compatible
+from spia_core.adversary.local.mentions import Mention, clean_name
+from spia_core.adversary.local.patterns import TITLES
+from spia_core.adversary.local.subjects.state import SubjectState
+
+_ORGISH = r"\b(?:Solicitors|Ltd|Inc|PLC|AB|GmbH|Bank|Court|Sąd|Council|Office|Ministry|Party|Association|Company|University|Hospital|Prison|Street|Road)\b"  # noqa: E501
+
+
+# ------------------------------------------------------------------ stages
+def cluster_names(st: SubjectState) -> None:
+    """Pass: one draft per person named; name variants ("Ann Lee", "Lee", "A. Lee") join the
+    latest compatible draft. Drafts are looked up by name token (compatible names share one),
+    so the pass is linear in the names, not quadratic."""
+    by_identity: dict[str, Draft] = {}
+    by_token: dict[str, list[Draft]] = {}
+    order: dict[int, int] = {}
+
+    def index(d: Draft, m: Mention) -> None:
+        order.setdefault(id(d), len(order))
+        for t in _tokens(m.name):
+            if d not in by_token.setdefault(t, []):
+                by_token[t].append(d)
+
+    for m in st.names:
+        if m.kind == "placeholder":
+            if m.identity and m.identity in by_identity:
+                st.attach(by_identity[m.identity], m)
+            else:
+                d = st.new(m)
+                if m.identity:
+                    by_identity[m.identity] = d
+            continue
+        near = {id(d): d for t in _tokens(m.name) for d in by_token.get(t, [])}
+        candidates = [
+            d
+            for d in sorted(near.values(), key=lambda d: order[id(d)])
+            if d.alive
+            and d.best_name
+            and any(names_compatible(n.name, m.name) for n in d.names)
+            and not (
+                m.title
+                and d.title_sex
+                and TITLES.get(m.title.lower(), "")
+                and TITLES.get(m.title.lower(), "") != d.title_sex
+            )
+        ]
+        if not candidates:
+            index(st.new(m), m)
+            continue
+        if len(_tokens(m.name)) > 1:
+            full = [
+                d for d in candidates if any(_tokens(n.name) == _tokens(m.name) for n in d.names)
+            ]
+            if full:
+                candidates = full
+        d = max(candidates, key=lambda d: max(x.start for x in d.mentions))
+        st.attach(d, m)
+        index(d, m)
+
+    for m in st.names:
+        if m.kind == "name" and m.role and id(m) in st.owner:  # "Mummery LJ": a judge
+            st.draft_of(m).roles.setdefault(m.role, 0)
+
+
+def drop_weak_names(st: SubjectState) -> None:
+    """Drop untitled single-mention NER 'names' that look like words, places or organisations."""
+    firsts = lexicons.first_names()
+    for d in st.drafts:
+        if not d.alive or d.roles or d.kin or d.is_author:
+            continue
+        names = [m for m in d.mentions if m.kind == "name"]
+        if not names or len(names) != len(d.mentions) or any(m.title for m in names):
+            continue
+        tokens = [t for m in names for t in _tokens(m.name)]
+        known = any(t in firsts for t in tokens) or all(m.source for m in names)
+        multi = any(len(_tokens(m.name)) > 1 for m in names)
+        if known or (multi and len(names) > 1):
+            continue
+        plain = multi and not re.search(_ORGISH, " ".join(m.name for m in names))
+        if plain and any(_placeish(st, m) for m in names):
+            plain = False
+        if plain and lexicons.gazetteer().lookup(names[0].name) is None:
+            continue
+        st.drop(d)
+
+
+def _placeish(st: SubjectState, m: Mention) -> bool:
+    """A NER 'name' that reads as a place, a body or a foreign phrase by its context."""
+    before = st.text[max(0, m.start - 25) : m.start]
+    after = st.text[m.end : m.end + 2]
+    if re.search(r"(?:\b(?:in|at|from|near|of|Location|pickup|Pickup)\s*:?\s*|[(“\"])$", before):
+        return True
+    if after[:1] in {")", "”"} or after.startswith('"'):
+        return True
+    return any(t[:1].islower() for t in m.name.split())
+
+
+def _first_line(m: Mention) -> bool:
+    """A name never spans a line break ("Paul Ferreira\nOperations Director"): keep its
+    first line; False when nothing is left."""
+    cut = m.text.find("\n")
+    if cut < 0:
+        return True
+    m.text = m.text[:cut].rstrip()
+    m.end = m.start + len(m.text)
+    m.name = clean_name(m.text)
+    return bool(m.name)
+
+
+def _why_not(st: SubjectState, m: Mention) -> str:
+    """Why a name mention is no person ('' when it may be one). A title keeps a person."""
+    if m.kind != "name" or m.title:
+        return ""
+    name = m.name or m.text
+    words = name.split()
+    if not st.english and (
+        len(words) < 2
+        or lexicons.fold(words[0]) not in lexicons.first_names()
+        or not all(w[:1].isupper() for w in words)
+    ):
+        return "not English, and no known first name"
+    if lexicons.fold(words[-1]) in lexicons.kin_words():
+        return "a kin word used as a name (read as a relative)"
+    if people.office_holder(name):
+        return ""  # "the Dean of X University": the person who holds the office
+    kind = people.head_class(st.text, m)
+    if kind in {"place", "facility", "org"}:
+        return f"{kind} name (head word)"
+    evidence = people.person_evidence(st.text, m)
+    if evidence:
+        return ""
+    label = people.entity_label(st.ents, m)
+    if kind == "ambiguous":
+        return "place-like head word and nothing a person does"
+    located = people.locative_before(st.text, m.start)
+    near = people.locative_before(st.text, m.start, weak=True)
+    if label in {"GPE", "LOC", "FAC"} and (near or lexicons.gazetteer().lookup(name)):
+        return f"a place ({label})"
+    weak = near and label != "PERSON"  # "from Carlisle" (ORG) is a place, "to Leigh" a person
+    if len(words) == 1 and (located or weak) and lexicons.gazetteer().lookup(name):
+        return "a gazetteer place after a locative preposition"
+    if people.modifies_noun(st.tokens, st.token_at(m.end), m, st.text):
+        return "modifies a common noun (a product or brand)"
+    if people.header_key(st.text, m):
+        return "a header key"
+    return ""
+
+
+def not_a_person(st: SubjectState) -> None:
+    """Pass: drop name mentions that are places, facilities, organisations, products, header
+    keys, or phrases of a language the engine cannot read."""
+    st.english = people.looks_english(st.text)
+    keep = []
+    for m in st.names:
+        if m.kind == "name" and not _first_line(m):
+            continue
+        why = _why_not(st, m)
+        if why:
+            st.decide("subject.not_a_person", m, why)
+            continue
+        keep.append(m)
+    st.names = keep
+    if not st.english:  # English cue words (kin, roles, "I") mean nothing here
+        st.roles, st.kins, st.firsts, st.author_names = [], [], [], []

@@ -1,0 +1,339 @@
+"""Is a candidate name a person? General cues that hold for any English text.
+
+A name found by NER or by a first-name list can be a street ("Morgan Street"), a hill, a firm
+("Brennan Logistics"), a team, a facility, a product modifier ("the Ford Ranger roof box"), a
+header key ("Status:") or a phrase of a language the engine cannot read ("Mein Name"). The cues:
+- the head noun of the name, or the word right after it, is a place, facility or organisation
+  class word (Street, Road, Ridge, Hospital, Ltd, Logistics, Rovers...); head words that are
+  also common surnames (Hill, Hall, Park, Lane...) count only without person evidence;
+- spaCy's entity label for the same span is a place type, after a locative preposition or
+  for a gazetteer place;
+- a locative preposition before a gazetteer place ("from Kendal");
+- the dependency parse: the name modifies a common noun after a determiner ("the X Y speaker");
+- a single word before ":" that the tagger reads as a common word (a header key);
+- the text is not English and the name does not start with a known first name.
+A title (Mr, Dr, Cllr...) always keeps a name a person.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import spia_core.adversary.local.lexicons as lexicons
+from spia_core.adversary.local.mentions import Mention
+from spia_core.adversary.local.parse import Token
+
+#: Head words that name places, facilities or organisations, never a person's surname.
+PLACE_HEADS = frozenset(
+    [
+        "street",
+        "road",
+        "avenue",
+        "close",
+        "terrace",
+        "parade",
+        "crescent",
+        "drive",
+        "boulevard",
+        "square",
+        "gardens",
+        "row",
+        "ridge",
+        "mount",
+        "mountain",
+        "mountains",
+        "valley",
+        "river",
+        "lake",
+        "loch",
+        "glen",
+        "forest",
+        "moor",
+        "heath",
+        "bay",
+        "beach",
+        "island",
+        "harbour",
+        "port",
+        "canal",
+        "creek",
+        "falls",
+        "peak",
+        "pass",
+        "cliff",
+        "cliffs",
+        "fell",
+        "dale",
+        "bridge",
+        "way",
+    ]
+)
+FACILITY_HEADS = frozenset(
+    [
+        "hospital",
+        "clinic",
+        "surgery",
+        "ward",
+        "centre",
+        "center",
+        "school",
+        "college",
+        "university",
+        "academy",
+        "library",
+        "depot",
+        "station",
+        "airport",
+        "cathedral",
+        "chapel",
+        "museum",
+        "theatre",
+        "theater",
+        "stadium",
+        "arena",
+        "hotel",
+        "inn",
+        "prison",
+        "tower",
+        "building",
+        "warehouse",
+        "estate",
+        "lodge",
+        "manor",
+        "pub",
+        "restaurant",
+        "cafe",
+        "mall",
+        "market",
+        "garage",
+        "studio",
+        "gallery",
+        "office",
+        "offices",
+        "practice",
+    ]
+)
+ORG_HEADS = frozenset(
+    [
+        "ltd",
+        "limited",
+        "llp",
+        "plc",
+        "inc",
+        "corp",
+        "corporation",
+        "co",
+        "gmbh",
+        "ag",
+        "sa",
+        "bv",
+        "group",
+        "logistics",
+        "consulting",
+        "consultants",
+        "engineering",
+        "foods",
+        "freight",
+        "bank",
+        "society",
+        "council",
+        "committee",
+        "team",
+        "services",
+        "solutions",
+        "partners",
+        "associates",
+        "solicitors",
+        "cabs",
+        "taxis",
+        "rovers",
+        "athletic",
+        "united",
+        "fc",
+        "trust",
+        "foundation",
+        "union",
+        "agency",
+        "department",
+        "ministry",
+        "holdings",
+        "industries",
+        "systems",
+        "technologies",
+        "media",
+        "press",
+        "care",
+        "homes",
+        "motors",
+        "construction",
+        "contractors",
+        "transport",
+        "insurance",
+        "capital",
+        "enterprises",
+        "international",
+        "bau",
+        "club",
+    ]
+)
+#: Head words that are also common surnames: a place only without person evidence.
+AMBIGUOUS_HEADS = frozenset(
+    [
+        "hill",
+        "hall",
+        "park",
+        "lane",
+        "wood",
+        "woods",
+        "green",
+        "field",
+        "fields",
+        "brook",
+        "moss",
+        "marsh",
+        "church",
+        "house",
+        "mill",
+        "ford",
+    ]
+)
+#: Leading words of natural features ("River Dane", "Loch Tay", "Mount Kenya").
+PLACE_LEADS = frozenset(
+    ["river", "loch", "lake", "mount", "lough", "glen", "cape", "isle", "port", "fort"]
+)
+#: Prepositions that put a place after them. "from", "to" and "on" also take people ("a note
+#: from Anna", "married to Leigh"): they count only where spaCy already reads a place.
+_LOCATIVE = re.compile(
+    r"\b(?:at|near|in|up|down|over|below|above|beneath|across|along|around|towards|toward|"
+    r"via|past|beyond|through|foot of|top of|summit of|side of|edge of|outside|opposite)"
+    r"\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
+_WEAK_LOCATIVE = re.compile(r"\b(?:from|to|into|onto|on|off|behind)\s+(?:the\s+)?$", re.I)
+#: A verb of speech or action right after a name makes it someone who acts.
+_PERSON_VERB = re.compile(
+    r"^\s*(?:,\s*(?:who|whose|aged|\d{1,3}\b)|\(\d{1,3}\)|(?:\w+ly\s+)?(?:said|says|told|asked|"
+    r"added|explained|wrote|writes|replied|argued|claimed|reported|was born|is aged|has been|"
+    r"had been|joined|works|worked|lives|lived|died|married)\b)",
+)
+
+
+def _words(name: str) -> list[str]:
+    return [w.lower().strip(".,'’") for w in re.split(r"\s+", name) if w.strip(".,'’")]
+
+
+def head_class(text: str, m: Mention) -> str:
+    """'place' / 'facility' / 'org' when the name's head (its last word, or the word after it,
+    "Jackson Avenue") or its leading word ("River Dane") names a non-person; 'ambiguous' for a
+    head that is also a surname (Hill, Hall, Park); '' otherwise."""
+    words = _words(m.name or m.text)
+    if not words:
+        return ""
+    after = re.match(r"(?:['’]s)?\s+([A-Z][a-z]+)", text[m.end : m.end + 30])
+    heads = [words[-1]] + ([after.group(1).lower()] if after else [])
+    for h in heads:
+        if h in PLACE_HEADS - AMBIGUOUS_HEADS:
+            return "place"
+        if h in FACILITY_HEADS:
+            return "facility"
+        if h in ORG_HEADS:
+            return "org"
+    if words[0] in PLACE_LEADS and len(words) > 1:
+        return "place"
+    if any(h in AMBIGUOUS_HEADS for h in heads) and len(words) + bool(after) > 1:
+        return "ambiguous"
+    return ""
+
+
+_OFFICE = re.compile(
+    r"(?:The\s+)?(?:Vice[- ])?(?:Dean|President|Director|Head|Mayor|Governor|Chair|Chairman|"
+    r"Chairwoman|Rector|Minister|Secretary|Ambassador|Bishop|Principal|Chief|Commissioner|"
+    r"Judge|Registrar|Provost|Chancellor)\s+of\b"
+)
+
+
+def office_holder(name: str) -> bool:
+    """'Dean of X University', 'the Governor of X Prison': an office, so a person."""
+    return _OFFICE.match(name) is not None
+
+
+def locative_before(text: str, start: int, *, weak: bool = False) -> bool:
+    """A locative preposition right before ``start`` ("at", "near", "the foot of"); with
+    ``weak``, also "from", "to", "on"."""
+    before = text[max(0, start - 25) : start]
+    return _LOCATIVE.search(before) is not None or (
+        weak and _WEAK_LOCATIVE.search(before) is not None
+    )
+
+
+def person_evidence(text: str, m: Mention) -> bool:
+    """Words around the name that only a person takes: "said", ", who", "(54)" after it; a kin
+    or role word in apposition before it ("my parents, ..."); a first name joined to it
+    ("Anna and Lee Hill")."""
+    if _PERSON_VERB.match(text[m.end : m.end + 40]) is not None:
+        return True
+    before = text[max(0, m.start - 40) : m.start]
+    word = re.search(r"([A-Za-z]+)\s*,?\s*$", before)
+    if word is not None and lexicons.fold(word.group(1)) in lexicons.kin_words():
+        return True
+    pair = re.search(r"\b([A-Z][a-z]+)\s+(?:and|&)\s+$", before)
+    return pair is not None and lexicons.fold(pair.group(1)) in lexicons.first_names()
+
+
+def entity_label(ents: list[tuple[int, int, str]], m: Mention) -> str:
+    """spaCy's label of an entity overlapping the mention ('' when none)."""
+    for s, e, label in ents:
+        if s < m.end and m.start < e:
+            return label
+    return ""
+
+
+def modifies_noun(tokens: list[Token], t: Token | None, m: Mention, text: str) -> bool:
+    """'the Fenton Maddox speaker': the name's last token ``t`` is a compound modifier of a
+    common noun outside the name, after a determiner."""
+    if t is None:
+        return False
+    head = tokens[t.head] if 0 <= t.head < len(tokens) else t
+    if t.dep != "compound" or not head.lower or head.start < m.end:
+        return False
+    before = text[max(0, m.start - 12) : m.start]
+    return re.search(r"\b(?:the|a|an|this|that|my|our|his|her|their)\s+$", before, re.I) is not None
+
+
+def header_key(text: str, m: Mention) -> bool:
+    """'Status:', 'Attendees:' at the start of a line: a field key, not a name."""
+    if len(_words(m.name or m.text)) != 1 or not text[m.end : m.end + 2].startswith(":"):
+        return False
+    line_start = text.rfind("\n", 0, m.start) + 1
+    if text[line_start : m.start].strip():
+        return False
+    return lexicons.fold(m.name or m.text) not in lexicons.first_names()
+
+
+@functools.cache
+def _stop_words() -> dict[str, frozenset[str]]:
+    """Function words of the languages an English parser most often meets (spaCy ships them)."""
+    import importlib
+
+    out = {}
+    for lang in ("en", "de", "fr", "es", "nl", "it", "pt"):
+        mod = importlib.import_module(f"spacy.lang.{lang}.stop_words")
+        out[lang] = frozenset(w.lower() for w in mod.STOP_WORDS)
+    return out
+
+
+def looks_english(text: str) -> bool:
+    """True unless the text's function words are clearly another language's (the offline engine
+    reads English only). Placeholders are left out; short or word-poor texts count as English."""
+    from spia_core.adversary.local.patterns import PLACEHOLDER
+
+    words = re.findall(r"[^\W\d_]+", PLACEHOLDER.sub(" ", text).lower())[:3000]
+    if len(words) < 8:
+        return True
+    stops = _stop_words()
+    hits = {lang: sum(w in s for w in words) for lang, s in stops.items()}
+    best = max(hits, key=hits.__getitem__)
+    # Words shared by several languages ("in", "die", "a") weigh for all; another language
+    # must lead clearly, with several of its own function words.
+    return best == "en" or hits[best] < 4 or hits[best] < 1.5 * hits["en"]

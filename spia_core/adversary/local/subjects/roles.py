@@ -1,0 +1,407 @@
+"""Subject passes over role phrases: apposition, definite references, indefinite roles that act,
+counted unnamed groups and masked officials (mostly judgments)."""
+
+from __future__ import annotations
+
+import re
+
+import spia_core.adversary.local.lexicons as lexicons
+from spia_core.adversary.local.draft import Draft
+from spia_core.adversary.local.mentions import Mention
+from spia_core.adversary.local.patterns import number_value
+from spia_core.adversary.local.subjects.masked import ROLE_NOUNS
+from spia_core.adversary.local.subjects.state import SubjectState
+
+
+def _standalone(role: str) -> bool:
+    """Roles that make a subject on their own, even with no name ("the applicant")."""
+    return any(r.key == role and r.standalone for r in lexicons.roles())
+
+
+_POSSESSIVE_DETS = frozenset({"his", "her", "their", "its"}) | {
+    f"the {o}applicant{s}"
+    for o in ("", "first ", "second ", "third ")
+    for s in ("'s", "’s", "s'", "s’")
+}
+
+#: Words before an indefinite role that make it a predicate ("was a judge", "as an expert").
+_PREDICATE_BEFORE = (
+    r"\b(?:is|was|were|be|been|being|are|am|as|became|become|becomes|appointed|named|elected|"
+    r"not|also|worked|works|qualified|trained|employed|acting|act|like|such|whether|if|"
+    r"I['’]m|(?:you|we|they)['’]re|(?:he|she)['’]s|someone|anyone)\s+$"
+)
+
+#: A verb right after an indefinite role makes it the subject of a clause: a person who acts.
+_ACTS_AFTER = re.compile(
+    r"\s+(?:\w+ly\s+)?(?:informed|wrote|said|held|found|decided|dismissed|ordered|stated|"
+    r"replied|refused|noted|considered|rejected|examined|heard|gave|sent|asked|told|issued|"
+    r"concluded|observed|questioned|visited|arrested|interviewed|signed|certified)\b"
+)
+
+_REPRESENTED = re.compile(
+    r"\b(?:represented|assisted)(?: before (?:the )?[\w\[\]’' ]{1,40}?)? by "
+    r"(?:(?:their|its|his|her|the) )?(?!Agent)"
+)
+
+_OPENING = re.compile(
+    r"\b(?:lodged|brought|introduced)\b[^.]{0,400}?\bby (?:(?:a|an|two|three|four|five) "
+    r"(?:[\w\[\]\-]+ )?(?:nationals?|citizens?)(?: [\w\[\]]+)?,\s*)?(?=\S)"
+)
+
+_COLLECTIVE_NOUNS = {
+    "co-accused": "Co-accused",
+    "accused": "Accused",
+    "defendants": "Defendant",
+    "co-defendants": "Co-defendant",
+    "witnesses": "Witness",
+    "victims": "Victim",
+    "police officers": "Police officer",
+    "officers": "Officer",
+    "gendarmes": "Gendarme",
+    "soldiers": "Soldier",
+    "doctors": "Doctor",
+    "experts": "Expert",
+    "suspects": "Suspect",
+}
+
+_COLLECTIVE_KEYS = {
+    "co-accused": "coaccused",
+    "accused": "defendant",
+    "defendant": "defendant",
+    "co-defendant": "coaccused",
+    "witness": "witness",
+    "victim": "victim",
+    "police officer": "officer",
+    "officer": "officer",
+    "gendarme": "officer",
+    "doctor": "doctor",
+    "expert": "expert",
+}
+
+_COLLECTIVE = re.compile(
+    r"(?:\b(?P<num>two|three|four|five|[2-5])|(?P<masked>\[(?:QUANTITY|CARDINAL)\]))\s+(?:other\s+|more\s+|further\s+|unidentified\s+|"
+    r"masked\s+|armed\s+|plain-clothes\s+)?(?P<noun>co-accused|co-defendants|accused|defendants|"
+    r"witnesses|victims|police officers|officers|gendarmes|soldiers|doctors|experts|suspects|"
+    r"people|persons|men|women|others)\b(?!\s+(?:of the (?:Court|Chamber)|judges))",
+    re.IGNORECASE,
+)
+
+_CRIME_BEFORE = re.compile(
+    r"\b(?:murder(?:ing|ed)?|kill(?:ing|ed)?|deaths?|shot|shooting|attack(?:ed|ing)?|"
+    r"assault(?:ed|ing)?|injur(?:ed|ing)|wound(?:ed|ing)|kidnapp(?:ed|ing)|abduct(?:ed|ing|ion)|"
+    r"rob(?:bed|bing|bery)|rap(?:ed|ing|e)|beat(?:en|ing)?|stabb(?:ed|ing)|victims?)\b(?:\s+\w+){0,3}"
+    r"\s+(?:of\s+)?$",
+    re.IGNORECASE,
+)
+
+#: A relative clause that makes a role holder the party's own choice, not the official one.
+_OWN_CHOICE = re.compile(
+    r"\s+(?:(?:that|whom|who)\s+)?(?:she|he|they|the applicants?)\s+(?:had\s+|has\s+)?"
+    r"(?:appointed|chosen|chose|instructed|hired|consulted|engaged|retained)\b"
+)
+
+_ORG_SLOT = r"\[ORG(?:_\d+)?\]"
+
+_MASKED_PROSECUTOR = re.compile(
+    rf"(?<![\w’'])(?:the )?{_ORG_SLOT}(?: (?:at|attached to|of|before) (?:the )?{_ORG_SLOT})?,? "
+    r"(?:(?P<verb>filed|issued|lodged|preferred|drew up|submitted) (?:an |a bill of |the )?"
+    r"indictment|(?P<opinion>submitted|gave|delivered) (?:his|her) (?:written )?opinion)"
+)
+
+#: "another person who had intended to testify": an unnamed third party introduced in passing.
+_ANOTHER_PERSON = re.compile(
+    r"\b[Aa]nother (?P<noun>person|man|woman|individual)\b(?=,? (?:who|whom|whose|named|called))"
+)
+
+
+def _possessor(anchor: str) -> str:
+    """The party a possessive determiner names ("the plaintiff's" -> plaintiff), else ''."""
+    m = re.match(r"the (?:first |second |third )?(applicant|plaintiff|deceased)s?['’]", anchor)
+    return m.group(1) if m else ""
+
+
+def _role_target(st: SubjectState, r: Mention) -> Mention | None:
+    """The person a role phrase stands in apposition to ("Mr X, the applicant's father")."""
+    if re.match(r"['’]s?\b", st.text[r.end : r.end + 2]):
+        return None  # "Mr X, the applicant's father": the role is the possessor
+    before = st.adjacent_before(r.start)
+    return before if before is not None else st.adjacent_after(r.end)
+
+
+def _role_draft(st: SubjectState, r: Mention) -> Draft | None:
+    """An existing subject this (unattached) role phrase refers to, or None for a new one."""
+    found = st.with_role(r.role, r.ordinal)
+    if not found:
+        return None
+    pre, comp = r.qualifier.split("|") if r.qualifier else ("", "")
+
+    def quals(d: Draft) -> list[tuple[str, str]]:
+        return [
+            tuple(m.qualifier.split("|"))  # type: ignore[misc]
+            for m in d.mentions
+            if m.kind == "role" and m.role == r.role and m.qualifier
+        ]
+
+    def compatible(d: Draft) -> bool:
+        qs = quals(d)
+        if not qs or (not pre and not comp):
+            return True
+        return any(
+            (p == pre or not pre or not p) and (c == comp or not comp or not c) for p, c in qs
+        )
+
+    def last(d: Draft) -> int:
+        return max((x.start for x in d.mentions if x.start < r.start), default=-1)
+
+    owner = _possessor(r.anchor)
+    if owner:  # "the plaintiff's representative" is not the applicant's representative
+
+        def same_owner(d: Draft) -> bool:
+            owners = {_possessor(m.anchor) for m in d.mentions if m.kind == "role"} - {""}
+            if owner == "applicant":
+                return not owners or "applicant" in owners
+            return owner in owners
+
+        found = [d for d in found if same_owner(d)]
+        if not found:
+            return None
+    exact = [d for d in found if any(q == (pre, comp) for q in quals(d))]
+    if exact:
+        return max(exact, key=last)
+    fits = [d for d in found if compatible(d)]
+    if not fits:
+        return None
+    if r.ordinal == 0 or len(fits) > 1:
+        return max(fits, key=last)
+    return fits[0]
+
+
+def _indefinite_is_person(st: SubjectState, r: Mention) -> bool:
+    """'A judge of the Regional Court wrote ...' is a person; 'was a judge' is a predicate."""
+    before = st.text[max(0, r.start - 40) : r.start]
+    if re.search(_PREDICATE_BEFORE, before):
+        return False
+    if _ACTS_AFTER.match(st.text[r.end : r.end + 30]):
+        return True  # "..., a judge of the Regional Court informed the applicant"
+    if re.search(r"[,(]\s*$", before):
+        return False  # apposition to something that is not a person mention
+    return bool(r.qualifier.strip("|")) or r.anchor in {"another", "one"}
+
+
+def link_roles(st: SubjectState) -> None:
+    pending: list[Mention] = []
+    for r in sorted(st.roles, key=lambda m: m.start):
+        target = _role_target(st, r)
+        if target is not None and r.plural:
+            people = st.chain(target, forward=target.start > r.start)
+            for i, p in enumerate(people, 1):
+                st.draft_of(p).roles.setdefault(r.role, i)
+            continue
+        if target is not None:
+            d = st.draft_of(target)
+            same = _unique_role_holder(st, r, d) if target.kind == "placeholder" else None
+            if same is not None:  # "The applicant, [PERSON], is ...": the same applicant
+                d = st.merge(same, d)
+            d.roles.setdefault(r.role, r.ordinal)
+            if r.anchor not in {"a", "an"}:
+                st.attach(d, r)
+            continue
+        pending.append(r)
+    for m in _REPRESENTED.finditer(st.text):
+        first = st.adjacent_after(m.end(), limit=2)
+        if first is not None:
+            for p in st.chain(first, forward=True):
+                st.draft_of(p).roles.setdefault("lawyer", 0)
+    _link_opening_applicants(st)
+    for r in pending:
+        if r.plural and r.anchor not in {"one"}:
+            continue
+        if not _standalone(r.role) and r.anchor not in {"another", "one"}:
+            continue  # "the witness" is a reference; "another witness" is someone new
+        if r.anchor in {"a", "an", "another", "one"}:
+            if not _indefinite_is_person(st, r):
+                continue
+            d = st.new(r)
+            d.roles[r.role] = r.ordinal
+            continue
+        own = _OWN_CHOICE.match(st.text, r.end)
+        if own is not None:  # "the doctor she had appointed": the party's own, someone new
+            r.text = f"{r.text}{own.group(0)}"
+            r.end = own.end()
+        found = None if own is not None else _role_draft(st, r)
+        if found is not None:
+            st.attach(found, r)
+        else:
+            d = st.new(r)
+            d.roles[r.role] = r.ordinal
+            if r.anchor in _POSSESSIVE_DETS and r.role != "agent":  # "his supervisor"
+                owner = st.resolve_anchor(r)
+                d.anchor = owner if owner is not d else None
+
+
+def collectives(st: SubjectState) -> None:
+    """A counted group of unnamed people ("three other accused", "the murder of two
+    people", "two police officers") is that many subjects; so is "another person who ..."."""
+    quotes = [(m.start(), m.end()) for m in re.finditer(r"“[^”]{0,3000}”", st.text)]
+    for m in _COLLECTIVE.finditer(st.text):
+        if any(s <= m.start() < e for s, e in quotes):
+            continue
+        noun = m.group("noun").lower()
+        count = m.group("num") or "several"  # a masked count is at least two
+        if m.group("noun")[0].isupper() and not count[0].isupper():
+            continue  # "two Applicants" in a heading, not a count of strangers
+        if noun in {"people", "persons", "men", "women", "others"}:
+            crime = _CRIME_BEFORE.search(st.text[max(0, m.start() - 60) : m.start()])
+            if crime is None:
+                continue
+            singular = "Victim"
+        else:
+            singular = _COLLECTIVE_NOUNS[noun]
+        if st.adjacent_after(m.end(), limit=3) is not None:
+            continue  # "two witnesses, Mr A and Mr B": the names are the subjects
+        n = number_value(count) or 2
+        key = _COLLECTIVE_KEYS.get(singular.lower(), "")
+        for i in range(1, n + 1):
+            text = f"{singular} {i} of {count} ({m.group(0).strip()})"
+            r = Mention(m.start(), m.end(), text, "role", role=key, ordinal=i)
+            d = st.new(r)
+            if key:
+                d.roles[key] = i
+    for m in _ANOTHER_PERSON.finditer(st.text):
+        if any(s <= m.start() < e for s, e in quotes):
+            continue
+        r = Mention(m.start(), m.end("noun"), m.group(0).strip(" ,"), "role")
+        d = st.new(r)
+        after = st.text[m.end() : m.end() + 100]
+        if re.search(r"\b(?:testif|witness|give evidence)", after):
+            d.roles["witness"] = 0
+            r.role = "witness"
+
+
+def masked_officials(st: SubjectState) -> None:
+    """A masked body that files an indictment is a public prosecutor ('[ORG] at [ORG] filed an
+    indictment'); one that submits 'his written opinion' is a (principal) prosecutor too."""
+    for m in _MASKED_PROSECUTOR.finditer(st.text):
+        opinion = bool(m.group("opinion"))
+        known = [
+            d
+            for d in st.with_role("prosecutor")
+            if opinion == any("opinion" in x.text for x in d.mentions if x.kind == "role")
+        ]
+        what = "written opinion" if opinion else "indictment"
+        text = f"public prosecutor who {m.group('verb') or m.group('opinion')} the {what}"
+        r = Mention(m.start(), m.end(), text, "role", role="prosecutor", source="masked")
+        if known:
+            st.attach(known[0], r)
+            continue
+        d = st.new(r)
+        d.roles["prosecutor"] = 0
+
+
+def _unique_role_holder(st: SubjectState, r: Mention, d: Draft) -> Draft | None:
+    """The one other holder of a single-person role ('the applicant', 'the Agent') that an
+    unnumbered masked name in apposition to it stands for; None when it may be someone new."""
+    if r.role not in {"applicant", "agent"} or r.ordinal or r.plural or d.identity:
+        return None
+    if not r.anchor.startswith("the") or d.best_name:
+        return None
+    others = [x for x in st.with_role(r.role) if x is not d]
+    if len(others) != 1 or others[0].best_name or others[0].roles.get(r.role):
+        return None
+    return others[0]
+
+
+def _link_opening_applicants(st: SubjectState) -> None:
+    """'... lodged ... by a Turkish national, Mr X (and Mrs Y)' names the applicant(s)."""
+    m = _OPENING.search(st.text[:3000])
+    if m is None:
+        return
+    first = st.adjacent_after(m.end(), limit=3)
+    if first is None:
+        return
+    people = st.chain(first, forward=True)
+    if any("applicant" in st.draft_of(p).roles for p in people):
+        return
+    for i, p in enumerate(people, 1):
+        st.draft_of(p).roles.setdefault("applicant", i if len(people) > 1 else 0)
+
+
+_ROLE_NOUN = re.compile(
+    r"\b(?P<det>[Tt]he|[Tt]his|[Oo]ur|[Yy]our)\s+(?:(?:former|new|current|above|said|same|"
+    r"young|elderly|injured|late)\s+)?(?P<noun>"
+    + "|".join(sorted(ROLE_NOUNS, key=len, reverse=True))
+    + r")\b(?!-)(?!s\b)(?!['’]s (?:licen[cs]e|manual|guide|seat|cab)\b)"
+)
+_AGED_PERSON = re.compile(
+    r"\b(?:[Aa]n?)\s+(?:\d{1,3}|[a-z]+(?:-[a-z]+)?)-year-old\s+(?P<noun>woman|man|girl|boy|"
+    r"person|mother|father|widow|widower|pensioner|grandmother|grandfather|resident|driver|"
+    r"cyclist|pedestrian|motorist|student|worker)\b"
+)
+_COPULA_BEFORE = re.compile(
+    r"\b(?:is|was|were|be|been|being|are|am|as|became|become|remains|remained)\s+$"
+)
+
+
+def _same_sentence_people(st: SubjectState, pos: int) -> bool:
+    """Another person is named in the sentence before ``pos``."""
+    start = max(st.text.rfind(". ", 0, pos), st.text.rfind("\n", 0, pos)) + 1
+    return bool(st.people_between(start, pos))
+
+
+def _antecedent(st: SubjectState, r: Mention) -> Draft | None:
+    """The person a definite role noun refers back to: the latest draft with that role, else
+    the latest unnamed-role person introduced before it (a masked person, or a named one when
+    no other person shares the sentence): "[REDACTED] joined ... The employee was ..."."""
+    same = st.with_role(r.role)
+    if same:
+        return max(same, key=lambda d: max(m.start for m in d.mentions))
+    best = None
+    for m in st.people_between(0, r.start):
+        d = st.draft_of(m)
+        if d.roles or d.kin or d.is_author or d.title.lower().rstrip(".") in {"dr", "doctor"}:
+            continue
+        if m.kind == "placeholder" or not _same_sentence_people(st, r.start):
+            best = d
+    return best
+
+
+def _modifier(st: SubjectState, end: int) -> bool:
+    """The word ending at ``end`` modifies the noun after it (dependency 'compound'); without
+    a parse, a lower-case noun phrase right after it ("patient records") counts as one."""
+    tok = st.token_at(end)
+    if tok is not None and tok.dep:
+        return tok.dep in {"compound", "amod", "nmod"}
+    return (
+        re.match(r" (?:records?|notes?|files?|data|details|portal|system|list)\b", st.text[end:])
+        is not None
+    )
+
+
+def role_nouns(st: SubjectState) -> None:
+    """Pass (everyday documents): a definite role noun ("the employee", "the patient") is one
+    person across the text, bound to a name in apposition or to the person it refers back to;
+    "a 58-year-old woman" who is not a predicate is a person too."""
+    if st.legal or not st.english:
+        return
+    taken = [(m.start, m.end) for d in st.drafts if d.alive for m in d.mentions]
+    found = [(m, m.group("noun").lower()) for m in _ROLE_NOUN.finditer(st.text)]
+    found += [(m, m.group("noun").lower()) for m in _AGED_PERSON.finditer(st.text)]
+    for m, noun in sorted(found, key=lambda x: x[0].start()):
+        if any(s <= m.start() < e for s, e in taken):
+            continue
+        if _modifier(st, m.end()):
+            continue  # "the patient records system": a noun modifier, no person
+        r = Mention(m.start(), m.end(), m.group(0), "role", role=noun, anchor="the")
+        predicate = _COPULA_BEFORE.search(st.text[max(0, m.start() - 12) : m.start()])
+        target = st.adjacent_before(r.start) or st.adjacent_after(r.end)
+        if target is not None:
+            d = st.draft_of(target)
+        elif predicate is not None:
+            continue  # "she is the tenant", "is a 45-year-old man": said of someone known
+        elif m.re is _AGED_PERSON:
+            d = st.new()
+        else:
+            d = _antecedent(st, r) or st.new()
+        st.attach(d, r)
+        d.roles.setdefault(noun, 0)
+        st.decide("subject.role_nouns", r, f"role noun '{noun}'")

@@ -1,0 +1,259 @@
+"""The typed state every subject pass reads and extends: the text, its mentions by kind,
+the drafts (one per person found so far) and who owns each mention."""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+import spia_core.adversary.local.lexicons as lexicons
+from spia_core.adversary.local.attributes.codes import find_codes
+from spia_core.adversary.local.draft import Draft, names_compatible
+from spia_core.adversary.local.mentions import (
+    Mention,
+    clean_name,
+    find_author_mentions,
+    find_cue_names,
+    find_kin_mentions,
+    find_name_mentions,
+    find_role_mentions,
+)
+from spia_core.adversary.local.parse import Token
+from spia_core.adversary.local.patterns import LIST_GAP as _LIST_GAP
+from spia_core.adversary.local.patterns import ORDINALS
+
+_APPOS_AFTER = re.compile(r"^\s*(?:\(\s*[“\"‘']?\s*|,\s*(?:who was |who is )?|\s)$")
+
+_APPOS_BEFORE = re.compile(r"^\s*,?\s*(?:(?:namely|i\.e\.)\s*)?$")
+
+#: A firm named after its partners ("Hardy, Hernandez and Fernandez", "O'Connell, Wong and
+#: Smith"): in posts, the names are the affiliation, not people.
+_FIRM = re.compile(r"(?:[A-Z][\w’'\-]+ )?[A-Z][\w’'\-]+, [A-Z][\w’'\-]+,? (?:and|&) [A-Z][\w’'\-]+")
+
+
+def _firm_like(phrase: str) -> bool:
+    """A list of capitalised words that reads as surnames (a firm), not as first names."""
+    words = re.findall(r"[A-Z][\w’'\-]+", phrase)
+    firsts = sum(lexicons.fold(w) in lexicons.first_names() for w in words)
+    return firsts * 2 < len(words)
+
+
+class SubjectState:
+    """One text's subject finding: inputs, mentions and drafts; passes extend it in order."""
+
+    def __init__(
+        self,
+        text: str,
+        ents: list[tuple[int, int, str]],
+        masks,
+        tokens: list[Token] | None = None,
+    ) -> None:
+        self.text = text
+        self.ents = ents
+        self.masks = masks
+        self.tokens: list[Token] = tokens or []
+        self.drafts: list[Draft] = []
+        #: (pass id, start, end, why) for every candidate a pass kept out or re-read.
+        self.decisions: list[tuple[str, int, int, str]] = []
+        self.english = True  # set by the not-a-person pass
+        self._people: tuple[list[Mention], list[int]] | None = None
+        self._token_starts: list[int] | None = None
+        names = find_name_mentions(text, ents, masks)
+        self.legal = bool(re.search(r"\b(?:the applicants?|the Court|the Government)\b", text))
+        if not self.legal:
+            cues = find_cue_names(text)
+            for n in names:
+                if not n.source and any(
+                    n.start < c.end and c.start < n.end for c in cues if c.kind == "name"
+                ):
+                    n.source = "cue"
+            names += [
+                c for c in cues if not any(n.start < c.end and c.start < n.end for n in names)
+            ]
+            firms = [m.span() for m in _FIRM.finditer(text) if _firm_like(m.group(0))]
+            names = [
+                n for n in names if not any(s <= n.start < e or s < n.end <= e for s, e in firms)
+            ]
+        self.names = sorted(names, key=lambda m: m.start)
+        self.roles = find_role_mentions(text)
+        self.kins = find_kin_mentions(text)
+        self.firsts, self.author_names = find_author_mentions(text)
+        self.codes = find_codes(text)
+        self.owner: dict[int, Draft] = {}  # id(mention) -> draft
+
+    # ------------------------------------------------------------------ helpers
+    def new(self, mention: Mention | None = None) -> Draft:
+        d = Draft()
+        if mention is not None:
+            self.attach(d, mention)
+        self.drafts.append(d)
+        return d
+
+    def attach(self, d: Draft, m: Mention) -> None:
+        d.mentions.append(m)
+        self.owner[id(m)] = d
+        if self._people is not None and d.alive and m.kind in {"name", "placeholder"}:
+            people, starts = self._people  # keep the index: insert in start order
+            at = bisect.bisect_right(starts, m.start)
+            people.insert(at, m)
+            starts.insert(at, m.start)
+
+    def drop(self, d: Draft) -> None:
+        """A draft that is no person after all."""
+        d.alive = False
+        self._people = None
+
+    def decide(self, pass_id: str, m: Mention, why: str) -> None:
+        self.decisions.append((pass_id, m.start, m.end, why))
+
+    @property
+    def author(self) -> Draft | None:
+        return next((d for d in self.drafts if d.alive and d.is_author), None)
+
+    def merge(self, a: Draft, b: Draft) -> Draft:
+        """Merge b into a (a keeps its place)."""
+        if a is b:
+            return a
+        for m in b.mentions:
+            self.attach(a, m)
+        for k, v in b.roles.items():
+            a.roles[k] = a.roles.get(k) or v
+        a.kin = a.kin or b.kin
+        a.anchor = a.anchor or b.anchor
+        a.is_author = a.is_author or b.is_author
+        a.codes.extend(b.codes)
+        self.drop(b)
+        b.mentions = []
+        for d in self.drafts:
+            if d.anchor is b:
+                d.anchor = a
+        return a
+
+    def _index(self) -> tuple[list[Mention], list[int]]:
+        """Name and placeholder mentions of live drafts, by start (and by end), cached until a
+        draft changes: passes look people up by position without rescanning every draft."""
+        if self._people is None:
+            people = sorted(
+                (
+                    m
+                    for d in self.drafts
+                    if d.alive
+                    for m in d.mentions
+                    if m.kind in {"name", "placeholder"}
+                ),
+                key=lambda m: m.start,
+            )
+            self._people = (people, [m.start for m in people])
+        return self._people
+
+    def person_mentions(self) -> list[Mention]:
+        """Name and placeholder mentions of live drafts, by start (a copy)."""
+        return list(self._index()[0])
+
+    def people_between(self, start: int, end: int) -> list[Mention]:
+        """Person mentions starting in [start, end)."""
+        people, starts = self._index()
+        return people[bisect.bisect_left(starts, start) : bisect.bisect_left(starts, end)]
+
+    def token_at(self, pos: int) -> Token | None:
+        """The parsed token covering character ``pos`` - 1 (the one ending at or after it)."""
+        if not self.tokens:
+            return None
+        if self._token_starts is None:
+            self._token_starts = [t.start for t in self.tokens]
+        i = bisect.bisect_right(self._token_starts, pos - 1) - 1
+        tok = self.tokens[i] if i >= 0 else None
+        return tok if tok is not None and tok.start < pos <= tok.end else None
+
+    def adjacent_after(self, pos: int, limit: int = 4) -> Mention | None:
+        people, starts = self._index()
+        for i in range(bisect.bisect_left(starts, pos), len(people)):
+            m = people[i]
+            if m.start > pos + limit:
+                break
+            if _APPOS_BEFORE.match(self.text[pos : m.start]):
+                return m
+        return None
+
+    def adjacent_before(self, pos: int, limit: int = 4) -> Mention | None:
+        people, starts = self._index()
+        best = None
+        # Mentions ending in [pos - limit, pos] start before pos; scan back from there.
+        for i in range(bisect.bisect_right(starts, pos) - 1, -1, -1):
+            m = people[i]
+            if m.end < pos - limit - 200:
+                break
+            fits = pos - limit <= m.end <= pos and _APPOS_AFTER.match(self.text[m.end : pos])
+            if fits and (best is None or m.start > best.start):
+                best = m
+        return best
+
+    def chain(self, first: Mention, forward: bool) -> list[Mention]:
+        """Names listed with ',' / 'and' next to ``first`` (in text order)."""
+        people = self.person_mentions()
+        chain = [first]
+        idx = people.index(first)
+        step = 1 if forward else -1
+        j = idx + step
+        while 0 <= j < len(people):
+            a, b = (chain[-1], people[j]) if forward else (people[j], chain[-1])
+            gap = self.text[a.end : b.start]
+            if not _LIST_GAP.match(gap) and not (
+                forward and re.match(r"^,\s*(?:a |an |both )?[a-z][\w ]{0,60},\s*(?:and\s+)?$", gap)
+            ):
+                break
+            chain.append(people[j])
+            j += step
+        return chain if forward else list(reversed(chain))
+
+    def draft_of(self, m: Mention) -> Draft:
+        return self.owner[id(m)]
+
+    def with_role(self, role: str, ordinal: int = 0) -> list[Draft]:
+        return [
+            d
+            for d in self.drafts
+            if d.alive and role in d.roles and (not ordinal or d.roles[role] == ordinal)
+        ]
+
+    def resolve_anchor(self, k: Mention) -> Draft | None:
+        a = k.anchor
+        if a in {"my", "our"}:
+            d = next((d for d in self.drafts if d.alive and d.is_author), None)
+            return d
+        app = re.match(r"the (?:(?P<ord>first|second|third) )?applicants?['’]s?", a)
+        if app:
+            ordinal = ORDINALS.get(app.group("ord") or "", 0)
+            found = self.with_role("applicant", ordinal)
+            return found[0] if len(found) == 1 or (found and ordinal) else None
+        party = re.match(r"the (\w+)['’]s$", a)
+        if party and party.group(1) not in {"applicant", "applicants"}:
+            # "the victim's mother", "the patient's daughter": that role's one subject
+            found = self.with_role(party.group(1))
+            return found[0] if len(found) == 1 else None
+        if a.endswith(("'s", "’s")):
+            name = clean_name(a)
+            for m in reversed(self.person_mentions()):
+                if m.start >= k.start:
+                    continue
+                if m.kind == "placeholder" and a.startswith("["):
+                    if m.text.lower() in a:
+                        return self.draft_of(m)
+                elif m.name and names_compatible(m.name, name):
+                    return self.draft_of(m)
+            return None
+        if a in {"his", "her", "their"}:
+            want = {"his": "Male", "her": "Female"}.get(a, "")
+            best = None
+            for d in self.drafts:
+                if not d.alive or d.kin:
+                    continue
+                prior = [m.start for m in d.mentions if m.start < k.start and m.kind != "kin"]
+                if not prior:
+                    continue
+                if want and d.title_sex and d.title_sex != want:
+                    continue
+                if best is None or max(prior) > best[0]:
+                    best = (max(prior), d)
+            return best[1] if best else None
+        return None

@@ -1,0 +1,78 @@
+"""The caveats every audit states: degraded models, the offline lower bound, automatic GT."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spia_core.audit.state import AuditState
+from spia_core.model import NoticeKind, Severity
+
+DEGRADED_MESSAGE = (
+    "degraded: no trained spaCy model is installed, so names, places and POS tags "
+    "come from patterns only; figures are less reliable"
+)
+AUTOMATIC_GT_MESSAGE = (
+    "no ground truth: the adversary's inference on the original text is used as the "
+    "ground truth (gt_source=automatic)"
+)
+
+
+def adversary_is_local(adversary: Any, name: str) -> bool:
+    """True for an offline adversary (its figures are a lower bound on what can be inferred)."""
+    return bool(getattr(adversary, "is_local", name == "local"))
+
+
+def lower_bound_warning(dataset: str, anonymizer: str) -> str:
+    """Why a local adversary's figures are a lower bound, with the closest published figure."""
+    from spia_core.data.published import (
+        closest_published,
+        paper_dataset,
+        published_adversary_results,
+    )
+    from spia_core.evaluation.local_calibration import gap_sentence
+
+    text = (
+        "Offline result: the local rule-and-lexicon adversary infers less than an LLM "
+        "adversary, so these protection figures are an upper bound on protection (a lower "
+        "bound on what can be inferred)."
+    )
+    datasets = [paper_dataset(dataset)] if paper_dataset(dataset) in ("TAB", "PANORAMA") else []
+    for ds in datasets or ["TAB", "PANORAMA"]:
+        row = closest_published(ds, anonymizer)
+        if row:
+            text += (
+                f" Paper ({ds}, {row['method']}, LLM adversary): CPR {row['cpr']:.3f}, "
+                f"IPR {row['ipr']:.3f}, 1-AAC {row['one_minus_aac']:.3f}."
+            )
+        else:
+            best = max(
+                (r for r in published_adversary_results() if r["dataset"] == ds),
+                key=lambda r: r["subject_match"],
+                default=None,
+            )
+            if best:
+                text += (
+                    f" Paper ({ds}): the {best['model']} adversary matches "
+                    f"{best['subject_match']:.1%} of subjects and infers "
+                    f"{best['pii_accuracy']:.1%} of their PII."
+                )
+    gap = gap_sentence(dataset)
+    return f"{text} {gap}" if gap else text
+
+
+def add_caveats(state: AuditState) -> None:
+    """LLM usage of the whole audit, then the degraded / lower-bound / automatic-GT notices."""
+    from spia_core.nlp import load_pipeline
+
+    for stage, usage in state.recorder.snapshot().items():
+        state.usage[stage] = usage
+    state.degraded |= load_pipeline().degraded
+    if state.degraded:
+        state.note(NoticeKind.DEGRADED_MODEL, "infer", DEGRADED_MESSAGE)
+    adversary = state.parts.adversary if state.parts else None
+    if adversary_is_local(adversary, state.config.adversary):
+        dataset = state.config.dataset or state.data_id
+        message = lower_bound_warning(dataset, state.config.anonymizer)
+        state.note(NoticeKind.LOWER_BOUND, "infer", message)
+    if state.gt_source == "automatic":
+        state.note(NoticeKind.NO_GROUND_TRUTH, "ground_truth", AUTOMATIC_GT_MESSAGE, Severity.INFO)
