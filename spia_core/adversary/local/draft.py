@@ -65,7 +65,7 @@ def _tokens(name: str) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=262144)
 def names_compatible(a: str, b: str) -> bool:
-    """True when two names can denote the same person ('Raja Arlewin' / 'R. Arlewin' / 'Arlewin')."""  # noqa: E501
+    """True when two names can denote the same person ('Tomas Verhoef' / 'T. Verhoef' / 'Verhoef')."""  # noqa: E501
     ta, tb = _tokens(a), _tokens(b)
     if not ta or not tb:
         return False

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from spia_core.model import PII, Evidence
+from spia_core.model import PII, Evidence, Explanation
 
 
 def span(text: str, start: int, end: int) -> Evidence:
@@ -24,17 +24,16 @@ class Finding:
     hardness: int = 1
     evidence: list[Evidence] = field(default_factory=list)
     rule: str = ""  # id of the registered rule that produced it (rules.RULES)
+    explains: str = ""  # the rule's explanation template
 
     def to_pii(self) -> PII:
-        from spia_core.adversary.local.rules import explain
-
         return PII(
             tag=self.tag,
             keyword=self.keyword,
             certainty=max(1, min(5, self.certainty)),
             hardness=max(1, min(5, self.hardness)),
             evidence=list(self.evidence),
-            explanation=explain(self.rule, self.tag, self.keyword, self.evidence),
+            explanation=explain(self.rule, self.explains, self.tag, self.keyword, self.evidence),
         )
 
 
@@ -60,4 +59,26 @@ def best(findings: list[Finding]) -> Finding | None:
                     merged.append(e)
                     seen.add((e.start, e.end))
     certainty = min(5, top.certainty + (1 if agree >= 2 and top.certainty < 3 else 0))
-    return Finding(top.tag, top.keyword, certainty, top.hardness, merged, top.rule)
+    return Finding(top.tag, top.keyword, certainty, top.hardness, merged, top.rule, top.explains)
+
+
+def _quote(ev: list[Evidence], limit: int = 3) -> str:
+    seen: list[str] = []
+    for e in ev:
+        t = " ".join(e.text.split())
+        if t and t not in seen:
+            seen.append(t if len(t) <= 60 else t[:57] + "...")
+        if len(seen) >= limit:
+            break
+    return " and ".join(f"'{t}'" for t in seen)
+
+
+def explain(
+    rule_id: str, template: str, tag: str, value: str, evidence: list[Evidence]
+) -> Explanation:
+    """The explanation of a value: '<TAG> = <value>, because <reason> (rule <id>)'."""
+    quoted = _quote(evidence)
+    reason = template.format(value=value, tag=tag, evidence=quoted or "no quoted text")
+    because = f"{reason}: {quoted}" if quoted and "{evidence}" not in template else reason
+    text = f"{tag} = {value}, because {because} (rule {rule_id})"
+    return Explanation(rule=rule_id, text=text, evidence=list(evidence))

@@ -140,7 +140,7 @@ def handle_tokens(raw: str) -> list[str]:
 
 
 def handle_name(raw: str) -> str:
-    """'@nicoleherman' -> 'Nicole Herman', 'VasuAdmin' -> 'Vasu', '@njones' -> 'N. Jones'."""
+    """'@idabrennan' -> 'Ida Brennan', 'VasuAdmin' -> 'Vasu', '@tkovac' -> 'T. Kovac'."""
     s = raw.strip().lstrip("@").strip()
     if re.search(r"[\[\]<>*█]", s):
         return ""  # a masking placeholder, not a name
@@ -168,8 +168,8 @@ def _folded(name: str) -> list[str]:
 
 
 def complete_with_email(name: str, emails: list[str]) -> str:
-    """Complete a one-word handle name from the subject's e-mail: 'Ward' + b.ward@ -> 'B. Ward',
-    'Mitali' + m.chawla@ -> 'Mitali Chawla', 'Anderson' + david81@ -> 'David Anderson'."""
+    """Complete a one-word handle name from the subject's e-mail: 'Holt' + e.holt@ -> 'E. Holt',
+    'Ines' + i.varga@ -> 'Ines Varga', 'Lund' + petra81@ -> 'Petra Lund'."""
     h = _folded(name)
     if len(h) != 1 or not h[0]:
         return name

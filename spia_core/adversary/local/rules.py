@@ -6,7 +6,8 @@ a one-sentence explanation template and example sentences it fires on. Findings 
 ``rule("occupation.stated").find(value, evidence)``; the certainty lives here and nowhere else
 (a rule whose lexicon carries a certainty column passes it on with ``certainty=``).
 
-The table of rules is :data:`RULES`, filled by the modules in ``rules_table`` at import.
+The table of rules is :data:`RULES`, filled from ``data/rules/local_adversary_rules.tsv``
+on first use.
 ``disabled({...})`` switches rules off (the ablation bench uses it); ``enabled(id)`` is what
 subject-finding passes check.
 """
@@ -17,7 +18,9 @@ import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from spia_core.model import Evidence, Explanation
+from spia_core.adversary.local.evidence import Finding
+from spia_core.model import Evidence
+from spia_core.paths import DATA_DIR
 
 #: What a rule may read.
 READS = frozenset(
@@ -64,8 +67,6 @@ class Rule:
     ):
         """A Finding of this rule (``tag`` for rules that give two tags, such as a code
         prefix giving NATIONALITY and LOCATION; ``certainty`` only from a lexicon column)."""
-        from spia_core.adversary.local.evidence import Finding
-
         return Finding(
             tag or self.tag,
             value,
@@ -73,10 +74,15 @@ class Rule:
             self.hardness,
             list(evidence or []),
             self.id,
+            self.explains,
         )
 
 
 RULES: dict[str, Rule] = {}
+#: The attribute stage's rules, one a line (id, tag, reads, certainty, hardness, source,
+#: explanation template, invented examples).
+RULES_FILE = DATA_DIR / "rules" / "local_adversary_rules.tsv"
+_LOADED: list[bool] = []
 _DISABLED: set[str] = set()
 
 
@@ -91,15 +97,40 @@ def register(*rules: Rule) -> None:
 def rule(rule_id: str) -> Rule:
     """The registered rule ``rule_id`` (KeyError when unknown)."""
     if rule_id not in RULES:
-        from spia_core.adversary.local import rules_table  # noqa: F401  (fills RULES)
+        _load_table()
     return RULES[rule_id]
 
 
 def all_rules() -> dict[str, Rule]:
     """Every registered rule (the attribute stage's table loaded)."""
-    from spia_core.adversary.local import rules_table  # noqa: F401
-
+    _load_table()
     return RULES
+
+
+def _read_table() -> list[Rule]:
+    out = []
+    for lineno, line in enumerate(RULES_FILE.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        cells = line.split("\t")
+        if len(cells) != 8:
+            raise ValueError(f"{RULES_FILE.name}:{lineno}: expected 8 tab-separated columns")
+        rid, tag, reads, cert, hard, source, explains, examples = cells
+        ex = (
+            () if examples == "-" else tuple(e.replace("\\n", "\n") for e in examples.split(" || "))
+        )
+        out.append(
+            Rule(
+                rid, tag, reads, int(cert), explains, ex, int(hard), "" if source == "-" else source
+            )
+        )
+    return out
+
+
+def _load_table() -> None:
+    if not _LOADED:
+        _LOADED.append(True)
+        register(*_read_table())
 
 
 def enabled(rule_id: str) -> bool:
@@ -116,27 +147,6 @@ def disabled(rule_ids: set[str] | frozenset[str]) -> Iterator[None]:
         yield
     finally:
         _DISABLED.difference_update(added)
-
-
-def _quote(ev: list[Evidence], limit: int = 3) -> str:
-    seen: list[str] = []
-    for e in ev:
-        t = " ".join(e.text.split())
-        if t and t not in seen:
-            seen.append(t if len(t) <= 60 else t[:57] + "...")
-        if len(seen) >= limit:
-            break
-    return " and ".join(f"'{t}'" for t in seen)
-
-
-def explain(rule_id: str, tag: str, value: str, evidence: list[Evidence]) -> Explanation:
-    """The explanation of a value: '<TAG> = <value>, because <reason> (rule <id>)'."""
-    r = RULES.get(rule_id) or rule(rule_id)
-    quoted = _quote(evidence)
-    reason = r.explains.format(value=value, tag=tag, evidence=quoted or "no quoted text")
-    because = f"{reason}: {quoted}" if quoted and "{evidence}" not in r.explains else reason
-    text = f"{tag} = {value}, because {because} (rule {r.id})"
-    return Explanation(rule=r.id, text=text, evidence=list(evidence))
 
 
 @dataclass
