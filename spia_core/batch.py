@@ -9,7 +9,6 @@ run documents in threads (``concurrency``), the provider seam doing the waiting.
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import dataclasses
 import functools
 import hashlib
@@ -327,7 +326,7 @@ def _outcomes(
     cancel: threading.Event | None,
     provided: dict[str, Any] | None = None,
 ) -> Iterable[DocOutcome]:
-    from spia_core.scale.pool import run_forked, warm_up
+    from spia_core.scale.pool import run_forked, run_threaded, warm_up
 
     if cfg.engine == "ray":
         yield from _on_ray(todo, cfg, cancel, provided)
@@ -341,12 +340,10 @@ def _outcomes(
         data_dir=cfg.data_dir,
         policy=cfg.llm_policy,
     )
+    work = functools.partial(_run_one, config=config, components=components, provided=provided)
     if local and cfg.workers > 1 and len(todo) > 1:
         # load the model, lexicons and stages once, then fork: the workers inherit them
         warm_up(lambda text: audit(Document("warm-up", text), config, components=components))
-        work = functools.partial(
-            _run_one, config=config, components=components, provided=provided
-        )
         yield from run_forked(todo, work, workers=cfg.workers, cancel=cancel)
         return
     if local or cfg.concurrency <= 1 or len(todo) <= 1:
@@ -359,16 +356,7 @@ def _outcomes(
     from spia_core.scale.concurrency import warm_llm_clients
 
     warm_llm_clients(components)  # lazy SDK imports done here, not raced by the threads
-    with cf.ThreadPoolExecutor(max_workers=cfg.concurrency) as pool:
-        futures = [pool.submit(_run_one, d, config, components, provided) for d in todo]
-        try:
-            for fut in cf.as_completed(futures):
-                if cancel is not None and cancel.is_set():
-                    break
-                yield fut.result()
-        finally:
-            for fut in futures:
-                fut.cancel()
+    yield from run_threaded(todo, work, threads=cfg.concurrency, cancel=cancel)
 
 
 def run_batch(
