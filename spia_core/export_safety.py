@@ -66,10 +66,27 @@ def neutralise_cell(value: object) -> object:
     return value
 
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~>$&])")
+# characters that can open Markdown syntax anywhere in a line: emphasis, code, links and
+# images, HTML and entities, headings, tables, lists, strikethrough, maths, Streamlit's
+# ":colour[...]" and ":material/...:" directives, and the GFM autolinks ("https://", "www.",
+# "a@b.c")
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-!|~:$@.&])")
+# a setext underline ("===") at the start of a line is made literal by escaping it
+_MD_LEADING = re.compile(r"^(\s*)(=)")
+#: Zero-width space: put inside "://", "www." and before "@" so that no renderer (Streamlit
+#: widget labels included, which autolink even after backslash escapes) makes a link.
+ZWSP = "\u200b"
+_AUTOLINK = re.compile(r"(?i)(?<=[a-z])(?=://)|(?<=\bwww)(?=\.)|(?=@)")
 
 
-def escape_markdown(text: str) -> str:
-    """``text`` with every Markdown (and inline-HTML) metacharacter backslash-escaped, so it
-    renders literally: no link, image, emphasis, heading, list, table or HTML tag."""
-    return _MD_SPECIAL.sub(r"\\\1", text)
+def escape_markdown(text: object) -> str:
+    """``text`` made literal for Markdown, on one line: every Markdown (and inline-HTML)
+    metacharacter backslash-escaped, whitespace runs collapsed, autolinks broken with a
+    zero-width space. No link, image, emphasis, heading, list, table or HTML tag survives."""
+    line = _AUTOLINK.sub(ZWSP, " ".join(str(text).split()))
+    return _MD_LEADING.sub(r"\1\\\2", _MD_SPECIAL.sub(r"\\\1", line))
+
+
+def escape_markdown_lines(text: object) -> str:
+    """Like :func:`escape_markdown`, keeping line breaks (as Markdown hard breaks)."""
+    return "  \n".join(escape_markdown(line) for line in str(text).splitlines())

@@ -17,10 +17,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+from spia_core import paths
+
 PACKAGE = Path(__file__).resolve().parent
-ROOT = PACKAGE.parent
-#: Data read by the engine (relative to the repository root); missing ones are skipped.
-DATA = ("data/lexicons", "data/models.json", "data/benchmarks")
+#: Data read by the engine (relative to the bundled data folder, ``paths.DATA_DIR``, in a
+#: checkout or inside the wheel); missing ones are skipped.
+DATA = ("lexicons", "rules", "models.json", "benchmarks")
 #: Modules that only present or transport results (never change a figure).
 PRESENTATION = frozenset(
     {
@@ -40,22 +42,24 @@ PRESENTATION_DIRS = frozenset({"commands"})
 DISTRIBUTIONS = ("spacy", "en_core_web_sm", "en_core_web_md", "en_core_web_lg", "presidio-analyzer")
 
 
-def _files() -> list[Path]:
+def _files() -> list[tuple[str, Path]]:
+    """(stable name, path) of every file that can change a figure: the same names in a
+    checkout and in an installed wheel."""
     files = [
-        p
+        (f"spia_core/{p.relative_to(PACKAGE).as_posix()}", p)
         for p in PACKAGE.rglob("*")
         if p.is_file()
         and p.suffix in (".py", ".txt", ".json")
-        and "__pycache__" not in p.parts
+        and not {"__pycache__", "_data"}.intersection(p.relative_to(PACKAGE).parts)
         and p.name not in PRESENTATION
         and not PRESENTATION_DIRS.intersection(p.relative_to(PACKAGE).parts[:-1])
     ]
     for item in DATA:
-        path = ROOT / item
-        if path.is_file():
-            files.append(path)
-        elif path.is_dir():
-            files.extend(p for p in path.rglob("*") if p.is_file())
+        path = paths.DATA_DIR / item
+        found = [path] if path.is_file() else sorted(path.rglob("*")) if path.is_dir() else []
+        files.extend(
+            (f"data/{p.relative_to(paths.DATA_DIR).as_posix()}", p) for p in found if p.is_file()
+        )
     return sorted(files)
 
 
@@ -73,8 +77,8 @@ def _versions() -> dict[str, str]:
 def code_fingerprint() -> str:
     """sha256 (hex) of the engine source, prompts, data files and model versions."""
     digest = hashlib.sha256()
-    for path in _files():
-        digest.update(path.relative_to(ROOT).as_posix().encode("utf-8") + b"\0")
+    for name, path in _files():
+        digest.update(name.encode("utf-8") + b"\0")
         digest.update(hashlib.sha256(path.read_bytes()).digest())
     digest.update(json.dumps(_versions(), sort_keys=True).encode("utf-8"))
     return digest.hexdigest()

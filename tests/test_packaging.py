@@ -95,7 +95,8 @@ def test_unpacked_wheel_runs_without_the_checkout(wheel: Path, tmp_path: Path) -
     code = (
         "import spia_core.paths as p, spia_core.llm.catalog as c, spia_core.datasets as d;"
         "print(p.DATA_DIR); print(len(d.load_bundled('TAB-144')));"
-        "print(c.DEFAULT_CATALOG.is_file())"
+        "print(c.DEFAULT_CATALOG.is_file());"
+        "import spia_core.identity as i; print(i.code_fingerprint())"
     )
     shown = subprocess.run(
         [sys.executable, "-c", code],
@@ -105,7 +106,11 @@ def test_unpacked_wheel_runs_without_the_checkout(wheel: Path, tmp_path: Path) -
         capture_output=True,
         text=True,
     ).stdout.split()
-    assert shown == [str(site / "spia_core" / "_data"), "144", "True"]
+    from spia_core.identity import code_fingerprint
+
+    # the installed engine and its data fingerprint exactly as the checkout does, so a
+    # stored run's version check means the same in both
+    assert shown == [str(site / "spia_core" / "_data"), "144", "True", code_fingerprint()]
     helped = subprocess.run(
         [sys.executable, "-m", "spia_core", "--help"],
         cwd=tmp_path,

@@ -9,7 +9,7 @@ from pathlib import Path
 import jsonschema
 from _dashboard_factory import make_report
 
-from spia_core.export_safety import escape_markdown, neutralise_cell
+from spia_core.export_safety import ZWSP, escape_markdown, neutralise_cell
 from spia_core.model import Override
 from spia_core.report_export import (
     CSV_COLUMNS,
@@ -93,7 +93,8 @@ def test_markdown_escape_makes_links_inert() -> None:
     raw = "[x](https://evil.example) **bold** # head <b>tag</b> ![i](y.png)"
     out = escape_markdown(raw)
     assert "[x](" not in out and "**" not in out and "<b>" not in out and "![" not in out
-    assert out.replace("\\", "") == raw  # only backslashes were added
+    assert out.replace("\\", "").replace(ZWSP, "") == raw  # only escapes were added
+    assert "https:" not in out and escape_markdown("= under") == "\\= under"
 
 
 def test_html_states_personal_data_and_is_redacted() -> None:

@@ -4,28 +4,14 @@ from __future__ import annotations
 
 import re
 
-# characters that can open Markdown syntax anywhere in a line: emphasis, code, links and
-# images, HTML, headings, tables, strikethrough, maths, Streamlit's ":colour[...]" and
-# ":material/...:" directives, and the GFM autolinks ("https://", "www.", "a@b.c")
-_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+!|~:$@.])")
-# a list marker at the start ("- x", "1) x") is made literal by escaping its punctuation
-_LEADING = re.compile(r"^(\s*)([-=])")
-# widget and status labels turn bare URLs into links even after backslash escapes: a
-# zero-width space inside the scheme, "www." and "@" keeps them text everywhere
-ZWSP = "\u200b"
-_AUTOLINK = re.compile(r"(?i)(?<=[a-z])(?=://)|(?<=\bwww)(?=\.)|(?=@)")
+from spia_core.export_safety import ZWSP, escape_markdown, escape_markdown_lines
 
+__all__ = ["ZWSP", "file_stem", "md", "md_lines"]
 
-def md(text: object) -> str:
-    """``text`` escaped for ``st.markdown``/``st.caption``/labels: literal, on one line."""
-    line = _AUTOLINK.sub(ZWSP, " ".join(str(text).split()))
-    return _LEADING.sub(r"\1\\\2", _SPECIAL.sub(r"\\\1", line))
-
-
-def md_lines(text: object) -> str:
-    """Like :func:`md`, keeping line breaks (as Markdown hard breaks)."""
-    return "  \n".join(md(line) for line in str(text).splitlines())
-
+#: ``text`` escaped for ``st.markdown``/``st.caption``/labels: literal, on one line.
+md = escape_markdown
+#: Like :func:`md`, keeping line breaks (as Markdown hard breaks).
+md_lines = escape_markdown_lines
 
 _UNSAFE_NAME = re.compile(r"[^\w.-]+")
 
