@@ -14,7 +14,10 @@ from pages.components.stage_config import destinations_ok, llm_scoring_widgets, 
 from pages.components.text import md
 from pages.components.tiles import fmt
 from pages.views.related import render_trir
+from spia_core import sqlite_files
 from spia_core.service import RunState, engines
+from spia_core.service.jobs import DAMAGED_STORE, VERSION_MISMATCH
+from spia_core.sqlite_files import DamagedFileError
 
 st.title("Run a benchmark")
 st.caption(
@@ -123,8 +126,38 @@ def _run_card(run: RunState) -> None:
             st.dataframe(pd.DataFrame(snap.rows), hide_index=True, width="stretch")
         for err in snap.errors[:20]:
             st.error(md(err))
+        if snap.status == "failed" and run.fresh_start:
+            _fresh_start_offer(run)
         if snap.store_run_id is not None:
             st.caption(f"Saved in the results store as run #{snap.store_run_id}.")
+
+
+FRESH_START_TEXT = {
+    VERSION_MISMATCH: (
+        "The results store holds a run of this configuration made by other code: resuming it "
+        "would mix results of two versions.",
+        "Start fresh (the old run stays in the store)",
+    ),
+    DAMAGED_STORE: (
+        "The results store cannot be read. A fresh start moves the damaged file aside (it is "
+        "renamed, not deleted) and creates a new store.",
+        "Move the damaged store aside and start fresh",
+    ),
+}
+
+
+def _fresh_start_offer(run: RunState) -> None:
+    """Explain why the run failed and offer the one action that mends it."""
+    why, label = FRESH_START_TEXT[run.fresh_start]
+    st.caption(why)
+    if st.button(label, key=f"fresh_{run.run_id}"):
+        try:
+            new = jobs.start_fresh(run.run_id, endpoint=endpoint(), api_keys=api_keys())
+        except Exception as exc:  # e.g. the file cannot be renamed: said, never swallowed
+            st.error(f"Cannot start fresh: {md(exc)}")
+            return
+        st.toast(f"Run {new.run_id} started from scratch.")
+        st.rerun()
 
 
 def _runs_view(was_running: bool) -> None:
@@ -140,8 +173,16 @@ def _runs_view(was_running: bool) -> None:
 
 def _stored_runs() -> None:
     """Every dataset run of the results store (previous server sessions included)."""
-    store = open_store()
-    stored = store.list_runs(kind="evaluate")
+    try:
+        store = open_store()
+        stored = store.list_runs(kind="evaluate")
+    except DamagedFileError as exc:
+        st.error(f"Stored runs cannot be shown: {md(exc)}")
+        if st.button("Move the damaged store aside", key="r_store_aside"):
+            moved = sqlite_files.set_aside(exc.path)
+            st.toast(f"Moved aside: {', '.join(p.name for p in moved)}")
+            st.rerun()
+        return
     if not stored:
         return
     st.subheader("Stored runs")

@@ -362,3 +362,44 @@ def test_markdown_in_document_text_is_escaped(fake_engine: list[object]) -> None
     errors = [e.value for e in at.error]
     assert any(f"{LINK}.pdf" in unescape(e) for e in errors), errors
     assert not any(LINK in e for e in errors), errors
+
+
+def _texts(at: AppTest) -> str:
+    return " ".join(unescape(m.value) for m in [*at.markdown, *at.caption, *at.error])
+
+
+def test_run_page_mends_a_damaged_store_with_one_click(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A damaged results store: the stored-runs view says so instead of crashing, a run fails
+    with the store's own message, and "start fresh" moves the file aside and runs."""
+    import streamlit as st
+
+    from spia_core.store import DB_NAME
+
+    FRESH_LABEL = "Move the damaged store aside and start fresh"
+    (tmp_path / DB_NAME).write_bytes(b"not a database " * 400)
+    monkeypatch.setenv("SPIA_DATA_DIR", str(tmp_path))
+    st.cache_resource.clear()  # the store and the run registry are per data folder
+    try:
+        at = _app()
+        at.switch_page("pages/run.py").run()
+        assert any("Stored runs cannot be shown" in e for e in _errors(at))
+        at.number_input(key="r_n").set_value(1)
+        next(b for b in at.button if b.label == "Start run").click().run()
+        deadline = time.time() + 60
+        while "failed" not in _texts(at) and time.time() < deadline:
+            time.sleep(0.5)
+            at.run()
+        assert "store repair" in _texts(at)  # the store's own way out, shown
+        fresh = next(b for b in at.button if b.label == FRESH_LABEL)
+        fresh.click().run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert list(tmp_path.glob(f"{DB_NAME}.damaged-*"))  # renamed, not deleted
+        deadline = time.time() + 90
+        while "Saved in the results store" not in _texts(at) and time.time() < deadline:
+            time.sleep(1)
+            at.run()
+        assert "Saved in the results store" in _texts(at)
+    finally:
+        st.cache_resource.clear()

@@ -4,6 +4,7 @@ Streamlit running."""
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -103,3 +104,61 @@ def test_markdown_escaping_keeps_text_literal() -> None:
         assert "](" not in out and "https:" not in out and "<b>" not in out
         assert not out.startswith(("#", "-", "1."))
     assert file_stem("[x](https://evil.example).txt") == "x_https_evil.example_.txt"
+
+
+def _wait(run: RunState, seconds: float = 120.0) -> None:
+    deadline = time.time() + seconds
+    while run.finished is None and time.time() < deadline:
+        time.sleep(0.05)
+    assert run.finished is not None, "the run did not finish"
+
+
+OFFLINE_RUN = {"anonymizer": "none", "adversary": "local"}
+
+
+def test_a_run_of_other_code_fails_then_starts_fresh_beside_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from spia_core import batch
+    from spia_core.service.jobs import VERSION_MISMATCH, BatchJobs
+    from spia_core.store import ResultStore
+
+    jobs = BatchJobs(tmp_path)
+    first = jobs.start("TAB-144", OFFLINE_RUN, 1)
+    _wait(first)
+    assert first.status == "finished" and first.fresh_start is None
+    monkeypatch.setattr(batch, "code_fingerprint", lambda: "f" * 64)  # the code changed
+    again = jobs.start("TAB-144", OFFLINE_RUN, 1)
+    _wait(again)
+    assert again.status == "failed" and again.fresh_start == VERSION_MISMATCH
+    assert "other code" in again.errors[0]
+    fresh = jobs.start_fresh(again.run_id)
+    _wait(fresh)
+    assert fresh.status == "finished", fresh.errors
+    with ResultStore(tmp_path) as store:
+        runs = store.list_runs(kind="evaluate")
+    assert len(runs) == 2  # the old run stays, the fresh one is beside it
+    hashes = {r.code_hash for r in runs}
+    assert len(hashes) == 2 and "f" * 64 in hashes
+    with pytest.raises(ValueError, match="fresh start"):
+        jobs.start_fresh(fresh.run_id)
+
+
+def test_a_damaged_store_is_moved_aside_by_a_fresh_start(tmp_path: Path) -> None:
+    from spia_core.service.jobs import DAMAGED_STORE, BatchJobs
+    from spia_core.store import ResultStore
+
+    with ResultStore(tmp_path) as store:
+        path = store.path
+    path.write_bytes(b"not a database " * 400)
+    jobs = BatchJobs(tmp_path)
+    run = jobs.start("TAB-144", OFFLINE_RUN, 1)
+    _wait(run)
+    assert run.status == "failed" and run.fresh_start == DAMAGED_STORE
+    assert run.damaged_path == path and "store repair" in run.errors[0]
+    fresh = jobs.start_fresh(run.run_id)
+    _wait(fresh)
+    assert fresh.status == "finished", fresh.errors
+    assert list(tmp_path.glob(f"{path.name}.damaged-*"))  # kept for inspection, not deleted
+    with ResultStore(tmp_path) as store:
+        assert len(store.list_runs(kind="evaluate")) == 1

@@ -15,9 +15,15 @@ from pathlib import Path
 from typing import Any
 
 import spia_core.service.engines as engines
-from spia_core import batch
+from spia_core import batch, sqlite_files
 from spia_core.service.engines import OFFLINE, Endpoint
 from spia_core.service.results import metric_values
+from spia_core.sqlite_files import DamagedFileError
+from spia_core.store import RunVersionMismatch
+
+#: Why a failed run can be started again from scratch (``RunState.fresh_start``).
+VERSION_MISMATCH = "version_mismatch"
+DAMAGED_STORE = "damaged_store"
 
 
 @dataclass
@@ -75,6 +81,12 @@ class RunState:
     summary: dict[str, Any] = field(default_factory=dict)
     store_run_id: int | None = None
     finished: float | None = None
+    limit: int | None = None
+    source: str = ""  # what was passed to BatchJobs.start (bundled name or JSONL path)
+    #: Set when the run failed in a way "start fresh" mends: VERSION_MISMATCH (the stored run
+    #: of this configuration was made by other code) or DAMAGED_STORE (``damaged_path``).
+    fresh_start: str | None = None
+    damaged_path: Path | None = None
     cancel: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -163,11 +175,13 @@ class BatchJobs:
         *,
         endpoint: Endpoint | None = None,
         api_keys: dict[str, str] | None = None,
+        resume: bool = True,
     ) -> RunState:
         """Run ``choices`` on ``dataset`` (bundled name or SPIA JSONL path) in a thread.
 
         Configurations with an LLM stage audit ``concurrency`` documents at a time. Raises
         the dataset loader's error (it names file, line and field) before any thread starts.
+        ``resume=False`` starts a new stored run even when one of this configuration exists.
         """
         ref = batch.load_dataset_ref(dataset)
         total = min(limit, len(ref.documents)) if limit else len(ref.documents)
@@ -181,6 +195,8 @@ class BatchJobs:
                 total,
                 time.time(),
                 1 if local else concurrency,
+                limit=limit,
+                source=dataset,
             )
             self._runs[run.run_id] = run
         batch_cfg = batch.BatchConfig(
@@ -190,6 +206,7 @@ class BatchJobs:
             data_dir=self.data_dir,
             concurrency=run.concurrency,
             api_keys=dict(api_keys or {}),
+            resume=resume,
         )
         # not a daemon (a process exiting under spaCy's native code crashes): at interpreter
         # exit the run is cancelled and the documents in progress finish; the store resumes
@@ -200,6 +217,34 @@ class BatchJobs:
             target=_work, args=(run, batch_cfg, ref), name=f"spia-run-{run.run_id}", daemon=False
         ).start()
         return run
+
+    def start_fresh(
+        self,
+        run_id: str,
+        *,
+        endpoint: Endpoint | None = None,
+        api_keys: dict[str, str] | None = None,
+    ) -> RunState:
+        """Start a failed run again from scratch, mending what made it fail.
+
+        A version mismatch gets a new stored run (the old one stays in the store); a damaged
+        store is first moved aside (``*.damaged-<time>``, as ``store repair`` does).
+        """
+        old = self.get(run_id)
+        if old.fresh_start is None:
+            raise ValueError(f"run {run_id} did not fail in a way a fresh start mends")
+        damaged = old.damaged_path if old.fresh_start == DAMAGED_STORE else None
+        if damaged is not None and sqlite_files.check_file(damaged).startswith("damaged"):
+            sqlite_files.set_aside(damaged)
+        return self.start(
+            old.source or old.dataset,
+            old.config,
+            old.limit,
+            old.concurrency,
+            endpoint=endpoint,
+            api_keys=api_keys,
+            resume=old.fresh_start != VERSION_MISMATCH,
+        )
 
 
 def _work(run: RunState, batch_cfg: Any, ref: Any) -> None:
@@ -217,5 +262,9 @@ def _work(run: RunState, batch_cfg: Any, ref: Any) -> None:
         with run.lock:
             run.errors.append(f"run failed: {type(exc).__name__}: {exc}")
             run.status = "failed"
+            if isinstance(exc, RunVersionMismatch):
+                run.fresh_start = VERSION_MISMATCH
+            elif isinstance(exc, DamagedFileError):
+                run.fresh_start, run.damaged_path = DAMAGED_STORE, exc.path
     finally:
         run.finished = time.time()
