@@ -82,6 +82,7 @@ def test_a_rejected_json_schema_is_downgraded_once_per_endpoint() -> None:
         types = [r.body.get("response_format", {}).get("type") for r in server.requests]
     assert first.parsed == second.parsed == {"ok": True}
     assert types == ["json_schema", "json_object", "json_object"]
+    assert (first.calls, second.calls) == (2, 1)  # the rejected request is counted
     assert server.requests[-1].body["response_format"]["schema"] == SCHEMA
 
 
@@ -89,8 +90,10 @@ def test_auto_probes_once_and_uses_the_strongest_mode_that_works() -> None:
     with ScriptedServer() as server:
         server.responder = LlamaCppLike()
         llm = _llm(server, "auto", model="some-gguf")
-        for question in ("a", "b", "c"):
-            assert llm.complete([Message("user", question)], schema=SCHEMA).parsed == {"ok": True}
+        answers = [llm.complete([Message("user", q)], schema=SCHEMA) for q in ("a", "b", "c")]
+        assert all(a.parsed == {"ok": True} for a in answers)
+        # the two probe requests are counted in the first answer's usage, once
+        assert [a.calls for a in answers] == [3, 1, 1]
         sent = [r.body.get("response_format", {}) for r in server.requests]
     # probe: json_schema rejected, json_object+schema works; then 3 real calls in that mode
     assert [f.get("type") for f in sent] == ["json_schema"] + ["json_object"] * 4
@@ -106,6 +109,7 @@ def test_a_server_that_ignores_every_mode_falls_back_to_prompted_json() -> None:
         bodies = [r.body for r in server.requests]
     assert info.value.reason == "invalid_json"
     assert len(bodies) == 5 + 2  # five probes, then the call and its one repair
+    assert info.value.calls == len(bodies)  # every request is in the failure's usage
     assert "response_format" not in bodies[-1] and "extra_body" not in bodies[-1]
 
 

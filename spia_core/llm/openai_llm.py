@@ -137,12 +137,18 @@ class OpenAICompatibleLLM(_OpenAIBase):
                 kwargs[name] = params[name]
         if schema is None:
             return chat_completion(self._client.chat.completions.create(**kwargs))
-        mode = MODES.get(self._endpoint, self.spec.structured_output, self._probe)
+        overhead = RawCompletion("")  # probe and rejected requests: counted, not answers
+
+        def probe(mode: str) -> bool:
+            return self._probe(mode, overhead)
+
+        mode = MODES.get(self._endpoint, self.spec.structured_output, probe)
         while True:
             fields = request_fields(mode, schema, schema_name(schema))
             try:
-                return chat_completion(self._client.chat.completions.create(**kwargs, **fields))
+                raw = chat_completion(self._client.chat.completions.create(**kwargs, **fields))
             except self._sdk.APIStatusError as exc:
+                overhead.extra_calls += 1
                 if mode == "none" or not rejects_format(exc.status_code, _short_message(exc)):
                     raise
                 weaker = MODES.downgrade(self._endpoint, mode)
@@ -155,13 +161,19 @@ class OpenAICompatibleLLM(_OpenAIBase):
                     weaker,
                 )
                 mode = weaker
+                continue
+            raw.extra_calls += overhead.extra_calls
+            raw.input_tokens += overhead.input_tokens
+            raw.output_tokens += overhead.output_tokens
+            return raw
 
     @property
     def _endpoint(self) -> tuple[str, str]:
         return (self.base_url or "", self.model)
 
-    def _probe(self, mode: str) -> bool:
-        """Does the server constrain a tiny answer to PROBE_SCHEMA when asked in ``mode``?"""
+    def _probe(self, mode: str, overhead: RawCompletion) -> bool:
+        """Does the server constrain a tiny answer to PROBE_SCHEMA when asked in ``mode``?
+        The request and its tokens are added to ``overhead``."""
         kwargs: dict[str, Any] = {
             "model": self.model,
             "messages": [
@@ -173,9 +185,12 @@ class OpenAICompatibleLLM(_OpenAIBase):
         }
         if self.spec.temperature:
             kwargs["temperature"] = 0.0
+        overhead.extra_calls += 1
         try:
-            text = chat_completion(self._client.chat.completions.create(**kwargs)).text
-            parse_and_validate(text, PROBE_SCHEMA)
+            answer = chat_completion(self._client.chat.completions.create(**kwargs))
+            overhead.input_tokens += answer.input_tokens
+            overhead.output_tokens += answer.output_tokens
+            parse_and_validate(answer.text, PROBE_SCHEMA)
         except (self._sdk.APIStatusError, MalformedResponse, JSONParseError):
             return False
         return True

@@ -40,6 +40,9 @@ class RawCompletion:
     output_tokens: int = 0
     refusal: str | None = None
     finish_reason: str = ""
+    #: Requests made on the way to this answer besides the answering one (a structured-output
+    #: probe, a request in a format the server rejected); their tokens are in the counts above.
+    extra_calls: int = 0
 
 
 class MalformedResponse(Exception):
@@ -234,7 +237,7 @@ class ProviderLLM:
         started = time.monotonic()
         raw = self._call_with_retries(messages, schema, params)
         usage = Usage(raw.input_tokens, raw.output_tokens)
-        calls = 1
+        calls = 1 + raw.extra_calls
         parsed: Any = None
         if schema is None:
             if not raw.text.strip():
@@ -247,7 +250,7 @@ class ProviderLLM:
                 raw = self._call_with_retries(repair, schema, params)
                 usage.input_tokens += raw.input_tokens
                 usage.output_tokens += raw.output_tokens
-                calls += 1
+                calls += 1 + raw.extra_calls
                 try:
                     parsed = parse_and_validate(raw.text, schema)
                 except JSONParseError as second:
