@@ -27,8 +27,11 @@ from typing import Any
 from spia_core.sqlite_files import open_checked
 
 DB_NAME = "results.sqlite3"
-#: Schema version (PRAGMA user_version): 2 added documents.input_sha256 and runs.code_hash.
-SCHEMA_VERSION = 2
+#: Schema version (PRAGMA user_version): 2 added documents.input_sha256 and runs.code_hash;
+#: 3 added the run kind "check" (`check` runs were stored as "evaluate" before).
+SCHEMA_VERSION = 3
+#: Kinds of run: one audit, a dataset evaluation, a `check` of redacted documents.
+RUN_KINDS: tuple[str, ...] = ("audit", "evaluate", "check")
 #: Name parts that mark a configuration key as a credential (api_key, x-api-key, apiKey,
 #: access_token, client_secret, password ...). Parts are split on "_", "-", "." and spaces.
 _SECRET_PARTS = frozenset(
@@ -57,7 +60,7 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     run_key TEXT NOT NULL,
-    kind TEXT NOT NULL CHECK (kind IN ('audit', 'evaluate')),
+    kind TEXT NOT NULL CHECK (kind IN ('audit', 'evaluate', 'check')),
     config TEXT NOT NULL,
     package_version TEXT NOT NULL,
     prompt_versions TEXT NOT NULL DEFAULT '{}',
@@ -67,7 +70,8 @@ CREATE TABLE IF NOT EXISTS runs (
     ended_at TEXT,
     status TEXT NOT NULL DEFAULT 'running',
     coverage TEXT NOT NULL DEFAULT '{}',
-    summary TEXT NOT NULL DEFAULT '{}'
+    summary TEXT NOT NULL DEFAULT '{}',
+    code_hash TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS runs_key ON runs (run_key);
 CREATE TABLE IF NOT EXISTS documents (
@@ -78,6 +82,7 @@ CREATE TABLE IF NOT EXISTS documents (
     result TEXT NOT NULL DEFAULT '{}',
     summary TEXT NOT NULL DEFAULT '{}',
     finished_at TEXT NOT NULL,
+    input_sha256 TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (run_id, data_id)
 );
 """
@@ -94,6 +99,30 @@ def _migrate(conn: sqlite3.Connection, found: int) -> None:
         names = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
         if column not in names:
             conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} TEXT NOT NULL DEFAULT ''")
+    _allow_check_kind(conn)
+
+
+def _allow_check_kind(conn: sqlite3.Connection) -> None:
+    """Stores before version 3 allow the kinds audit/evaluate only, and hold `check` runs as
+    "evaluate" runs whose config says ``"command": "check"``: rebuild the runs table with the
+    new constraint (documents keep their run ids) and re-key those runs as kind "check"."""
+    (sql,) = conn.execute("SELECT sql FROM sqlite_master WHERE name='runs'").fetchone()
+    if "'check'" not in sql:  # SQLite cannot alter a CHECK: new table, copy, swap
+        columns = ", ".join(row[1] for row in conn.execute("PRAGMA table_info(runs)"))
+        create = _SCHEMA.split(";")[0].replace("IF NOT EXISTS runs", "runs_v3")
+        conn.execute("PRAGMA foreign_keys=OFF")  # dropping the old table must not cascade
+        conn.executescript(
+            f"BEGIN; {create}; INSERT INTO runs_v3 ({columns}) SELECT {columns} FROM runs;"
+            " DROP TABLE runs; ALTER TABLE runs_v3 RENAME TO runs;"
+            " CREATE INDEX IF NOT EXISTS runs_key ON runs (run_key); COMMIT;"
+        )
+    rows = conn.execute(
+        "SELECT id, config, dataset_hash FROM runs WHERE kind='evaluate'"
+        " AND json_extract(config, '$.command') = 'check'"
+    ).fetchall()
+    for run_id, config, dataset_hash in rows:
+        key = run_key("check", json.loads(config), dataset_hash)
+        conn.execute("UPDATE runs SET kind='check', run_key=? WHERE id=?", (key, run_id))
 
 
 def default_data_dir() -> Path:

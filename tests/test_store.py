@@ -115,3 +115,59 @@ def test_thread_safe_writes(store) -> None:
     for t in threads:
         t.join()
     assert len(store.finished_ids(run.id)) == 80
+
+
+#: The runs/documents schema of version 2 (before the kind "check"), as such stores hold it.
+_V2_SCHEMA = """
+CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, run_key TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('audit', 'evaluate')), config TEXT NOT NULL,
+    package_version TEXT NOT NULL, prompt_versions TEXT NOT NULL DEFAULT '{}',
+    dataset_name TEXT NOT NULL DEFAULT '', dataset_hash TEXT NOT NULL DEFAULT '',
+    started_at TEXT NOT NULL, ended_at TEXT, status TEXT NOT NULL DEFAULT 'running',
+    coverage TEXT NOT NULL DEFAULT '{}', summary TEXT NOT NULL DEFAULT '{}',
+    code_hash TEXT NOT NULL DEFAULT '');
+CREATE INDEX runs_key ON runs (run_key);
+CREATE TABLE documents (run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    data_id TEXT NOT NULL, status TEXT NOT NULL CHECK (status IN ('ok', 'failed')),
+    error TEXT NOT NULL DEFAULT '', result TEXT NOT NULL DEFAULT '{}',
+    summary TEXT NOT NULL DEFAULT '{}', finished_at TEXT NOT NULL,
+    input_sha256 TEXT NOT NULL DEFAULT '', PRIMARY KEY (run_id, data_id));
+PRAGMA user_version=2;
+"""
+
+
+def test_check_runs_have_their_own_kind_and_old_stores_are_migrated(tmp_path) -> None:
+    check_cfg = {"command": "check", "adversary": "local", "inputs_sha256": "abc"}
+    old = sqlite3.connect(tmp_path / "results.sqlite3")
+    old.executescript(_V2_SCHEMA)
+    for kind, cfg in (("evaluate", CONFIG), ("evaluate", check_cfg), ("audit", CONFIG)):
+        old.execute(
+            "INSERT INTO runs (run_key, kind, config, package_version, started_at, code_hash)"
+            " VALUES (?, ?, ?, '0', 'now', 'h')",
+            (run_key(kind, cfg), kind, json.dumps(cfg)),
+        )
+    old.execute(
+        "INSERT INTO documents (run_id, data_id, status, finished_at)"
+        " VALUES (2, 'a.txt', 'ok', 'x')"
+    )
+    old.commit()
+    old.close()
+    with ResultStore(tmp_path) as store:
+        assert [(r.id, r.kind) for r in store.list_runs()] == [
+            (3, "audit"),
+            (2, "check"),
+            (1, "evaluate"),
+        ]
+        assert [r.id for r in store.list_runs("evaluate")] == [1]
+        # the migrated check run is found again (resume) and kept its documents
+        again = store.start_run("check", check_cfg, code_hash="h")
+        assert again.id == 2 and again.n_ok == 1
+        assert store.finished_ids(2) == {"a.txt"}
+        new = store.start_run("check", {**check_cfg, "inputs_sha256": "def"})
+        assert store.load_run(new.id).kind == "check"
+    conn = sqlite3.connect(tmp_path / "results.sqlite3")
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
+    assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.execute("DELETE FROM runs WHERE id=2")  # the documents' reference follows the new table
+    assert conn.execute("SELECT COUNT(*) FROM documents").fetchone()[0] == 0

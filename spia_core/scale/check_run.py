@@ -84,7 +84,7 @@ def run_check(
     data_dir = cfg.data_dir or cfg.out_dir / STATE_DIR
     with ResultStore(data_dir) as store:
         run = store.start_run(
-            "evaluate",
+            "check",
             _store_config(cfg),
             dataset_name=COMMAND,
             resume=cfg.resume,
