@@ -132,13 +132,15 @@ def adversary_quality(
     adversary: str = "local",
     mask: Callable[[str], str] | None = None,
 ) -> dict[str, Any]:
-    """The full report for one bundled dataset (see the module docstring)."""
+    """The full report for one dataset, bundled or a SPIA JSONL path (module docstring)."""
     from spia_core.adversary.registry import ADVERSARIES
-    from spia_core.datasets import load_bundled
+    from spia_core.datasets import BUNDLED, load_bundled, read_spia_jsonl
 
     adv = ADVERSARIES.create(adversary)
     adv.infer("Warm-up: Mr John Smith lives in Paris.")
-    docs = split_half(load_bundled(dataset), half)[: limit or None]
+    # A bundled name, or a SPIA JSONL file (e.g. tests/fixtures/written/blind_pii.jsonl).
+    every = load_bundled(dataset) if dataset in BUNDLED else read_spia_jsonl(dataset)
+    docs = split_half(every, half)[: limit or None]
     dev_ids = {d.data_id for d in split_half(docs, "dev")} if half == "all" else None
     report: dict[str, Any] = {"dataset": dataset, "half": half, "n_docs": len(docs)}
 
