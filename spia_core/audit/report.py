@@ -46,19 +46,21 @@ def build_report(state: AuditState, *, mode: str = "with_original") -> AuditRepo
     config = state.config
     adversary = state.parts.adversary if state.parts else None
     shown = state.shown
+    redacted_only = mode == "redacted_only"
+    anonymizer = "provided" if redacted_only else config.anonymizer  # the text came redacted
     return AuditReport(
         data_id=state.data_id,
-        config=config.to_dict(),
+        config={**config.to_dict(), "anonymizer": anonymizer},
         original_text=state.original_text,
         anonymized_text=shown.text if shown is not None else "",
         masked_spans=None if shown is None else shown.masked_spans,
-        anonymizer=config.anonymizer,
+        anonymizer=anonymizer,
         adversary=getattr(adversary, "name", config.adversary),
         adversary_is_local=adversary_is_local(adversary, config.adversary),
         gt_subjects=state.gt_subjects or [],
         gt_source=state.gt_source,
         inferred_subjects=state.inferred.subjects if state.inferred is not None else [],
-        assignment=state.assignment or Assignment(matcher=config.matcher),
+        assignment=state.assignment or Assignment(matcher="" if redacted_only else config.matcher),
         subject_results=state.subject_results,
         metrics=state.metrics if state.metrics is not None else empty_metrics(),
         span_metrics=state.span_metrics,
@@ -73,4 +75,5 @@ def build_report(state: AuditState, *, mode: str = "with_original") -> AuditRepo
         created_at=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         notices=list(state.notices),
         mode=mode,
+        exposure=state.exposure,
     )

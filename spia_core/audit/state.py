@@ -20,6 +20,7 @@ from spia_core.llm.usage import UsageRecorder
 from spia_core.model import (
     Assignment,
     Document,
+    DocumentExposure,
     Failure,
     Metrics,
     Notice,
@@ -123,6 +124,8 @@ class AuditState:
     metrics: Metrics | None = None
     span_metrics: SpanMetrics | None = None
     utility: UtilityScores | None = None
+    #: What the adversary exposes (redacted-only audits: the exposure stage).
+    exposure: DocumentExposure | None = None
     degraded: bool = False
     notices: list[Notice] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
