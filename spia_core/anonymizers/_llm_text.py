@@ -1,10 +1,15 @@
-"""Helpers shared by the LLM anonymizers: extract the rewritten text, budget tokens, diff."""
+"""Helpers shared by the LLM anonymizers: one-call rewrites, the attribute-guess schema,
+extracting the rewritten text, token budgets, diffs."""
 
 from __future__ import annotations
 
 import difflib
 import re
 from typing import Any
+
+from spia_core.anonymizers.base import AnonymizedText
+from spia_core.llm.base import LLM
+from spia_core.prompts import PromptTemplate, data_block
 
 OPEN, CLOSE = "<anonymized>", "</anonymized>"
 _FENCE = re.compile(r"^```[a-zA-Z]*\n|\n```$")
@@ -50,3 +55,60 @@ def word_diff(before: str, after: str, limit: int = 200) -> list[dict[str, Any]]
         if op != "equal":
             changes.append({"op": op, "before": " ".join(a[i1:i2]), "after": " ".join(b[j1:j2])})
     return changes[:limit]
+
+
+def attribute_schema(title: str, types: list[str], guess_key: str) -> dict[str, Any]:
+    """JSON schema of an adversary's answer: a list of {type (one of ``types``), inference,
+    ``guess_key`` (up to a few guesses), certainty}."""
+    return {
+        "title": title,
+        "type": "object",
+        "properties": {
+            "attributes": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "type": {"type": "string", "enum": list(types)},
+                        "inference": {"type": "string"},
+                        guess_key: {"type": "array", "items": {"type": "string"}},
+                        "certainty": {"type": "integer"},
+                    },
+                    "required": ["type", "inference", guess_key, "certainty"],
+                    "additionalProperties": False,
+                },
+            }
+        },
+        "required": ["attributes"],
+        "additionalProperties": False,
+    }
+
+
+def single_rewrite(
+    llm: LLM,
+    prompt: PromptTemplate,
+    text: str,
+    *,
+    method: str,
+    max_tokens: int,
+    trace: dict[str, Any] | None = None,
+    warnings: list[str] | None = None,
+    **sampling: float,
+) -> AnonymizedText:
+    """One call: ``prompt`` with ``text`` as the delimited document, the rewrite read from its
+    ``<anonymized>`` tags; the model, the prompt version and ``trace`` go into the trace."""
+    response = llm.complete(
+        prompt.render(document=data_block("document", text)),
+        max_tokens=max_tokens,
+        prompt_version=prompt.version_id,
+        **sampling,
+    )
+    rewritten, found = extract_rewrite(response.text)
+    model = f"{llm.provider}/{llm.model}"
+    return AnonymizedText(
+        text=rewritten,
+        masked_spans=None,
+        method=method,
+        trace={"model": model, "prompt": prompt.version_id, **(trace or {})},
+        warnings=found + list(warnings or []),
+    )

@@ -10,7 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from spia_core.anonymizers._llm_text import extract_rewrite, rewrite_budget, word_diff
+from spia_core.anonymizers._llm_text import (
+    attribute_schema,
+    extract_rewrite,
+    rewrite_budget,
+    word_diff,
+)
 from spia_core.anonymizers.base import AnonymizedText
 from spia_core.anonymizers.registry import ANONYMIZERS
 from spia_core.anonymizers.validation import rejected_round
@@ -24,28 +29,7 @@ TARGETS = {
     "author": "the author of the text",
 }
 
-INFERENCE_SCHEMA: dict[str, Any] = {
-    "title": "attributes",
-    "type": "object",
-    "properties": {
-        "attributes": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "type": {"type": "string", "enum": list(TAB_ENTITY_TYPES)},
-                    "inference": {"type": "string"},
-                    "guesses": {"type": "array", "items": {"type": "string"}},
-                    "certainty": {"type": "integer"},
-                },
-                "required": ["type", "inference", "guesses", "certainty"],
-                "additionalProperties": False,
-            },
-        }
-    },
-    "required": ["attributes"],
-    "additionalProperties": False,
-}
+INFERENCE_SCHEMA = attribute_schema("attributes", list(TAB_ENTITY_TYPES), "guesses")
 
 
 def target_phrase(target: str) -> str:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from spia_core.anonymizers._llm_text import extract_rewrite, rewrite_budget
+from spia_core.anonymizers._llm_text import rewrite_budget, single_rewrite
 from spia_core.anonymizers.base import AnonymizedText
 from spia_core.anonymizers.registry import ANONYMIZERS
 from spia_core.llm.base import LLM
 from spia_core.llm.connection import LLMConnection, resolve
-from spia_core.prompts import data_block, load_prompt
+from spia_core.prompts import load_prompt
 
 
 @ANONYMIZERS.register("deid-gpt")
@@ -39,20 +39,11 @@ class DeIDGPTAnonymizer:
         self.prompt = load_prompt("deid_gpt")
 
     def anonymize(self, text: str) -> AnonymizedText:
-        response = self.llm.complete(
-            self.prompt.render(document=data_block("document", text)),
-            temperature=self.temperature,
-            max_tokens=rewrite_budget(text),
-            prompt_version=self.prompt.version_id,
-        )
-        rewritten, warnings = extract_rewrite(response.text)
-        return AnonymizedText(
-            text=rewritten,
-            masked_spans=None,
+        return single_rewrite(
+            self.llm,
+            self.prompt,
+            text,
             method=self.name,
-            trace={
-                "model": f"{self.llm.provider}/{self.llm.model}",
-                "prompt": self.prompt.version_id,
-            },
-            warnings=warnings,
+            max_tokens=rewrite_budget(text),
+            temperature=self.temperature,
         )

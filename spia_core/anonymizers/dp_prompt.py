@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from spia_core.anonymizers._llm_text import extract_rewrite
+from spia_core.anonymizers._llm_text import single_rewrite
 from spia_core.anonymizers.base import AnonymizedText
 from spia_core.anonymizers.registry import ANONYMIZERS
 from spia_core.llm.base import LLM
 from spia_core.llm.connection import LLMConnection, resolve
-from spia_core.prompts import data_block, load_prompt
+from spia_core.prompts import load_prompt
 
 
 @ANONYMIZERS.register("dp-prompt")
@@ -42,25 +42,17 @@ class DPPromptAnonymizer:
         self.prompt = load_prompt("dp_prompt")
 
     def anonymize(self, text: str) -> AnonymizedText:
-        response = self.llm.complete(
-            self.prompt.render(document=data_block("document", text)),
+        sent = getattr(getattr(self.llm, "spec", None), "temperature", True)
+        return single_rewrite(
+            self.llm,
+            self.prompt,
+            text,
+            method=self.name,
+            max_tokens=int((len(text) // 2) * 1.5) + 50,  # the reference's budget
+            trace={"temperature": self.temperature if sent else None},
+            warnings=[]
+            if sent
+            else ["the model takes no temperature: paraphrased at its default sampling"],
             temperature=self.temperature,
             top_p=self.top_p,
-            max_tokens=int((len(text) // 2) * 1.5) + 50,  # the reference's budget
-            prompt_version=self.prompt.version_id,
-        )
-        rewritten, warnings = extract_rewrite(response.text)
-        sent = getattr(getattr(self.llm, "spec", None), "temperature", True)
-        if not sent:
-            warnings.append("the model takes no temperature: paraphrased at its default sampling")
-        return AnonymizedText(
-            text=rewritten,
-            masked_spans=None,
-            method=self.name,
-            trace={
-                "model": f"{self.llm.provider}/{self.llm.model}",
-                "prompt": self.prompt.version_id,
-                "temperature": self.temperature if sent else None,
-            },
-            warnings=warnings,
         )

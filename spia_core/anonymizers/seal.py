@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from spia_core.anonymizers._llm_text import word_diff
+from spia_core.anonymizers._llm_text import attribute_schema, word_diff
 from spia_core.anonymizers.adversarial import target_phrase
 from spia_core.anonymizers.base import AnonymizedText
 from spia_core.anonymizers.registry import ANONYMIZERS
@@ -28,28 +28,7 @@ from spia_core.prompts import data_block, load_prompt
 from spia_core.related import seal_scoring as sc
 from spia_core.related.trajectory import lex_best, make_adversary, refusal, rewrite
 
-INFER_SCHEMA: dict[str, Any] = {
-    "title": "seal_attributes",
-    "type": "object",
-    "properties": {
-        "attributes": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "type": {"type": "string", "enum": list(sc.SEAL_TYPES)},
-                    "inference": {"type": "string"},
-                    "guess": {"type": "array", "items": {"type": "string"}},
-                    "certainty": {"type": "integer"},
-                },
-                "required": ["type", "inference", "guess", "certainty"],
-                "additionalProperties": False,
-            },
-        }
-    },
-    "required": ["attributes"],
-    "additionalProperties": False,
-}
+INFER_SCHEMA = attribute_schema("seal_attributes", list(sc.SEAL_TYPES), "guess")
 _PART = {
     "type": "object",
     "properties": {"explanation": {"type": "string"}, "score": {"type": "integer"}},
