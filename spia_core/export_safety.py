@@ -54,6 +54,27 @@ def masker_for(report: AuditReport) -> ValueMasker:
     return value_masker([*report.inferred_subjects, *report.gt_subjects])
 
 
+#: A quote longer than this is shown cut (``text[:57] + "..."``) in explanations.
+_QUOTE_LIMIT = 60
+
+
+def mask_quotes(text: str, quotes: Iterable[str], label: str) -> str:
+    """``text`` with every occurrence of a quoted passage (whitespace-normalised, whole or as
+    cut in an explanation) replaced by ``label``, longest first, case-insensitive."""
+    forms: set[str] = set()
+    for quote in quotes:
+        q = " ".join(quote.split())
+        if len(q) < _MIN_VALUE_CHARS:
+            continue
+        forms.add(q)
+        if len(q) > _QUOTE_LIMIT:
+            forms.add(q[: _QUOTE_LIMIT - 3] + "...")
+    if not forms:
+        return text
+    body = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
+    return re.sub(body, lambda _m: label, text, flags=re.IGNORECASE)  # one pass
+
+
 #: First characters a spreadsheet reads as the start of a formula (or a DDE payload).
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
 

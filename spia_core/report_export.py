@@ -16,7 +16,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from spia_core.export_safety import ValueMasker, masker_for, neutralise_cell
+from spia_core.export_safety import (
+    ValueMasker,
+    mask_quotes,
+    masker_for,
+    neutralise_cell,
+    value_masker,
+)
 from spia_core.model import AuditReport, PIIScore, Subject
 from spia_core.render import render_highlighted, report_highlights, subject_label
 from spia_core.taxonomy import DISPLAY_NAMES
@@ -59,6 +65,17 @@ def _masked(masker: ValueMasker | None, text: str) -> str:
     return masker.mask(text) if masker is not None else text
 
 
+def _explanation_text(pii: Any, masker: ValueMasker | None) -> str:
+    """The explanation sentence; in a redacted export its quotes of the evidence are masked
+    like the evidence itself (``[TAG evidence]``), then every known value."""
+    text = pii.explanation.text
+    if masker is None:
+        return text
+    own = value_masker([Subject(id=0, description="", piis=[pii])])  # its value, its tag
+    quotes = [e.text for e in [*pii.explanation.evidence, *pii.evidence]]
+    return masker.mask(mask_quotes(own.mask(text), quotes, f"[{pii.tag} evidence]"))
+
+
 def _evidence(pii: Any, masker: ValueMasker | None) -> list[dict[str, Any]]:
     return [
         {
@@ -83,7 +100,7 @@ def _inferred(subject: Subject, masker: ValueMasker | None) -> list[dict[str, An
                 "certainty": pii.certainty,
                 "explanation": None
                 if exp is None
-                else {"rule": exp.rule, "text": _masked(masker, exp.text)},
+                else {"rule": exp.rule, "text": _explanation_text(pii, masker)},
                 "evidence": _evidence(pii, masker),
             }
         )

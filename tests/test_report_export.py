@@ -130,3 +130,29 @@ def _tags(doc: str) -> list[tuple[str, list[tuple[str, str | None]]]]:
 
     P().feed(doc)
     return found
+
+
+def test_redacted_export_masks_the_quotes_in_explanations() -> None:
+    """The evidence is shown as [TAG evidence] in a redacted export; the explanation sentence
+    quoting that evidence was left readable. Invented text."""
+    from spia_core.model import PII, Evidence, Explanation, Subject
+
+    report = make_report()
+    quote = "I have mended boats in the harbour at Vellmar for twenty years and still do"
+    ev = Evidence(text=quote, start=0, end=len(quote))
+    shown = f"'{quote[:57]}...'"
+    pii = PII(
+        tag="OCCUPATION",
+        keyword="Boat builder",
+        certainty=4,
+        evidence=[ev],
+        explanation=Explanation(
+            "work.activity", f"OCCUPATION = Boat builder, because {shown} (rule x)", [ev]
+        ),
+    )
+    report.inferred_subjects.append(Subject(id=9, description="the author", piis=[pii]))
+    text = json.dumps(report_json(report))
+    assert "mended boats" not in text and "Boat builder" not in text
+    assert "because '[OCCUPATION evidence]' (rule x)" in text
+    with_values = json.dumps(report_json(report, redact_values=False))
+    assert "mended boats" in with_values and "Boat builder" in with_values
