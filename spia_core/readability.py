@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from spia_core.model import Notice, NoticeKind, Severity, Subject
+from spia_core.paths import DATA_DIR
 
 #: Languages the offline engine reads.
 LOCAL_LANGUAGES: frozenset[str] = frozenset({"en"})
@@ -115,26 +116,73 @@ def language_notice(
     )
 
 
+#: First person plural (the author among others), and person-type placeholders.
+_PLURAL_SELF = re.compile(r"\b(?:we|us|our|ours|ourselves)\b", re.IGNORECASE)
+_PERSON_PLACEHOLDER = re.compile(
+    r"[\[<{](?:PERSON|NAME|PATIENT|CLIENT|EMPLOYEE|AUTHOR|USER|APPLICANT)(?:[_ ]?\d+)?[\]>}]",
+    re.IGNORECASE,
+)
+
+
+_HONORIFIC = re.compile(r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Dame|Madam)\b")
+
+
+@functools.cache
+def _person_noun_pattern() -> re.Pattern[str]:
+    """Nouns that denote a person: the bundled list, kin words and job titles (plurals too)."""
+    from spia_core.adversary.local import lexicons
+
+    path = DATA_DIR / "lexicons" / "person_nouns.txt"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    words = {w.strip().lower() for w in lines if w.strip() and not w.startswith("#")}
+    words |= set(lexicons.kin_words())
+    words |= set(lexicons.occupations()[0])
+    forms = words | {w + "s" for w in words} | {w[:-1] + "ies" for w in words if w.endswith("y")}
+    body = "|".join(re.escape(w) for w in sorted(forms, key=len, reverse=True))
+    return re.compile(rf"\b(?:{body})\b", re.IGNORECASE)
+
+
+def people_cues(text: str) -> list[str]:
+    """Words that show a text speaks of people: personal pronouns (he, her, I, my, ...), the
+    first person plural (we, our), honorifics (Mr, Dr), person placeholders ([PERSON]) and
+    person nouns (intern,
+    neighbour, sister, nurse...), lower-cased, once each, in order of appearance."""
+    found: dict[int, str] = {}
+    patterns = (
+        PERSONAL_PRONOUN,
+        _PLURAL_SELF,
+        _HONORIFIC,
+        _PERSON_PLACEHOLDER,
+        _person_noun_pattern(),
+    )
+    for pattern in patterns:
+        for m in pattern.finditer(text):
+            found.setdefault(m.start(), m.group(0).lower())
+    return list(dict.fromkeys(found[k] for k in sorted(found)))
+
+
 def speaks_of_people(text: str) -> bool:
-    """True when the text uses personal pronouns (he, she, her, I, my, ...)."""
-    return PERSONAL_PRONOUN.search(text) is not None
+    """True when the text uses personal pronouns, "we", person placeholders or person nouns."""
+    return bool(people_cues(text))
 
 
 def no_subjects_notice(
     text: str, subjects: list[Subject], *, stage: str = "infer", data_id: str = ""
 ) -> Notice | None:
     """A blocking notice when the adversary found nobody in a text that speaks of people."""
-    if subjects or not speaks_of_people(text):
+    if subjects:
         return None
-    pronouns = sorted({m.group(0).lower() for m in PERSONAL_PRONOUN.finditer(text)})
+    cues = people_cues(text)
+    if not cues:
+        return None
     return Notice(
         kind=NoticeKind.NO_SUBJECTS_FOUND,
         stage=stage,
         message=(
-            "The adversary found no person, but the text uses personal pronouns "
-            f"({', '.join(pronouns[:6])}): the audit cannot say that nobody is exposed."
+            "The adversary found no person, but the text speaks of people "
+            f"({', '.join(cues[:6])}): the audit cannot say that nobody is exposed."
         ),
         severity=Severity.ERROR,
         data_id=data_id,
-        detail={"pronouns": pronouns},
+        detail={"cues": cues},
     )

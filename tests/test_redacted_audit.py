@@ -389,3 +389,31 @@ def test_cli_reads_a_word_document(tmp_path: Path) -> None:
     data = json.loads((tmp_path / "o" / "report.json").read_text())
     jsonschema.validate(data, SCHEMA)
     assert data["mode"] == "redacted_only" and data["exposure"]["n_placeholders"] >= 3
+
+
+@pytest.mark.parametrize(
+    ("text", "cue"),
+    [
+        ("Our new intern, a keen cyclist from the coast, starts on Monday.", "intern"),
+        ("Present: the chair, the treasurer and one guest.", "treasurer"),
+        ("Mr *** repaired the fence after the storm.", "mr"),
+        ("[PERSON_2] moved to [CITY] last year.", "[person_2]"),
+        ("We repainted the stairwell in blue and grey.", "we"),
+        ("Two nurses and a porter waited at the lift.", "nurses"),
+    ],
+)
+def test_people_without_pronouns_still_block_no_exposure(text: str, cue: str) -> None:
+    """Nobody found in a text about people is "cannot judge", also when the people are named
+    by a role, a placeholder, an honorific or "we" rather than by he/she/I. Invented texts."""
+    r = audit_redacted(text, AuditConfig(adversary="llm"), components=_llm_components(NOBODY))
+    notice = no_subjects_notice(text, [])
+    assert notice is not None and cue in notice.detail["cues"]
+    assert assess(r).status == CANNOT_JUDGE
+
+
+def test_texts_about_things_are_not_taken_for_people() -> None:
+    for text in (
+        "The bridge was closed for repairs; traffic moved to the ring road until May.",
+        "Invoice 2291: forty units of cable, delivered to the depot, paid in full.",
+    ):
+        assert no_subjects_notice(text, []) is None, text
