@@ -22,7 +22,6 @@ CYCLE_EXEMPT_PACKAGES: tuple[str, ...] = ()
 LONG_FUNCTION_EXEMPT: frozenset[str] = frozenset(
     {
         "spia_core/adversary/local/attributes/work.py:infer",  # rules
-        "spia_core/adversary/local/context.py:infer_country",  # rules
     }
 )
 

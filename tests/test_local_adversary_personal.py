@@ -7,8 +7,8 @@ import pytest
 from spia_core.adversary.base import InferenceResult
 from spia_core.adversary.local import LocalAdversary
 from spia_core.adversary.local.attributes.codes import find_codes
-from spia_core.adversary.local.attributes.family import canonical_kin
 from spia_core.adversary.local.attributes.identity import header_name
+from spia_core.adversary.local.lexicons import canonical_kin
 from spia_core.adversary.local.names import (
     complete_with_email,
     email_name,

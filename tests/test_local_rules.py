@@ -46,10 +46,34 @@ def test_no_bare_certainty_in_findings() -> None:
         assert "Finding(" not in path.read_text(encoding="utf-8"), path.name
 
 
+def _view(adv: LocalAdversary, text: str) -> list[tuple]:
+    return [
+        (s.description, [(p.tag, p.keyword, p.certainty) for p in s.piis])
+        for s in adv.infer(text).subjects
+    ]
+
+
 @pytest.mark.parametrize("rule_id", sorted(rid for rid, r in all_rules().items() if r.examples))
 def test_rule_fires_on_its_examples(adv: LocalAdversary, rule_id: str) -> None:
+    """An attribute rule fires when it makes a candidate on each of its examples; a subject
+    pass fires when switching it off changes the subjects of each of its examples."""
     r = all_rules()[rule_id]
-    assert any(rule_id in _fired(adv, text) for text in r.examples), r.examples
+    for text in r.examples:
+        if r.tag == "SUBJECT":
+            with rules.disabled({rule_id}):
+                off = _view(adv, text)
+            assert _view(adv, text) != off, text
+        else:
+            assert rule_id in _fired(adv, text), text
+
+
+def test_every_subject_pass_is_a_registered_subject_rule() -> None:
+    from spia_core.adversary.local.subjects import PASSES
+
+    for p in PASSES:
+        assert all_rules()[p.id].tag == "SUBJECT" and p.explains
+    subject_rules = {rid for rid, r in all_rules().items() if r.tag == "SUBJECT"}
+    assert subject_rules == {p.id for p in PASSES}
 
 
 def test_every_inferred_value_is_explained(adv: LocalAdversary) -> None:
@@ -80,10 +104,13 @@ def test_ablation_reports_each_rule_that_fires() -> None:
     rep = ablate("PANORAMA-151", limit=4, masked=False)
     table = rep["original"]["rules"]
     assert "identity.name_mention" in table
-    for row in table.values():
-        assert row["docs"] >= 1
-        assert row["correct"] + row["wrong"] + row["neutral"] >= 0
+    assert "subject.cluster_names" in table and table["subject.cluster_names"]["docs"] >= 1
+    assert table["subject.cluster_names"]["cpr_off_minus_on"] > 0  # no names, no people
+    for rid, row in table.items():
         assert -1.0 <= row["cpr_off_minus_on"] <= 1.0
+        if all_rules()[rid].tag != "SUBJECT":  # a pass's columns are on-minus-off counts
+            assert row["docs"] >= 1 and min(row["correct"], row["wrong"], row["neutral"]) >= 0
     assert rep["original"]["baseline"]["explained_share"] == 1.0
     text = format_ablation([rep])
     assert "identity.name_mention" in text and "PANORAMA-151" in text
+    assert "subject.author" in text

@@ -8,6 +8,12 @@ the headline figures when it is switched off: each subject's tags are re-chosen 
 rules' candidates and the documents it fired on are re-scored. Subjects, their descriptions and
 the rules that read other rules' findings are held fixed, so the change is that of the value
 choice alone. Positive ``cpr_off_minus_on`` = the rule lowers CPR (it helps the adversary).
+
+Subject-finding passes (rules of tag SUBJECT) are switched off one at a time and the whole
+inference re-run on every document (a pass changes who the subjects are, so nothing can be
+held fixed). A pass "fires" on a document when switching it off changes the output; its
+correct / wrong columns are the ground-truth subjects it gets matched and the predicted
+subjects left unmatched that it adds (on minus off, summed; neutral is 0).
 """
 
 from __future__ import annotations
@@ -59,7 +65,12 @@ def _outcomes(score: Any, subjects: list[Subject]) -> dict[str, list[str]]:
 
 
 def ablate_variant(
-    docs: list[Document], texts: list[str], adv: Any, figures_of: Any
+    docs: list[Document],
+    texts: list[str],
+    adv: Any,
+    figures_of: Any,
+    *,
+    subject_passes: bool = True,
 ) -> dict[str, Any]:
     """The ablation table of one text variant (original or masked)."""
     from spia_core.bench.adversary_quality import score_predictions
@@ -96,6 +107,8 @@ def ablate_variant(
             "cpr_off_minus_on": round(off["cpr"] - base["cpr"], 4),
             "share_on_minus_off": round(base["inferred_share"] - off["inferred_share"], 4),
         }
+    if subject_passes:
+        table.update(_ablate_passes(docs, texts, adv, preds, scored, figures_of, base))
     values = [p for subjects in preds for s in subjects for p in s.piis if p.keyword]
     explained = sum(1 for p in values if p.explanation is not None)
     baseline = {k: base[k] for k in ("cpr", "inferred_share", "accuracy_matched")}
@@ -104,8 +117,66 @@ def ablate_variant(
     return {"baseline": baseline, "rules": table}
 
 
+def _view(subjects: list[Subject]) -> list[tuple]:
+    return [(s.description, [(p.tag, p.keyword, p.certainty) for p in s.piis]) for s in subjects]
+
+
+def _matched(score: Any) -> tuple[int, int]:
+    """(GT subjects matched, predicted subjects left unmatched) of one scored document."""
+    hit = {r.pred_subject_id for r in score.subject_results if r.pred_subject_id is not None}
+    return len(hit), score.n_extra_subjects
+
+
+def _ablate_passes(
+    docs: list[Document],
+    texts: list[str],
+    adv: Any,
+    preds: list[list[Subject]],
+    scored: list[Any],
+    figures_of: Any,
+    base: dict[str, Any],
+) -> dict[str, Any]:
+    """One row per subject pass: the documents whose output changes when it is off, the
+    matched / unmatched subjects it adds and the figure change (see the module docstring)."""
+    from spia_core.adversary.local import rules
+    from spia_core.adversary.local.subjects import PASSES
+    from spia_core.bench.adversary_quality import score_predictions
+
+    changed: dict[str, dict[int, Any]] = defaultdict(dict)
+    for i, text in enumerate(texts):  # document by document: the parse is cached
+        for p in PASSES:
+            with rules.disabled({p.id}):
+                alt = adv.infer(text).subjects
+            if _view(alt) != _view(preds[i]):
+                changed[p.id][i] = score_predictions([docs[i]], [alt], [texts[i]])[0]
+    table: dict[str, Any] = {}
+    for p in PASSES:
+        rescored = [changed[p.id].get(i, s) for i, s in enumerate(scored)]
+        off = figures_of(rescored)
+        gained = [0, 0]
+        for i, alt in changed[p.id].items():
+            on_m, on_x = _matched(scored[i])
+            off_m, off_x = _matched(alt)
+            gained[0] += on_m - off_m
+            gained[1] += on_x - off_x
+        table[p.id] = {
+            "docs": len(changed[p.id]),
+            "correct": gained[0],
+            "wrong": gained[1],
+            "neutral": 0,
+            "cpr_off_minus_on": round(off["cpr"] - base["cpr"], 4),
+            "share_on_minus_off": round(base["inferred_share"] - off["inferred_share"], 4),
+        }
+    return table
+
+
 def ablate(
-    dataset: str, *, half: str = "all", limit: int | None = None, masked: bool = True
+    dataset: str,
+    *,
+    half: str = "all",
+    limit: int | None = None,
+    masked: bool = True,
+    subject_passes: bool = True,
 ) -> dict[str, Any]:
     """Per-rule ablation on one bundled dataset, original and ner-mask text."""
     from spia_core.adversary.registry import ADVERSARIES
@@ -115,13 +186,34 @@ def ablate(
     adv = ADVERSARIES.create("local")
     docs = split_half(load_bundled(dataset), half)[: limit or None]
     out = {"dataset": dataset, "n_docs": len(docs)}
-    out["original"] = ablate_variant(docs, [d.text for d in docs], adv, figures)
+    out["original"] = ablate_variant(
+        docs, [d.text for d in docs], adv, figures, subject_passes=subject_passes
+    )
     if masked:
         from spia_core.anonymizers.registry import create_anonymizer
 
         anonymizer = create_anonymizer("ner-mask")
         texts = [anonymizer.anonymize(d.text).text for d in docs]
-        out["masked"] = ablate_variant(docs, texts, adv, figures)
+        out["masked"] = ablate_variant(docs, texts, adv, figures, subject_passes=subject_passes)
+    return out
+
+
+def ablate_written() -> dict[str, dict[str, float]]:
+    """Subject precision / recall on the written-for-purpose set with each subject pass
+    switched off (``bench subjects --ablate``): the pass's gain is on minus off."""
+    from spia_core.adversary.local import rules
+    from spia_core.adversary.local.subjects import PASSES
+    from spia_core.evaluation.subject_quality import local_subjects, subject_quality
+
+    base = subject_quality(local_subjects)["all"]
+    out = {}
+    for p in PASSES:
+        with rules.disabled({p.id}):
+            off = subject_quality(local_subjects)["all"]
+        out[p.id] = {
+            "precision_on_minus_off": round(base["precision"] - off["precision"], 3),
+            "recall_on_minus_off": round(base["recall"] - off["recall"], 3),
+        }
     return out
 
 

@@ -212,6 +212,10 @@ def bench_subjects(args: argparse.Namespace) -> dict[str, Any]:
     Per-document errors are printed for the dev part; held-out errors only with --half test."""
     from spia_core.evaluation.subject_quality import TARGETS, local_subjects, subject_quality
 
+    if getattr(args, "ablate", False):
+        from spia_core.bench.rule_ablation import ablate_written
+
+        return {"all (on minus off)": ablate_written()}
     t0 = time.perf_counter()
     rep = subject_quality(local_subjects)
     out: dict[str, Any] = {part: rep[part] for part in ("all", "dev", "heldout")}
@@ -272,8 +276,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--ablate",
         action="store_true",
-        help="adversary: per rule, the documents it fires on, the correct/wrong/neutral PIIs it "
-        "produces and the CPR change when it is switched off",
+        help="adversary: per rule and subject pass, the documents it fires on, the "
+        "correct/wrong/neutral PIIs (or subjects) it produces and the CPR change when it is "
+        "switched off; subjects: precision/recall change per subject pass",
     )
     p.add_argument("--limit", type=int, help="only the first N documents")
     p.add_argument(

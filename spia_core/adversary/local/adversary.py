@@ -9,8 +9,8 @@ import spia_core.adversary.local.lexicons as lexicons
 from spia_core import progress
 from spia_core.adversary.base import InferenceResult
 from spia_core.adversary.local.attributes import stage
-from spia_core.adversary.local.attributes.family import canonical_kin
 from spia_core.adversary.local.context import DocContext, Segment, build_segments, infer_country
+from spia_core.adversary.local.lexicons import canonical_kin
 from spia_core.adversary.local.parse import tokens_of
 from spia_core.adversary.local.patterns import masked_spans
 from spia_core.adversary.local.subjects import Draft, find_subjects

@@ -242,53 +242,61 @@ _DRAFTING_CUES: tuple[tuple[re.Pattern[str], str, float], ...] = (
 )
 
 
-def infer_country(ctx: DocContext) -> None:
-    """The country the document is set in (respondent State, institutions, places, currencies)."""
-    text = ctx.text
-    votes: Counter[str] = Counter()
-    ev: dict[str, list[Evidence]] = {}
-    gaz = lexicons.gazetteer()
-    dem = lexicons.demonyms()
+#: "<Demonym> <institution>" ("the Turkish Government", "Polish courts"); a strong
+#: institution counts more than a people's or a police force's name.
+_DEMONYM_INSTITUTION = re.compile(
+    r"\b(?P<d>[A-Z][a-z]+) (?P<i>Government|State|authorities|courts?|law|legislation|"
+    r"Parliament|police|army|Constitution|Code|Criminal Code|Civil Code|Ministry|nationals?|"
+    r"citizens?)\b"
+)
+_STRONG_INSTITUTIONS = frozenset(
+    {"Government", "State", "authorities", "Constitution", "Code", "Criminal Code"}
+    | {"Civil Code", "Parliament", "law", "legislation"}
+)
+_OF_COUNTRY = re.compile(r"\bof (?:the )?(?P<c>[A-Z][\w\-]+(?: [A-Z][\w\-]+)?)\b")
+_NATIVE_WORD = re.compile(
+    r"\b[A-ZÀ-ÞİŞÇĞ][a-zà-ÿıığşçöüłąężźśńřůőűß’'\-]*[a-zà-ÿıığşçöüłąężźśńřůőűß]\b"
+)
+_LEGAL = re.compile(r"\b(?:the Court|the Convention|the Government|the applicant)\b")
 
-    def vote(country: str, w: float, s: int, e: int) -> None:
-        if not country or ctx.is_masked(s, e):
+
+@dataclass
+class _Ballot:
+    """Country votes of one text, with up to four evidence spans per country."""
+
+    ctx: DocContext
+    votes: Counter[str] = field(default_factory=Counter)
+    ev: dict[str, list[Evidence]] = field(default_factory=dict)
+
+    def vote(self, country: str, w: float, s: int, e: int) -> None:
+        if not country or self.ctx.is_masked(s, e):
             return
-        votes[country] += w
-        if len(ev.setdefault(country, [])) < 4:
-            ev[country].append(span(text, s, e))
+        self.votes[country] += w
+        if len(self.ev.setdefault(country, [])) < 4:
+            self.ev[country].append(span(self.ctx.text, s, e))
 
+
+def _vote_state_names(b: _Ballot) -> None:
+    """The respondent State, "<Demonym> Government"-style phrases and "of <Country>"."""
+    text, gaz, dem = b.ctx.text, lexicons.gazetteer(), lexicons.demonyms()
     for m in _RESPONDENT.finditer(text):
         place = gaz.lookup(m.group("c"))
         if place is not None and place.is_country:
-            vote(place.country, 12, m.start(), m.end())
-    for m in re.finditer(
-        r"\b(?P<d>[A-Z][a-z]+) (?P<i>Government|State|authorities|courts?|law|legislation|Parliament|police|army|Constitution|Code|Criminal Code|Civil Code|Ministry|nationals?|citizens?)\b",  # noqa: E501
-        text,
-    ):
+            b.vote(place.country, 12, m.start(), m.end())
+    for m in _DEMONYM_INSTITUTION.finditer(text):
         c = dem.get(lexicons.fold(m.group("d")))
         if c:
-            w = (
-                4
-                if m.group("i")
-                in {
-                    "Government",
-                    "State",
-                    "authorities",
-                    "Constitution",
-                    "Code",
-                    "Criminal Code",
-                    "Civil Code",
-                    "Parliament",
-                    "law",
-                    "legislation",
-                }
-                else 1.5
-            )
-            vote(c, w, m.start(), m.end())
-    for m in re.finditer(r"\bof (?:the )?(?P<c>[A-Z][\w\-]+(?: [A-Z][\w\-]+)?)\b", text):
+            b.vote(c, 4 if m.group("i") in _STRONG_INSTITUTIONS else 1.5, m.start(), m.end())
+    for m in _OF_COUNTRY.finditer(text):
         place = gaz.lookup(m.group("c"))
         if place is not None and place.is_country:
-            vote(place.country, 1.5, m.start("c"), m.end("c"))
+            b.vote(place.country, 1.5, m.start("c"), m.end("c"))
+
+
+def _vote_places(b: _Ballot) -> None:
+    """Country cues (courts, currencies, laws), unmasked cities, NER places and peoples."""
+    ctx, gaz, dem = b.ctx, lexicons.gazetteer(), lexicons.demonyms()
+    text = ctx.text
     for cue in lexicons.country_cues():
         hits = 0
         for m in cue.pattern.finditer(text):
@@ -296,42 +304,53 @@ def infer_country(ctx: DocContext) -> None:
                 break
             if not ctx.is_masked(m.start(), m.end()):
                 hits += 1
-                vote(cue.country, cue.weight * 0.7, m.start(), m.end())
+                b.vote(cue.country, cue.weight * 0.7, m.start(), m.end())
     for s, e, country in _unmasked_cities(ctx):
-        vote(country, 1.0, s, e)
+        b.vote(country, 1.0, s, e)
     for s, e, label in ctx.ents:
         if label in {"GPE", "LOC"}:
             place = gaz.lookup(text[s:e])
             if place is not None:
-                vote(place.country, 1.0 if not place.is_country else 1.5, s, e)
+                b.vote(place.country, 1.0 if not place.is_country else 1.5, s, e)
         elif label == "NORP":
             c = dem.get(lexicons.fold(text[s:e]))
             if c:
-                vote(c, 1.0, s, e)
-    for m in re.finditer(
-        r"\b[A-ZÀ-ÞİŞÇĞ][a-zà-ÿıığşçöüłąężźśńřůőűß’'\-]*[a-zà-ÿıığşçöüłąężźśńřůőűß]\b", text
-    ):
+                b.vote(c, 1.0, s, e)
+    for m in _NATIVE_WORD.finditer(text):
         word = m.group(0)
         c = dem.get(lexicons.fold(word))
         if c:
-            vote(c, 0.5, m.start(), m.end())
+            b.vote(c, 0.5, m.start(), m.end())
         letters = {lexicons.LETTER_CUES[ch] for ch in word if ch in lexicons.LETTER_CUES}
         if len(letters) == 1:
-            vote(letters.pop(), 0.5, m.start(), m.end())
-    for d in ctx.drafts:
+            b.vote(letters.pop(), 0.5, m.start(), m.end())
+
+
+def _vote_codes_and_drafting(b: _Ballot) -> None:
+    """ID-code prefixes, phone prefixes and e-mail domains, ECHR drafting cues."""
+    gaz = lexicons.gazetteer()
+    for d in b.ctx.drafts:
         for c in d.codes:
             if c.country_iso:
                 country = gaz.countries_by_iso.get(c.country_iso)
                 if country:
-                    vote(country, 3, c.start, c.end)
-    for s, e, country in contact_countries(text):
-        vote(country, 3, s, e)
+                    b.vote(country, 3, c.start, c.end)
+    for s, e, country in contact_countries(b.ctx.text):
+        b.vote(country, 3, s, e)
     for rx, country, w in _DRAFTING_CUES:
-        m = rx.search(text)
+        m = rx.search(b.ctx.text)
         if m:
-            vote(country, w, m.start("cue"), m.end("cue"))
-    legal = re.search(r"\b(?:the Court|the Convention|the Government|the applicant)\b", text)
-    prior = lexicons.genre_priors().get("echr") if legal else None
+            b.vote(country, w, m.start("cue"), m.end("cue"))
+
+
+def infer_country(ctx: DocContext) -> None:
+    """The country the document is set in (respondent State, institutions, places, currencies)."""
+    b = _Ballot(ctx)
+    _vote_state_names(b)
+    _vote_places(b)
+    _vote_codes_and_drafting(b)
+    votes = b.votes
+    prior = lexicons.genre_priors().get("echr") if _LEGAL.search(ctx.text) else None
     if not votes:
         if prior:
             ctx.country, ctx.country_certainty = prior, 1
@@ -343,7 +362,7 @@ def infer_country(ctx: DocContext) -> None:
     (top, score), *rest = [*votes.most_common(2), ("", 0.0)]
     second = rest[0][1] if rest else 0.0
     ctx.country = top
-    ctx.country_evidence = ev.get(top, [])
+    ctx.country_evidence = b.ev.get(top, [])
     margin = score - second
     ctx.country_certainty = (
         4 if score >= 10 and margin >= 6 else 3 if score >= 4 and margin >= 2 else 2

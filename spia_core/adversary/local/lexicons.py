@@ -256,6 +256,16 @@ def kin_words() -> dict[str, Kin]:
     return out
 
 
+@functools.cache
+def _canonical_kins() -> dict[str, str]:
+    return {r[0]: r[5] for r in _read_tsv("kin.tsv") if len(r) > 5 and r[5] not in {"", "-"}}
+
+
+def canonical_kin(word: str) -> str:
+    """The canonical kin word of a variant: 'hubby' -> 'husband', 'Mum' -> 'mother'."""
+    return _canonical_kins().get(word, word)
+
+
 @dataclass(frozen=True)
 class Role:
     pattern: str
@@ -313,6 +323,25 @@ def first_names() -> dict[str, str]:
         elif f >= 2 * m:
             out[name] = "Female"
     return out
+
+
+@functools.cache
+def _word_classes() -> dict[str, dict[str, str]]:
+    out: dict[str, dict[str, str]] = {}
+    for row in _read_tsv("word_classes.tsv"):
+        out.setdefault(row[0], {})[row[1]] = row[2] if len(row) > 2 else ""
+    return out
+
+
+@functools.cache
+def words(word_class: str) -> frozenset[str]:
+    """The words of one class of ``word_classes.tsv`` (place heads, role nouns, titles...)."""
+    return frozenset(_word_classes()[word_class])
+
+
+def word_map(word_class: str) -> dict[str, str]:
+    """Word -> value of one class of ``word_classes.tsv`` (a title's sex, a number's value)."""
+    return _word_classes()[word_class]
 
 
 @functools.cache

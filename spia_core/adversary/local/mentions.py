@@ -42,50 +42,6 @@ class Mention:
     source: str = ""  # rule that found it ("cue": a known first name after a social cue)
 
 
-_NOT_NAMES = frozenset(
-    {
-        "applicant",
-        "applicants",
-        "government",
-        "court",
-        "convention",
-        "article",
-        "agent",
-        "president",
-        "section",
-        "chamber",
-        "registrar",
-        "state",
-        "republic",
-        "minister",
-        "ministry",
-        "commission",
-        "judge",
-        "prosecutor",
-        "god",
-        "allah",
-        "hi",
-        "hello",
-        "thanks",
-        "regards",
-        "cheers",
-        "anyone",
-        "logs",
-        "error",
-        "steps",
-        "seller",
-        "buyer",
-        "contact",
-        "location",
-        "item",
-        "price",
-        "description",
-        "update",
-        "question",
-        "quick",
-    }
-)
-
 _QUOTE_SPANS = re.compile(r"“[^”]{0,2000}”|\"[^\"\n]{0,2000}\"")
 
 
@@ -114,7 +70,7 @@ def plausible_name(name: str) -> bool:
     if not name or len(name) < 2 or any(ch.isdigit() for ch in name) or not name[0].isupper():
         return False
     words = name.split()
-    if len(words) > 5 or any(lexicons.fold(w) in _NOT_NAMES for w in words):
+    if len(words) > 5 or any(lexicons.fold(w) in lexicons.words("not_name") for w in words):
         return False
     gaz = lexicons.gazetteer()
     place = gaz.lookup(name)
@@ -204,7 +160,7 @@ def find_cue_names(text: str) -> list[Mention]:
         if not _is_first(first) or lexicons.fold(first) in lower:
             continue
         if " " in name and (
-            lexicons.fold(name.split()[1]) in _NOT_NAMES
+            lexicons.fold(name.split()[1]) in lexicons.words("not_name")
             or lexicons.fold(name.split()[1]) not in name_sets()[1]
         ):
             name = first
@@ -262,7 +218,7 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
         if any(s < m.end() and m.start() < e for s, e in taken):
             continue
         name = clean_name(m.group("name"))
-        if not name or lexicons.fold(name.split()[0]) in _NOT_NAMES:
+        if not name or lexicons.fold(name.split()[0]) in lexicons.words("not_name"):
             continue
         out.append(
             Mention(m.start(), m.end(), m.group(0), "name", name=name, title=m.group("title"))
@@ -384,7 +340,7 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
         words = lm.group("name").split() if lm else []
         if (
             lm
-            and lexicons.fold(words[0]) not in _NOT_NAMES
+            and lexicons.fold(words[0]) not in lexicons.words("not_name")
             and (len(words) > 1 or lexicons.fold(words[0]) in lexicons.first_names())
         ):
             names.append(

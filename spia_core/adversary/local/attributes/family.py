@@ -7,7 +7,6 @@ makes the author a widower; two parents named together are married to each other
 
 from __future__ import annotations
 
-import functools
 import re
 
 import spia_core.adversary.local.lexicons as lexicons
@@ -15,6 +14,7 @@ from spia_core.adversary.local.attributes import segment_matches
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
+from spia_core.adversary.local.lexicons import canonical_kin
 from spia_core.adversary.local.patterns import FIRST_PERSON
 from spia_core.adversary.local.rules import rule
 
@@ -90,20 +90,6 @@ _LONE_PARENT = re.compile(
 )
 _PARENTS = {"father", "mother", "parent", "stepfather", "stepmother"}
 _CHILDREN = {"child", "kid", "son", "daughter", "kiddo", "baby", "stepson", "stepdaughter"}
-
-
-@functools.cache
-def _canon() -> dict[str, str]:
-    out: dict[str, str] = {}
-    for row in lexicons._read_tsv("kin.tsv"):
-        canon = row[5] if len(row) > 5 and row[5] not in {"", "-"} else row[0]
-        out[row[0]] = canon
-    return out
-
-
-def canonical_kin(word: str) -> str:
-    """The canonical kin word of a variant: 'hubby' -> 'husband', 'Mum' -> 'mother'."""
-    return _canon().get(word, word)
 
 
 def _kin_mention(d: Draft):

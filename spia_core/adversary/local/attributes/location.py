@@ -19,34 +19,6 @@ _RESIDE = re.compile(
     rf"practi[sc]ing|practi[sc]es?|works?|working|worked|moved|born|detained|imprisoned|from|home)\b"
     rf"(?:\s+(?:now|currently|still|permanently|also|together|with \w+|as an? \w+(?: \w+)?))?\s+(?:in|at|to|near|from)\s+(?:the\s+)?(?:city of\s+|town of\s+|village of\s+|district of\s+)?{_PLACE}"  # noqa: E501
 )
-_VERB_CERT = {
-    "lives": 5,
-    "live": 5,
-    "living": 5,
-    "lived": 3,
-    "resides": 5,
-    "reside": 5,
-    "residing": 5,
-    "resident": 5,
-    "based": 4,
-    "settled": 4,
-    "domiciled": 5,
-    "practising": 4,
-    "practicing": 4,
-    "practises": 4,
-    "practices": 4,
-    "practise": 4,
-    "works": 3,
-    "work": 3,
-    "working": 3,
-    "worked": 2,
-    "moved": 4,
-    "born": 2,
-    "detained": 2,
-    "imprisoned": 2,
-    "from": 3,
-    "home": 4,
-}
 _NATIONAL = re.compile(
     r"\b(?:an?|the|two|three|\d+)\s+(?P<dem>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s+(?:nationals?|citizens?|national)\b"  # noqa: E501
     r"|\b(?:national|citizen|citizens|nationals) of (?:the )?(?P<c>[A-Z][\w\-]+(?: [A-Z][\w\-]+)?)"
@@ -121,7 +93,7 @@ def leading_place(phrase: str, country: str = "") -> tuple[lexicons.Place | None
     for k in (2, 1):
         if len(words) > k:
             head = " ".join(words[:k])
-            if lexicons.fold(words[0]) in ROLE_WORDS:
+            if lexicons.fold(words[0]) in lexicons.words("role_word"):
                 break
             place = _exact_place(head, country)
             if place is not None:
@@ -129,74 +101,14 @@ def leading_place(phrase: str, country: str = "") -> tuple[lexicons.Place | None
     if (
         len(words) > 1
         and words[0][:1].isupper()
-        and lexicons.fold(words[0]) not in ROLE_WORDS
-        and lexicons.fold(words[1]) in ROLE_WORDS
+        and lexicons.fold(words[0]) not in lexicons.words("role_word")
+        and lexicons.fold(words[1]) in lexicons.words("role_word")
         and country
     ):
         # An unknown capitalised word before a role word names a place ('Kartal District
         # Governor'): a town of the document's country.
         return lexicons.Place(words[0], country), " ".join(words[1:])
     return None, phrase
-
-
-#: Words that belong to role and office names, never to a place before them.
-ROLE_WORDS = frozenset(
-    [
-        "public",
-        "chief",
-        "principal",
-        "district",
-        "regional",
-        "provincial",
-        "state",
-        "court",
-        "deputy",
-        "acting",
-        "military",
-        "president",
-        "vice",
-        "registrar",
-        "section",
-        "prosecutor",
-        "prosecutors",
-        "governor",
-        "judge",
-        "judges",
-        "presiding",
-        "investigating",
-        "trial",
-        "commanding",
-        "officer",
-        "head",
-        "headman",
-        "mayor",
-        "minister",
-        "director",
-        "general",
-        "attorney",
-        "procurator",
-        "assistant",
-        "senior",
-        "first",
-        "second",
-        "third",
-        "fourth",
-        "fifth",
-        "sixth",
-        "grand",
-        "the",
-        "a",
-        "an",
-        "national",
-        "federal",
-        "supreme",
-        "high",
-        "county",
-        "municipal",
-        "police",
-        "security",
-    ]
-)
 
 
 def role_courts(ctx: DocContext, d: Draft) -> list[tuple[str, int, int]]:
@@ -266,7 +178,7 @@ def full_court_name(ctx: DocContext, org: str) -> str:
     places = {
         m.group(1)
         for m in re.finditer(rf"\b({_CAP}(?:[ \-]{_CAP})?)\s+{re.escape(org)}\b", ctx.text)
-        if lexicons.fold(m.group(1).split()[-1]) not in ROLE_WORDS
+        if lexicons.fold(m.group(1).split()[-1]) not in lexicons.words("role_word")
         and _place(m.group(1).split()[-1], ctx.country) is not None
     }
     places = {p.split()[-1] for p in places}
@@ -335,34 +247,6 @@ _HEADER_PLACE = re.compile(
     r"\s*:\s*(?P<value>[^|\n]{1,80}?)\s*(?=\||\n|$)",
     re.IGNORECASE | re.MULTILINE,
 )
-#: State and territory abbreviations, in the order tried when the document names no country.
-_REGION_CODES: dict[str, dict[str, str]] = {
-    "Australia": {
-        "NSW": "New South Wales",
-        "VIC": "Victoria",
-        "QLD": "Queensland",
-        "WA": "Western Australia",
-        "SA": "South Australia",
-        "TAS": "Tasmania",
-        "ACT": "Australian Capital Territory",
-        "NT": "Northern Territory",
-    },
-    "Canada": {
-        "ON": "Ontario",
-        "QC": "Quebec",
-        "BC": "British Columbia",
-        "AB": "Alberta",
-        "MB": "Manitoba",
-        "SK": "Saskatchewan",
-        "NS": "Nova Scotia",
-        "NB": "New Brunswick",
-        "NL": "Newfoundland and Labrador",
-        "PE": "Prince Edward Island",
-        "NT": "Northwest Territories",
-        "YT": "Yukon",
-        "NU": "Nunavut",
-    },
-}
 _CLOSE_KIN = frozenset({"child", "kid", "son", "daughter", "husband", "wife", "spouse", "partner"})
 
 
@@ -376,7 +260,11 @@ def _us_state_codes() -> dict[str, str]:
 def region_code(code: str, country: str = "") -> str:
     """'NT' -> 'Northern Territory / Australia'; 'WA' -> 'Washington / United States' unless the
     document is set in Australia; '' when ``code`` is no known state abbreviation."""
-    tables = {"United States": _us_state_codes(), **_REGION_CODES}
+    tables = {  # in the order tried when the document names no country
+        "United States": _us_state_codes(),
+        "Australia": lexicons.word_map("au_region"),
+        "Canada": lexicons.word_map("ca_region"),
+    }
     order = sorted(tables, key=lambda c: c != country)
     for c in order:
         name = tables[c].get(code)
@@ -462,34 +350,18 @@ def header_location(ctx: DocContext, d: Draft) -> list[Finding]:
     return out
 
 
-#: Verbs after which an unknown capitalised name is a town (not an employer or a building).
-_HOME_VERBS = frozenset(
-    {
-        "lives",
-        "live",
-        "living",
-        "resides",
-        "reside",
-        "residing",
-        "domiciled",
-        "practising",
-        "practicing",
-    }
-)
-
-
 def _unknown_town(ctx: DocContext, raw: str, start: int, verb: str) -> str:
     """'lives in Maissau' with Maissau unknown to the gazetteer: a town of the document's
     country ("Maissau / Austria"); '' when the name looks like a first name, body or role
     (NER often calls such small towns persons, so PERSON entities are not excluded)."""
-    if verb not in _HOME_VERBS or not ctx.country:
+    if verb not in lexicons.words("home_verb") or not ctx.country:
         return ""
     name = re.split(r"\s*,\s*|\s+(?:and|where|with|since|until|in)\b", raw.strip())[0]
     words = name.split()
     if not words or len(words) > 3:
         return ""
     first = lexicons.fold(words[0])
-    if first in ROLE_WORDS or first in lexicons.first_names() or first in _NOT_TOWN:
+    if first in lexicons.words("role_word") | _NOT_TOWN or first in lexicons.first_names():
         return ""
     end = start + len(name)
     if any(s < end and start < e and lab == "ORG" for s, e, lab in ctx.ents):
@@ -508,7 +380,7 @@ def residence(ctx: DocContext, d: Draft) -> list[Finding]:
         raw = m.group("place")
         s, e = off + m.start(), off + m.end()
         verb = m.group("verb").lower()
-        cert = _VERB_CERT.get(verb, 3)
+        cert = int(lexicons.word_map("residence_verb").get(verb, 3))
         if raw.startswith("[") or ctx.is_masked(off + m.start("place"), off + m.end("place")):
             continue
         place = _place(raw, ctx.country)

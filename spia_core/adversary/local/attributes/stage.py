@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from spia_core.adversary.local import rules
+import spia_core.adversary.local.rules as rules
 from spia_core.adversary.local.attributes import (
     activity,
     age,

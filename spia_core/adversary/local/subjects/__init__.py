@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import spia_core.adversary.local.rules as rules
 from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.parse import Token
 from spia_core.adversary.local.subjects import author, codes, kin, masked, names, roles
@@ -21,28 +22,41 @@ __all__ = ["PASSES", "_LIST_GAP", "Draft", "SubjectPass", "SubjectState", "find_
 
 @dataclass(frozen=True)
 class SubjectPass:
-    """One named step of subject finding."""
+    """One named step of subject finding; registered as a SUBJECT rule of the same id (what it
+    reads, its explanation and invented examples are in the rule table)."""
 
     id: str
     run: Callable[[SubjectState], None]
-    explains: str
     legal_only: bool = False  # judgments only (counted co-accused, masked prosecutors)
+
+    @property
+    def explains(self) -> str:
+        return rules.rule(self.id).explains
 
 
 PASSES: tuple[SubjectPass, ...] = (
-    SubjectPass("subject.not_a_person", names.not_a_person, "places, firms, headers: no one"),
-    SubjectPass("subject.masked_people", masked.masked_people, "placeholders in person slots"),
-    SubjectPass("subject.cluster_names", names.cluster_names, "name variants of one person"),
-    SubjectPass("subject.drop_weak_names", names.drop_weak_names, "NER 'names' that are words"),
-    SubjectPass("subject.link_roles", roles.link_roles, "role phrases bound to their person"),
-    SubjectPass("subject.role_nouns", roles.role_nouns, "'the employee': one person"),
-    SubjectPass("subject.collectives", roles.collectives, "counted unnamed groups", True),
-    SubjectPass("subject.masked_officials", roles.masked_officials, "masked prosecutors", True),
-    SubjectPass("subject.author", author.link_author, "the writer of the text"),
-    SubjectPass("subject.kin", kin.link_kin, "relatives bound to their possessor"),
-    SubjectPass("subject.codes", codes.attach_codes, "each code's holder"),
-    SubjectPass("subject.masked_code_holders", codes.masked_code_holders, "masked codes' holders"),
-    SubjectPass("subject.article_author", author.article_author, "an article's writer"),
+    SubjectPass("subject.not_a_person", names.not_a_person),
+    SubjectPass("subject.masked_people", masked.masked_people),
+    SubjectPass("subject.cluster_names", names.cluster_names),
+    SubjectPass("subject.drop_weak_names", names.drop_weak_names),
+    SubjectPass("subject.link_roles", roles.link_roles),
+    SubjectPass("subject.role_nouns", roles.role_nouns),
+    SubjectPass("subject.collectives", roles.collectives, True),
+    SubjectPass("subject.masked_officials", roles.masked_officials, True),
+    SubjectPass("subject.author", author.link_author),
+    SubjectPass("subject.kin", kin.link_kin),
+    SubjectPass("subject.married_to", kin.married_to),
+    SubjectPass("subject.life_with", kin.life_with),
+    SubjectPass("subject.masked_parents", kin.masked_parents),
+    SubjectPass("subject.masked_close", kin.masked_close),
+    SubjectPass("subject.masked_counts", kin.masked_counts),
+    SubjectPass("subject.masked_parent_list", kin.masked_parent_list),
+    SubjectPass("subject.social_roles", kin.social_roles),
+    SubjectPass("subject.counted_people", kin.counted_people),
+    SubjectPass("subject.implied_spouse", kin.implied_spouse),
+    SubjectPass("subject.codes", codes.attach_codes),
+    SubjectPass("subject.masked_code_holders", codes.masked_code_holders),
+    SubjectPass("subject.article_author", author.article_author),
 )
 
 
@@ -64,7 +78,7 @@ def find_subjects(
     candidate was kept out (pass id, start, end, reason)."""
     st = SubjectState(text, ents, masks, tokens)
     for p in PASSES:
-        if not p.legal_only or st.legal:
+        if (not p.legal_only or st.legal) and rules.enabled(p.id):
             p.run(st)
     if decisions is not None:
         decisions.extend(st.decisions)

@@ -3,26 +3,11 @@ implied by 'married life', and the family structures that survive masking in pos
 
 from __future__ import annotations
 
-import functools
 import re
 
 import spia_core.adversary.local.lexicons as lexicons
-from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.mentions import Mention
 from spia_core.adversary.local.subjects.state import SubjectState
-
-
-@functools.cache
-def _canonical_kins() -> dict[str, str]:
-    return {
-        row[0]: row[5] for row in lexicons._read_tsv("kin.tsv") if len(row) > 5 and row[5] != "-"
-    }
-
-
-def _canonical_kin(word: str) -> str:
-    """The canonical kin word of a variant ('kiddo' -> 'child', 'hubby' -> 'husband')."""
-    return _canonical_kins().get(word, word)
-
 
 _CHILD_NOUNS = (
     r"\[DEM\]|little ones|little legends|little stars|kids|children|kiddos|sons|daughters|boys|"
@@ -77,15 +62,17 @@ _COUNTED_PEOPLE = re.compile(
 
 
 def link_kin(st: SubjectState) -> None:
+    """Pass: kin words ("his wife", "my two sons") bound to their possessor and to a name
+    next to them."""
     kinmap = lexicons.kin_words()
-    singles: dict[tuple[int, str], Draft] = {}
+    singles = st.kin_singles
     for k in sorted(st.kins, key=lambda m: m.start):
         if k.anchor in {"my", "our"} and st.author is None and not st.legal:
             st.new(Mention(0, 0, "", "author")).is_author = True  # "my wife": a writer exists
         anchor = st.resolve_anchor(k)
         if anchor is None and not k.anchor:
             anchor = next((x for x in st.drafts if x.alive and x.is_author), None)
-        word = _canonical_kin(kinmap[k.role].word if k.role in kinmap else k.role)
+        word = lexicons.canonical_kin(kinmap[k.role].word if k.role in kinmap else k.role)
         if k.count > 1:
             first = st.adjacent_after(k.end, limit=3)
             named = st.chain(first, forward=True) if first is not None else []
@@ -114,7 +101,11 @@ def link_kin(st: SubjectState) -> None:
         d = st.new(k)
         d.kin, d.anchor = word, anchor
         singles[key] = d
-    author = next((x for x in st.drafts if x.alive and x.is_author), None)
+
+
+def married_to(st: SubjectState) -> None:
+    """Pass: "married to (the amazing) X": X is the writer's spouse."""
+    author, singles = st.author, st.kin_singles
     for m in re.finditer(
         r"\b[Mm]arried (?:life )?(?:to|with) (?:(?:the|my) )?(?:[a-z]+,? ){0,3}"
         r"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)?",
@@ -137,13 +128,12 @@ def link_kin(st: SubjectState) -> None:
                 d.kin = "spouse"
                 d.anchor = author
             singles[(id(author), "spouse")] = d
-    _life_with(st, author, singles)
-    _masked_parents(st, author)
-    _masked_close(st, author)
-    _masked_counts(st, author)
-    _masked_parent_list(st, author)
-    _social_roles(st, author)
-    _counted_people(st, author)
+
+
+def implied_spouse(st: SubjectState) -> None:
+    """Pass: "married life", "happily married", "married with kids" with no spouse found:
+    the writer has an unnamed spouse."""
+    author = st.author
     spouse_words = {"wife", "husband", "spouse", "partner"}
     has_spouse = any(
         d.alive and d.kin in spouse_words | {"spouse"} and d.anchor is author for d in st.drafts
@@ -169,12 +159,11 @@ def link_kin(st: SubjectState) -> None:
         d.kin, d.anchor = "spouse", author
 
 
-def _life_with(
-    st: SubjectState, author: Draft | None, singles: dict[tuple[int, str], Draft]
-) -> None:
-    """'(married) life with X' in a post: X is the author's partner, also when 'married' or
+def life_with(st: SubjectState) -> None:
+    """Pass: '(married) life with X' in a post: X is the author's partner, also when 'married' or
     the name was masked ('[DEM] life with [PERSON]', '[DEM] to [ORG]'); 'with X and our
     kids' makes X the other parent."""
+    author, singles = st.author, st.kin_singles
     if author is None or st.legal:
         return
     named = None
@@ -221,9 +210,10 @@ def _masked_partner(st: SubjectState) -> Mention | None:
     return mention
 
 
-def _masked_parents(st: SubjectState, author: Draft | None) -> None:
-    """'my [DEM], [PERSON] and [PERSON]' / 'my folks, [DEM] and [PERSON]': a masked kin word
+def masked_parents(st: SubjectState) -> None:
+    """Pass: 'my [DEM], [PERSON] and [PERSON]' / 'my folks, [DEM] and [PERSON]': a masked kin word
     followed by two people; most often the writer's parents."""
+    author = st.author
     if author is None or st.legal:
         return
     rx = re.compile(
@@ -246,11 +236,12 @@ def _masked_parents(st: SubjectState, author: Draft | None) -> None:
             d.kin, d.anchor, d.child_index, d.child_count = "parent", author, i, 2
 
 
-def _masked_parent_list(st: SubjectState, author: Draft | None) -> None:
-    """A masked name list after a masked kin word ('my [DEM], [ORG]' for 'my parents, Sean &
+def masked_parent_list(st: SubjectState) -> None:
+    """Pass: A masked name list after a masked kin word ('my [DEM], [ORG]' for 'my parents, Sean &
     Jessica') in a gratitude, legacy or upbringing context, or 'passed down since/from
     [ORG]': NER labels two names joined by '&'/'and' as one organisation, so the slot holds
     two people, most likely the writer's father and mother (kept as a low-certainty guess)."""
+    author = st.author
     if author is None or st.legal:
         return
     taken = {(m.start, m.end) for d in st.drafts if d.alive for m in d.mentions}
@@ -270,9 +261,10 @@ def _masked_parent_list(st: SubjectState, author: Draft | None) -> None:
         return
 
 
-def _social_roles(st: SubjectState, author: Draft | None) -> None:
-    """'my mentor', 'my coach', 'my landlord': an unnamed person close to the writer is a
+def social_roles(st: SubjectState) -> None:
+    """Pass: 'my mentor', 'my coach', 'my landlord': an unnamed person close to the writer is a
     subject; a name in apposition ('my mentor, [PERSON]') gets the role instead."""
+    author = st.author
     if author is None or st.legal:
         return
     for m in _SOCIAL_ROLE.finditer(st.text):
@@ -289,9 +281,10 @@ def _social_roles(st: SubjectState, author: Draft | None) -> None:
         d.anchor = author
 
 
-def _counted_people(st: SubjectState, author: Draft | None) -> None:
-    """'when [QUANTITY] guests share similar names': a masked count of people in a post is
+def counted_people(st: SubjectState) -> None:
+    """Pass: 'when [QUANTITY] guests share similar names': a masked count of people in a post is
     at least two people (two subjects, described by the words around them)."""
+    author = st.author
     if author is None or st.legal:
         return
     for m in _COUNTED_PEOPLE.finditer(st.text):
@@ -302,10 +295,11 @@ def _counted_people(st: SubjectState, author: Draft | None) -> None:
         return
 
 
-def _masked_close(st: SubjectState, author: Draft | None) -> None:
-    """'my [PERSON] and [PERSON]': NER masks capitalised kin words ('Mum', 'Dad'), and a
+def masked_close(st: SubjectState) -> None:
+    """Pass: 'my [PERSON] and [PERSON]': NER masks capitalised kin words ('Mum', 'Dad'), and a
     bare name seldom follows 'my'; a pair is most likely the writer's parents ('Mum and
     Dad', in that order; a guess kept at low certainty), one alone someone close."""
+    author = st.author
     if author is None or st.legal:
         return
     rx = re.compile(
@@ -328,11 +322,12 @@ def _masked_close(st: SubjectState, author: Draft | None) -> None:
             drafts[0].anchor, drafts[0].guess = author, "close"
 
 
-def _masked_counts(st: SubjectState, author: Draft | None) -> None:
-    """'our [QUANTITY] little ones', 'raising [QUANTITY] amazing [DEM]', 'a [DEM] of
+def masked_counts(st: SubjectState) -> None:
+    """Pass: 'our [QUANTITY] little ones', 'raising [QUANTITY] amazing [DEM]', 'a [DEM] of
     [QUANTITY]', 'our trio of [DEM]': a masked count of children is read as three, the middle
     of the two to four that such posts usually state ('trio' says three, 'pair' two). Extra
     guessed children cost no protection score; missing ones hide real people."""
+    author = st.author
     if author is None or st.legal:
         return
     for m in _MASKED_COUNT.finditer(st.text):

@@ -74,7 +74,7 @@ def _word_before(before: str) -> str:
     word = m.group(1).lower()
     if word in lexicons.kin_words():
         return "kin"
-    if word in ROLE_NOUNS or any(r.key == word for r in lexicons.roles()):
+    if word in lexicons.words("role_noun") or any(r.key == word for r in lexicons.roles()):
         return "role"
     return ""
 
@@ -141,54 +141,6 @@ def read_placeholders(text: str, masks) -> tuple[list[Mention], list[Mention], l
         elif kind == "author":
             authors.append(Mention(start, end, token, "author"))
     return people, addressees, authors
-
-
-#: Definite role nouns of everyday documents that stand for one person ("the employee",
-#: "the patient"): general English, read only outside judgments (whose roles come from
-#: data/lexicons/roles.tsv).
-ROLE_NOUNS = frozenset(
-    [
-        "employee",
-        "patient",
-        "appellant",
-        "claimant",
-        "defendant",
-        "respondent",
-        "caller",
-        "tenant",
-        "applicant",
-        "client",
-        "customer",
-        "candidate",
-        "resident",
-        "pupil",
-        "student",
-        "victim",
-        "witness",
-        "complainant",
-        "deceased",
-        "driver",
-        "cyclist",
-        "passenger",
-        "pedestrian",
-        "worker",
-        "apprentice",
-        "trainee",
-        "volunteer",
-        "carer",
-        "visitor",
-        "receptionist",
-        "technician",
-        "cashier",
-        "owner",
-        "occupant",
-        "appellee",
-        "suspect",
-        "offender",
-        "petitioner",
-        "member",
-    ]
-)
 
 
 def masked_people(st: SubjectState) -> None:

@@ -24,184 +24,6 @@ import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.mentions import Mention
 from spia_core.adversary.local.parse import Token
 
-#: Head words that name places, facilities or organisations, never a person's surname.
-PLACE_HEADS = frozenset(
-    [
-        "street",
-        "road",
-        "avenue",
-        "close",
-        "terrace",
-        "parade",
-        "crescent",
-        "drive",
-        "boulevard",
-        "square",
-        "gardens",
-        "row",
-        "ridge",
-        "mount",
-        "mountain",
-        "mountains",
-        "valley",
-        "river",
-        "lake",
-        "loch",
-        "glen",
-        "forest",
-        "moor",
-        "heath",
-        "bay",
-        "beach",
-        "island",
-        "harbour",
-        "port",
-        "canal",
-        "creek",
-        "falls",
-        "peak",
-        "pass",
-        "cliff",
-        "cliffs",
-        "fell",
-        "dale",
-        "bridge",
-        "way",
-    ]
-)
-FACILITY_HEADS = frozenset(
-    [
-        "hospital",
-        "clinic",
-        "surgery",
-        "ward",
-        "centre",
-        "center",
-        "school",
-        "college",
-        "university",
-        "academy",
-        "library",
-        "depot",
-        "station",
-        "airport",
-        "cathedral",
-        "chapel",
-        "museum",
-        "theatre",
-        "theater",
-        "stadium",
-        "arena",
-        "hotel",
-        "inn",
-        "prison",
-        "tower",
-        "building",
-        "warehouse",
-        "estate",
-        "lodge",
-        "manor",
-        "pub",
-        "restaurant",
-        "cafe",
-        "mall",
-        "market",
-        "garage",
-        "studio",
-        "gallery",
-        "office",
-        "offices",
-        "practice",
-    ]
-)
-ORG_HEADS = frozenset(
-    [
-        "ltd",
-        "limited",
-        "llp",
-        "plc",
-        "inc",
-        "corp",
-        "corporation",
-        "co",
-        "gmbh",
-        "ag",
-        "sa",
-        "bv",
-        "group",
-        "logistics",
-        "consulting",
-        "consultants",
-        "engineering",
-        "foods",
-        "freight",
-        "bank",
-        "society",
-        "council",
-        "committee",
-        "team",
-        "services",
-        "solutions",
-        "partners",
-        "associates",
-        "solicitors",
-        "cabs",
-        "taxis",
-        "rovers",
-        "athletic",
-        "united",
-        "fc",
-        "trust",
-        "foundation",
-        "union",
-        "agency",
-        "department",
-        "ministry",
-        "holdings",
-        "industries",
-        "systems",
-        "technologies",
-        "media",
-        "press",
-        "care",
-        "homes",
-        "motors",
-        "construction",
-        "contractors",
-        "transport",
-        "insurance",
-        "capital",
-        "enterprises",
-        "international",
-        "bau",
-        "club",
-    ]
-)
-#: Head words that are also common surnames: a place only without person evidence.
-AMBIGUOUS_HEADS = frozenset(
-    [
-        "hill",
-        "hall",
-        "park",
-        "lane",
-        "wood",
-        "woods",
-        "green",
-        "field",
-        "fields",
-        "brook",
-        "moss",
-        "marsh",
-        "church",
-        "house",
-        "mill",
-        "ford",
-    ]
-)
-#: Leading words of natural features ("River Dane", "Loch Tay", "Mount Kenya").
-PLACE_LEADS = frozenset(
-    ["river", "loch", "lake", "mount", "lough", "glen", "cape", "isle", "port", "fort"]
-)
 #: Prepositions that put a place after them. "from", "to" and "on" also take people ("a note
 #: from Anna", "married to Leigh"): they count only where spaCy already reads a place.
 _LOCATIVE = re.compile(
@@ -232,16 +54,14 @@ def head_class(text: str, m: Mention) -> str:
         return ""
     after = re.match(r"(?:['’]s)?\s+([A-Z][a-z]+)", text[m.end : m.end + 30])
     heads = [words[-1]] + ([after.group(1).lower()] if after else [])
+    ambiguous = lexicons.words("ambiguous_head")
     for h in heads:
-        if h in PLACE_HEADS - AMBIGUOUS_HEADS:
-            return "place"
-        if h in FACILITY_HEADS:
-            return "facility"
-        if h in ORG_HEADS:
-            return "org"
-    if words[0] in PLACE_LEADS and len(words) > 1:
+        for kind in ("place", "facility", "org"):
+            if h in lexicons.words(f"{kind}_head"):
+                return kind
+    if words[0] in lexicons.words("place_lead") and len(words) > 1:
         return "place"
-    if any(h in AMBIGUOUS_HEADS for h in heads) and len(words) + bool(after) > 1:
+    if any(h in ambiguous for h in heads) and len(words) + bool(after) > 1:
         return "ambiguous"
     return ""
 

@@ -3,13 +3,13 @@ counted unnamed groups and masked officials (mostly judgments)."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.mentions import Mention
 from spia_core.adversary.local.patterns import number_value
-from spia_core.adversary.local.subjects.masked import ROLE_NOUNS
 from spia_core.adversary.local.subjects.state import SubjectState
 
 
@@ -326,12 +326,17 @@ def _link_opening_applicants(st: SubjectState) -> None:
         st.draft_of(p).roles.setdefault("applicant", i if len(people) > 1 else 0)
 
 
-_ROLE_NOUN = re.compile(
-    r"\b(?P<det>[Tt]he|[Tt]his|[Oo]ur|[Yy]our)\s+(?:(?:former|new|current|above|said|same|"
-    r"young|elderly|injured|late)\s+)?(?P<noun>"
-    + "|".join(sorted(ROLE_NOUNS, key=len, reverse=True))
-    + r")\b(?!-)(?!s\b)(?!['’]s (?:licen[cs]e|manual|guide|seat|cab)\b)"
-)
+@functools.cache
+def _role_noun() -> re.Pattern[str]:
+    """'the employee', 'our patient': a definite role noun (``role_noun`` words)."""
+    nouns = "|".join(sorted(lexicons.words("role_noun"), key=len, reverse=True))
+    return re.compile(
+        r"\b(?P<det>[Tt]he|[Tt]his|[Oo]ur|[Yy]our)\s+(?:(?:former|new|current|above|said|"
+        r"same|young|elderly|injured|late)\s+)?(?P<noun>" + nouns + r")\b(?!-)(?!s\b)"
+        r"(?!['’]s (?:licen[cs]e|manual|guide|seat|cab)\b)"
+    )
+
+
 _AGED_PERSON = re.compile(
     r"\b(?:[Aa]n?)\s+(?:\d{1,3}|[a-z]+(?:-[a-z]+)?)-year-old\s+(?P<noun>woman|man|girl|boy|"
     r"person|mother|father|widow|widower|pensioner|grandmother|grandfather|resident|driver|"
@@ -384,7 +389,7 @@ def role_nouns(st: SubjectState) -> None:
     if st.legal or not st.english:
         return
     taken = [(m.start, m.end) for d in st.drafts if d.alive for m in d.mentions]
-    found = [(m, m.group("noun").lower()) for m in _ROLE_NOUN.finditer(st.text)]
+    found = [(m, m.group("noun").lower()) for m in _role_noun().finditer(st.text)]
     found += [(m, m.group("noun").lower()) for m in _AGED_PERSON.finditer(st.text)]
     for m, noun in sorted(found, key=lambda x: x[0].start()):
         if any(s <= m.start() < e for s, e in taken):

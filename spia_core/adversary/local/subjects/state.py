@@ -80,6 +80,8 @@ class SubjectState:
         self.firsts, self.author_names = find_author_mentions(text)
         self.codes = find_codes(text)
         self.owner: dict[int, Draft] = {}  # id(mention) -> draft
+        #: (id(possessor draft), kin word) -> the one relative of that kind (kin passes).
+        self.kin_singles: dict[tuple[int, str], Draft] = {}
 
     # ------------------------------------------------------------------ helpers
     def new(self, mention: Mention | None = None) -> Draft:
