@@ -88,12 +88,12 @@ def neutralise_cell(value: object) -> object:
 
 
 # characters that can open Markdown syntax anywhere in a line: emphasis, code, links and
-# images, HTML and entities, headings, tables, lists, strikethrough, maths, Streamlit's
+# images, HTML, headings, tables, numbered lists, strikethrough, maths, Streamlit's
 # ":colour[...]" and ":material/...:" directives, and the GFM autolinks ("https://", "www.",
 # "a@b.c")
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-!|~:$@.&])")
-# a setext underline ("===") at the start of a line is made literal by escaping it
-_MD_LEADING = re.compile(r"^(\s*)(=)")
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+!|~:$@.])")
+# a list marker ("- x") or a setext underline ("===") at the start is made literal by escaping
+_MD_LEADING = re.compile(r"^(\s*)([-=])")
 #: Zero-width space: put inside "://", "www." and before "@" so that no renderer (Streamlit
 #: widget labels included, which autolink even after backslash escapes) makes a link.
 ZWSP = "\u200b"
