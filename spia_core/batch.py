@@ -316,8 +316,19 @@ def _on_ray(
     }
     workers = cfg.workers if is_local_config(cfg.audit) else cfg.concurrency
     return run_on_ray(
-        todo, EvaluateWorker, spec, workers=workers, address=cfg.ray_address, cancel=cancel
+        todo,
+        EvaluateWorker,
+        spec,
+        workers=workers,
+        address=cfg.ray_address,
+        cancel=cancel,
+        size=_doc_size,
     )
+
+
+def _doc_size(doc: Document) -> int:
+    """A document's cost estimate for scheduling: its length."""
+    return len(doc.text)
 
 
 def _outcomes(
@@ -344,7 +355,7 @@ def _outcomes(
     if local and cfg.workers > 1 and len(todo) > 1:
         # load the model, lexicons and stages once, then fork: the workers inherit them
         warm_up(lambda text: audit(Document("warm-up", text), config, components=components))
-        yield from run_forked(todo, work, workers=cfg.workers, cancel=cancel)
+        yield from run_forked(todo, work, workers=cfg.workers, cancel=cancel, size=_doc_size)
         return
     if local or cfg.concurrency <= 1 or len(todo) <= 1:
         for doc in todo:

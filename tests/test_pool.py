@@ -64,6 +64,17 @@ def test_run_forked_inherits_parent_state() -> None:
     assert {g[2] for g in got} - {os.getpid()}  # ran in other processes
 
 
+def test_run_forked_starts_the_biggest_items_first() -> None:
+    def work(n: int) -> tuple[int, float]:
+        started = time.monotonic()
+        time.sleep(0.3)
+        return n, started
+
+    got = list(pool.run_forked([1, 5, 2, 9, 3], work, workers=2, size=lambda n: n))
+    by_start = [n for n, _ in sorted(got, key=lambda g: g[1])]
+    assert sorted(by_start[:2]) == [5, 9] and sorted(n for n, _ in got) == [1, 2, 3, 5, 9]
+
+
 def _children(pid: int) -> set[int]:
     try:
         text = Path(f"/proc/{pid}/task/{pid}/children").read_text()

@@ -246,6 +246,12 @@ def _bench_scale(args: argparse.Namespace) -> dict[str, Any]:
     return run_scale(args)
 
 
+def _scale_parts(value: str) -> tuple[str, ...]:
+    from spia_core.scale.bench import parts_arg
+
+    return parts_arg(value)
+
+
 def _bench_redacted(args: argparse.Namespace) -> dict[str, Any]:
     """Redacted-only audit speed: 4k-character median, one 200k-character document, matching."""
     from spia_core.redacted_bench import bench_redacted
@@ -312,6 +318,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--llm-limit", type=int, help="scale: PANORAMA documents for the LLM part")
     p.add_argument("--no-llm", action="store_true", help="scale: skip the LLM part")
+    p.add_argument(
+        "--parts",
+        type=_scale_parts,
+        help="scale: comma-separated parts to run, of presidio (audit vs Presidio analyze), tab "
+        "(TAB-144 scaling), corpus (repeated corpus scaling), llm (default: all)",
+    )
     p.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     p.add_argument(
         "--save-calibration",

@@ -7,7 +7,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import random
+import resource
 import statistics
 import tempfile
 import time
@@ -33,6 +35,19 @@ def repeated_corpus(n: int, seed: int = 7) -> Any:
     return DatasetRef(name=f"repeated-{n}", documents=docs, hash=f"repeated-{n}-{seed}")
 
 
+#: CPU seconds of the last run per (engine, workers).
+_last_cpu: dict[tuple[str, int], float] = {}
+
+
+def _cpu_s() -> float:
+    """CPU seconds of this process and its reaped children (the fork pool's workers)."""
+    own, kids = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def _run(ref: Any, workers: int, engine: str, tmp: Path) -> tuple[float, list[dict[str, Any]]]:
     from spia_core.batch import BatchConfig, result_record, run_batch
     from spia_core.pipeline import AuditConfig
@@ -45,9 +60,10 @@ def _run(ref: Any, workers: int, engine: str, tmp: Path) -> tuple[float, list[di
         resume=False,
         data_dir=tmp / f"{ref.name}-{engine}-{workers}",
     )
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), _cpu_s()
     result = run_batch(cfg, progress=False, dataset=ref)
     wall = time.perf_counter() - t0
+    _last_cpu[engine, workers] = _cpu_s() - c0
     records = []
     for outcome in result.outcomes:
         rec = result_record(outcome)
@@ -79,6 +95,9 @@ def offline_scaling(ref: Any, tmp: Path) -> dict[str, Any]:
         "all_cores_speedup": round(one_s / all_s, 2),
         "all_cores_efficiency": round(one_s / all_s / cores, 2),
         "all_cores_identical": every == one,
+        # CPU seconds (this process + pool workers): what the run cost, whatever else ran
+        "one_worker_cpu_s": round(_last_cpu["local", 1], 1),
+        "all_cores_cpu_s": round(_last_cpu["local", cores], 1),
     }
     try:
         started = _start_ray(2)
@@ -97,6 +116,7 @@ def offline_scaling(ref: Any, tmp: Path) -> dict[str, Any]:
             "ray_2_workers_s": round(ray_s, 1),
             "ray_2_workers_docs_per_s": round(len(ref.documents) / ray_s, 3),
             "ray_2_workers_speedup": round(one_s / ray_s, 2),
+            "ray_2_workers_efficiency": round(one_s / ray_s / 2, 2),
             "ray_identical": on_ray == one,
         }
     )
@@ -134,21 +154,55 @@ def audit_vs_presidio(docs: list[Any]) -> dict[str, Any]:
     }
 
 
+#: Parts of ``bench scale`` (``--parts``), in the order they run.
+PARTS: tuple[str, ...] = ("presidio", "tab", "corpus", "llm")
+
+
+def parts_arg(value: str) -> tuple[str, ...]:
+    """``--parts presidio,tab``: the parts to run (argparse type; unknown names are refused)."""
+    parts = tuple(p.strip() for p in value.split(",") if p.strip())
+    unknown = [p for p in parts if p not in PARTS]
+    if unknown or not parts:
+        raise argparse.ArgumentTypeError(
+            f"unknown part(s) {', '.join(unknown) or '(none)'}; choose from {', '.join(PARTS)}"
+        )
+    return parts
+
+
+def machine_load() -> dict[str, Any]:
+    """Load averages and cores: what else the machine was doing while the figures were taken."""
+    one, five, fifteen = os.getloadavg()
+    return {
+        "utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()),
+        "loadavg_1_5_15": [round(one, 2), round(five, 2), round(fifteen, 2)],
+        "cores": available_cores(),
+    }
+
+
 def run_scale(args: argparse.Namespace) -> dict[str, Any]:
-    """The whole ``bench scale`` (see the module docstring)."""
+    """The whole ``bench scale`` (see the module docstring); ``args.parts`` picks parts."""
     from spia_core.batch import load_dataset_ref
 
-    out: dict[str, Any] = {}
+    parts = getattr(args, "parts", None) or PARTS
+    if getattr(args, "no_llm", False):
+        parts = tuple(p for p in parts if p != "llm")
+    out: dict[str, Any] = {"machine at start": machine_load()}
     tab = load_dataset_ref("TAB-144")
     if args.limit:
         tab.documents = tab.documents[: args.limit]
-    out["audit_vs_presidio (TAB)"] = audit_vs_presidio(tab.documents[: args.timing_docs + 1])
+    if "presidio" in parts:
+        out["audit_vs_presidio (TAB)"] = audit_vs_presidio(tab.documents[: args.timing_docs + 1])
     with tempfile.TemporaryDirectory(prefix="spia-bench-scale-") as tmp:
-        out["offline TAB-144"] = offline_scaling(tab, Path(tmp))
-        corpus = repeated_corpus(args.corpus_size)
-        out[f"offline repeated corpus ({args.corpus_size})"] = offline_scaling(corpus, Path(tmp))
-        if not args.no_llm:
+        if "tab" in parts:
+            out[f"offline {tab.name} ({len(tab.documents)})"] = offline_scaling(tab, Path(tmp))
+        if "corpus" in parts:
+            corpus = repeated_corpus(args.corpus_size)
+            out[f"offline repeated corpus ({args.corpus_size})"] = offline_scaling(
+                corpus, Path(tmp)
+            )
+        if "llm" in parts:
             out["llm PANORAMA-151 (300 ms per call)"] = llm_concurrency(Path(tmp), args)
+    out["machine at end"] = machine_load()
     return out
 
 

@@ -90,13 +90,18 @@ def run_forked(
     *,
     workers: int,
     cancel: threading.Event | None = None,
+    size: Callable[[Any], float] | None = None,
 ) -> Iterator[Any]:
     """Yield ``work(item)`` for every item as it finishes, in ``workers`` forked processes.
 
     ``work`` and everything it closes over are inherited by the fork, never pickled: load the
-    model and build the stages before calling this. Results must be picklable.
+    model and build the stages before calling this. Results must be picklable. With ``size``
+    (e.g. text length) the biggest items are started first, so no long document is left to
+    run alone at the end while the other workers idle (results come as they finish anyway).
     """
     todo = list(items)
+    if size is not None:
+        todo.sort(key=size, reverse=True)  # stable: equal sizes keep their order
     if workers <= 1 or len(todo) <= 1:
         for item in todo:
             if cancel is not None and cancel.is_set():

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -84,10 +84,14 @@ def run_on_ray(
     workers: int,
     address: str | None = None,
     cancel: threading.Event | None = None,
+    size: Callable[[Any], float] | None = None,
 ) -> Iterator[Any]:
-    """Yield ``worker_cls(spec)(item)`` for every item, computed by ``workers`` Ray actors."""
+    """Yield ``worker_cls(spec)(item)`` for every item, computed by ``workers`` Ray actors
+    (the biggest first when ``size`` is given, as :func:`spia_core.scale.pool.run_forked`)."""
     ray = _ray()
     todo = list(items)
+    if size is not None:
+        todo.sort(key=size, reverse=True)
     if not todo:
         return
     started = start(ray, workers, address)

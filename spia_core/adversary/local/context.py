@@ -45,6 +45,8 @@ class DocContext:
     doc: Any = None  # the spaCy Doc (dependency parse), None without a trained model
     #: Sentence start offsets, built once (sentence_of is called for every mention).
     _starts: list[int] = field(default_factory=list, init=False, repr=False, compare=False)
+    #: Draft-independent scans of this text, computed once per document (performance only).
+    memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def sentence_of(self, pos: int) -> tuple[int, int]:
         if len(self._starts) != len(self.sentences):

@@ -311,16 +311,30 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     doc = getattr(ctx, "doc", None)
     if doc is None:
         return out
-    for tok in doc:
-        low = tok.text.lower()
-        if low in _STUDY_VERBS or (low in {"student", "students"} and tok.dep_ != "compound"):
+    if "occupation" not in ctx.memo:  # the same for every subject: scan the tokens once
+        ctx.memo["occupation"] = _job_tokens(doc)
+    for tok, rule_id in ctx.memo["occupation"]:
+        if rule_id is None:
             if _speaker(ctx, tok) is d:
                 out.extend(_studying(ctx, tok))
             continue
-        rule_id = _pattern(tok)
-        if rule_id is None or _speaker(ctx, tok) is not d:
+        if _speaker(ctx, tok) is not d:
             continue
         if _title(tok) is None:
             tok = _coordinated_job(tok) or tok
         out.extend(_findings(ctx, d, tok, rule_id))
+    return out
+
+
+def _job_tokens(doc: Any) -> list[tuple[Any, str | None]]:
+    """Tokens in a job pattern with its rule id, and study words (rule id None), in order."""
+    out: list[tuple[Any, str | None]] = []
+    for tok in doc:
+        low = tok.text.lower()
+        if low in _STUDY_VERBS or (low in {"student", "students"} and tok.dep_ != "compound"):
+            out.append((tok, None))
+            continue
+        rule_id = _pattern(tok)
+        if rule_id is not None:
+            out.append((tok, rule_id))
     return out
