@@ -30,3 +30,25 @@ def test_parts_are_checked() -> None:
 def test_machine_load_names_cores_and_load() -> None:
     load = machine_load()
     assert load["cores"] >= 1 and len(load["loadavg_1_5_15"]) == 3
+
+
+def test_the_test_server_runs_in_a_process_of_its_own_and_counts_requests() -> None:
+    import json
+    import os
+    import urllib.request
+
+    from spia_core.scale.llm_server import server_process
+
+    with server_process(delay=0.0) as server:
+        assert server is not None
+        body = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+        req = urllib.request.Request(
+            f"{server.base_url}/chat/completions",
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            answer = json.loads(resp.read())
+        assert answer["choices"][0]["message"]["content"] == "OK"
+        assert server.n_requests() == 1
+        assert server._process_id != os.getpid()

@@ -208,12 +208,12 @@ def run_scale(args: argparse.Namespace) -> dict[str, Any]:
 
 def llm_concurrency(tmp: Path, args: argparse.Namespace) -> dict[str, Any]:
     """Wall time and calls per document at concurrency 1, 8, 32 on the local test server."""
-    from spia_core.scale.llm_server import scripted_server
+    from spia_core.scale.llm_server import server_process
 
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {"server": "tests/llm_test_server.py in a process of its own"}
     levels = [int(c) for c in args.concurrency_levels.split(",")]
     limit = args.llm_limit
-    with scripted_server(delay=0.3) as server:
+    with server_process(delay=0.3) as server:
         if server is None:
             return {"skipped": "tests/llm_test_server.py is not importable (run from a checkout)"}
         for c in levels:
@@ -248,11 +248,11 @@ def _llm_run(server: Any, concurrency: int, limit: int | None, tmp: Path) -> dic
         data_dir=tmp,
         llm_policy=CallPolicy(max_concurrency=concurrency),
     )
-    n0 = len(server.requests)
+    n0 = server.n_requests()
     t0 = time.perf_counter()
     result = run_batch(cfg, progress=False)
     wall = time.perf_counter() - t0
-    calls = len(server.requests) - n0
+    calls = server.n_requests() - n0
     n = result.summary["n_docs"]
     return {
         "n_docs": n,
