@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from spia_core.paths import DATA_DIR as BUNDLED_DATA_DIR
+from spia_core.text.alternation import WordAlternation
 from spia_core.text.normalise import fold as _normalise_fold
 
 LEXICON_DIR = BUNDLED_DATA_DIR / "lexicons"
@@ -187,7 +188,7 @@ def _plural(word: str) -> str:
 
 
 @functools.cache
-def occupations() -> tuple[dict[str, Job], re.Pattern[str]]:
+def occupations() -> tuple[dict[str, Job], WordAlternation]:
     """Job title (lower-case, singular and plural) -> Job, from ``occupation_taxonomy.tsv``
     (SOC 2018 detailed occupations), and one regex matching any title."""
     table: dict[str, Job] = {}
@@ -201,7 +202,8 @@ def occupations() -> tuple[dict[str, Job], re.Pattern[str]]:
                 table.setdefault(word, job)
                 table.setdefault(_plural(word), job)
     words = sorted(table, key=len, reverse=True)
-    pattern = re.compile(r"\b(" + "|".join(re.escape(w) for w in words) + r")\b", re.IGNORECASE)
+    # \b(w1|w2|...)\b, IGNORECASE; its finditer is exact and much faster (performance only)
+    pattern = WordAlternation(words, re.IGNORECASE)
     return table, pattern
 
 
