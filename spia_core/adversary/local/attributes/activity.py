@@ -12,7 +12,9 @@ best different occupation.
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import re
 from pathlib import Path
 from typing import Any
@@ -52,10 +54,14 @@ def _index() -> tuple[tuple[str, ...], Any]:
 
 def _author_sentences(ctx: DocContext, d: Draft) -> list[tuple[int, int]]:
     """The author's own first-person sentences (unmasked words left), in text order."""
-    own = [(g.start, g.end) for g in ctx.segs(d) if g.via == "mention"]
+    own = sorted((g.start, g.end) for g in ctx.segs(d) if g.via == "mention")
+    starts = [a for a, _ in own]
+    reach = list(itertools.accumulate((b for _, b in own), max))  # furthest end so far
     out = []
     for s, e in ctx.sentences:
-        if not any(a <= s < b or a < e <= b for a, b in own):
+        i, j = bisect.bisect_right(starts, s), bisect.bisect_left(starts, e)
+        # some own segment with a <= s < b, or with a < e <= b
+        if not ((i and reach[i - 1] > s) or (j and reach[j - 1] >= e)):
             continue
         chunk = ctx.text[s:e]
         if _FIRST_PERSON.search(chunk) and len(re.findall(r"[A-Za-z]{3,}", chunk)) >= 4:

@@ -7,6 +7,7 @@ makes the author a widower; two parents named together are married to each other
 
 from __future__ import annotations
 
+import bisect
 import re
 
 import spia_core.adversary.local.lexicons as lexicons
@@ -98,17 +99,18 @@ def _kin_mention(d: Draft):
 
 def _author_sentences(ctx: DocContext, d: Draft) -> list[tuple[int, int]]:
     """Sentences that speak about the author: first person, or no other person in them."""
-    others = [
+    others = sorted(
         m.start
         for o in ctx.drafts
         if o is not d
         for m in o.mentions
         if m.kind in {"name", "placeholder", "role"}
-    ]
+    )
     out = []
     for s, e in ctx.sentences:
         chunk = ctx.text[s:e]
-        alone = not _THIRD_PERSON.search(chunk) and not any(s <= p < e for p in others)
+        i = bisect.bisect_left(others, s)  # another person's mention in [s, e)?
+        alone = not _THIRD_PERSON.search(chunk) and not (i < len(others) and others[i] < e)
         if FIRST_PERSON.search(chunk) or alone:
             out.append((s, e))
     return out
