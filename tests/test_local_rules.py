@@ -53,7 +53,11 @@ def _view(adv: LocalAdversary, text: str) -> list[tuple]:
     ]
 
 
-@pytest.mark.parametrize("rule_id", sorted(rid for rid, r in all_rules().items() if r.examples))
+def test_every_rule_has_an_invented_example() -> None:
+    assert [rid for rid, r in all_rules().items() if not r.examples] == []
+
+
+@pytest.mark.parametrize("rule_id", sorted(all_rules()))
 def test_rule_fires_on_its_examples(adv: LocalAdversary, rule_id: str) -> None:
     """An attribute rule fires when it makes a candidate on each of its examples; a subject
     pass fires when switching it off changes the subjects of each of its examples."""
