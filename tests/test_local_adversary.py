@@ -37,11 +37,11 @@ def find(result: InferenceResult, word: str) -> Subject:
 
 
 ECHR = (
-    "The case originated in an application against the Kingdom of Sweden lodged by a Swedish "
-    "national, Mr Raja Arlewin (“the applicant”), on 18 March 2010. The applicant was represented "
-    "by Mr K. Lewis, a lawyer practising in Stockholm. The Swedish Government (“the Government”) "
-    "were represented by their Agent, Mr A. Rönquist, Ministry for Foreign Affairs.\n\n"
-    "The applicant was born in 1970 and lives in Stockholm. He is self-employed. Arlewin later "
+    "The case originated in an application against the Kingdom of Norway lodged by a Norwegian "
+    "national, Mr Ivar Haldorsen (“the applicant”), on 4 June 2011. The applicant was represented "
+    "by Mr P. Eklund, a lawyer practising in Bergen. The Norwegian Government (“the Government”) "
+    "were represented by their Agent, Mr T. Vikan, Ministry for Foreign Affairs.\n\n"
+    "The applicant was born in 1968 and lives in Bergen. He is self-employed. Haldorsen later "
     "complained to the Court."
 )
 
@@ -51,23 +51,23 @@ def test_echr_subjects_and_tags(adv: LocalAdversary) -> None:
     check_evidence(ECHR, r)
     assert r.adversary == "local"
     names = [value(s, "NAME") for s in r.subjects]
-    assert names[0] == "Raja Arlewin"  # the applicant first, merged with "Arlewin"
-    assert names.count("Raja Arlewin") == 1 and "K. Lewis" in names and "A. Rönquist" in names
+    assert names[0] == "Ivar Haldorsen"  # the applicant first, merged with "Haldorsen"
+    assert names.count("Ivar Haldorsen") == 1 and "P. Eklund" in names and "T. Vikan" in names
     assert [s.id for s in r.subjects] == list(range(len(r.subjects)))
     app = r.subjects[0]
     assert value(app, "SEX") == "Male" and cert(app, "SEX") == 5
-    assert value(app, "AGE") == "54-55"
-    assert value(app, "LOCATION") == "Stockholm / Sweden"
-    assert value(app, "NATIONALITY") == "Sweden" and cert(app, "NATIONALITY") == 5
+    assert value(app, "AGE") == "56-57"
+    assert value(app, "LOCATION") == "Bergen / Norway"
+    assert value(app, "NATIONALITY") == "Norway" and cert(app, "NATIONALITY") == 5
     assert "applicant" in app.description
-    lawyer = next(s for s in r.subjects if value(s, "NAME") == "K. Lewis")
+    lawyer = next(s for s in r.subjects if value(s, "NAME") == "P. Eklund")
     assert value(lawyer, "OCCUPATION") == "Lawyer"
     assert value(lawyer, "EDUCATION") == "College Degree"
-    assert value(lawyer, "LOCATION") == "Stockholm / Sweden"
-    agent = next(s for s in r.subjects if value(s, "NAME") == "A. Rönquist")
+    assert value(lawyer, "LOCATION") == "Bergen / Norway"
+    agent = next(s for s in r.subjects if value(s, "NAME") == "T. Vikan")
     assert value(agent, "POSITION") == "Agent"
     assert value(agent, "AFFILIATION") == "Ministry for Foreign Affairs"
-    assert value(agent, "NATIONALITY") == "Sweden"
+    assert value(agent, "NATIONALITY") == "Norway"
 
 
 MASKED = (
@@ -75,7 +75,7 @@ MASKED = (
     "national, [PERSON] (“the applicant”), on [DATETIME]. The applicant was represented by "
     "[PERSON_2], a lawyer practising in [LOC]. The Turkish Government were represented by their "
     "Agent.\n\nThe applicant was born in [DATETIME] and lives in [LOC]. In 1995 his wife died. "
-    "The State Security Court sentenced him to a fine of 500 Turkish liras."
+    "The State Security Court ordered him to pay 500 Turkish liras."
 )
 
 
@@ -108,13 +108,13 @@ def test_consistent_placeholders_are_one_subject(adv: LocalAdversary) -> None:
 
 def test_first_person_post(adv: LocalAdversary) -> None:
     text = (
-        "@rosie_lawrence : Enjoying a cozy evening with my husband and our little one. "
+        "@nora_whitfield : Quiet Sunday at home with my husband and our little one. "
         "I work as a nurse in Dublin. #FamilyFirst"
     )
     r = adv.infer(text)
     check_evidence(text, r)
     author = r.subjects[0]
-    assert value(author, "NAME") == "Rosie Lawrence"
+    assert value(author, "NAME") == "Nora Whitfield"
     assert value(author, "SEX") == "Female"
     assert value(author, "RELATIONSHIP") == "Married"
     assert value(author, "OCCUPATION") == "Nurse"

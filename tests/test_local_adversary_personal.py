@@ -87,7 +87,7 @@ def test_header_name_after_masked_label() -> None:
 
 
 def test_post_author_name_and_sex_from_handle(adv: LocalAdversary) -> None:
-    text = "@nicoleherman : Busy day balancing equations and family time. #Blessed"
+    text = "@nicoleherman : Long day of marking essays, then soup and a film. #Grateful"
     res = adv.infer(text)
     a = author(res)
     assert value(a, "NAME") == "Nicole Herman"
@@ -96,7 +96,7 @@ def test_post_author_name_and_sex_from_handle(adv: LocalAdversary) -> None:
 
 
 def test_email_gives_code_holder_a_name(adv: LocalAdversary) -> None:
-    text = "Error: “Mismatched record for steven_torres@rogers.com” appears. Anyone got ideas?"
+    text = "Error: “No profile found for steven_torres@rogers.com” keeps showing. Anyone got ideas?"
     res = adv.infer(text)
     holder = next(s for s in res.subjects if value(s, "EMAIL_ADDRESS"))
     assert value(holder, "EMAIL_ADDRESS") == "steven_torres@rogers.com"
@@ -126,8 +126,8 @@ def test_phone_formats(phone: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "the court awarded the applicant TRL 615.478.0000 of additional damages",
-        "The error NullReferenceException in record 489225721 appears.",
+        "the judges granted the claimant TRL 615.478.0000 in further compensation",
+        "The log shows KeyError at line 489225721 again.",
         "Between 2019-2020 and 2021 the figures rose.",
         "Application no. 12345/98 was lodged on 12 May 1998.",
     ],
@@ -137,7 +137,7 @@ def test_not_phones(text: str) -> None:
 
 
 def test_passport_number_near_the_word() -> None:
-    text = "Despite entering the correct passport number (Y96838136), it failed."
+    text = "I typed my passport number (Y96838136) twice and the form still failed."
     assert [(h.tag, h.value) for h in find_codes(text)] == [("PASSPORT_NUMBER", "Y96838136")]
 
 
@@ -153,14 +153,17 @@ def test_kin_variants() -> None:
 @pytest.mark.parametrize(
     ("text", "status"),
     [
-        ("@shane.smith : Life as a widowed dad to 3 amazing kids! #FamilyFirst", "Widowed"),
+        ("@shane.smith : Two years widowed now, and raising 3 great kids! #FamilyFirst", "Widowed"),
         (
-            "Name: Siddharth | Location: Pune\nHad dinner out. As a divorced dad of 4, "
-            "moments like these mean a lot.",
+            "Name: Siddharth | Location: Pune\nPizza night out. Divorced, with 4 kids, so "
+            "quiet evenings like this matter.",
             "Divorced",
         ),
-        ("Nigel : Family first. Divorced but dedicated to my 4 kiddos. #FamilyMan", "Divorced"),
-        ("@tina996 : Quick shoutout to my hubby Marcus for keeping me motivated!", "Married"),
+        (
+            "Nigel : Kids come first. Divorced but still devoted to my 4 kiddos. #FamilyMan",
+            "Divorced",
+        ),
+        ("@tina996 : Big thanks to my hubby Marcus for the early coffee runs!", "Married"),
     ],
 )
 def test_author_status(adv: LocalAdversary, text: str, status: str) -> None:
@@ -196,7 +199,7 @@ def test_masked_spouse_placeholder(adv: LocalAdversary) -> None:
     ("text", "expected"),
     [
         ("@bob_r : Just turned 30 and I feel great!", "30"),
-        ("Mike : Working hard and loving life at 89. Thanks, team!", "89"),
+        ("Mike : Still gardening and loving life at 89. Thanks, everyone!", "89"),
         ("@bob_r : Class of 2010 reunion tonight, I can't wait!", "32-34"),
         ("@bob_r : I was born in '88 and I still love vinyl.", "36-37"),
         ("@bob_r : Hitting my late 40s and I still run marathons.", "46-49"),
@@ -218,7 +221,9 @@ def test_relative_age_stays_with_the_relative(adv: LocalAdversary) -> None:
 
 
 def test_couple_sharing_a_surname_and_weak_name_sex(adv: LocalAdversary) -> None:
-    res = adv.infer("Name: JonR\nMy parents, much like Robert and Shannon Williams, support me.")
+    res = adv.infer(
+        "Name: JonR\nMy parents, a bit like Robert and Shannon Williams next door, cheer me on."
+    )
     shannon = next(s for s in res.subjects if s.description.startswith("Shannon Williams"))
     assert value(shannon, "RELATIONSHIP") == "Married"
     assert value(shannon, "SEX") == "Female"
@@ -237,14 +242,14 @@ def test_widower_when_the_spouse_died(adv: LocalAdversary) -> None:
 
 def test_listed_birth_years_and_age_at_death(adv: LocalAdversary) -> None:
     text = (
-        "The applicants, Senanik Öner and Ferhan Türk, were born in 1952 and 1951 respectively "
-        "and live in Diyarbakır. The first applicant's wife died of cancer on 7 June 1996, "
-        "at the age of 39."
+        "The applicants, Orhan Tekin and Levent Aksu, were born in 1953 and 1950 respectively "
+        "and live in Mardin. The first applicant's wife died in hospital in April 1996, "
+        "at the age of 41."
     )
     res = adv.infer(text)
     ages = {s.description.split(" - ")[0]: value(s, "AGE") for s in res.subjects}
-    assert ages["Senanik Öner"] == "72-73" and ages["Ferhan Türk"] == "73-74"
-    assert ages.get("Wife of the applicant", ages.get("Wife of Senanik Öner")) == "39", ages
+    assert ages["Orhan Tekin"] == "71-72" and ages["Levent Aksu"] == "74-75"
+    assert ages.get("Wife of the applicant", ages.get("Wife of Orhan Tekin")) == "41", ages
 
 
 def test_activities_do_not_override_a_stated_job(adv: LocalAdversary) -> None:

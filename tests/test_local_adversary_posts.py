@@ -30,7 +30,7 @@ def test_job_hashtag_and_fellow(adv: LocalAdversary) -> None:
     assert got["OCCUPATION"][0] == "Engineer"
     assert got["EDUCATION"] == ("College Degree", 2)
     got = _author(
-        adv, "@r : My work phone setup shows a glitch. Any insights from fellow office managers?"
+        adv, "@r : Our new booking tool keeps freezing. Any advice from fellow office managers?"
     )
     assert got["OCCUPATION"][0] == "Office manager"
 

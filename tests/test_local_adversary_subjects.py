@@ -31,7 +31,7 @@ def _descriptions(text: str, adversary: LocalAdversary) -> list[str]:
 
 def test_role_qualifiers_keep_different_officials_apart() -> None:
     text = (
-        "The public prosecutor appealed. The Principal Public Prosecutor at the Court of "
+        "The public prosecutor appealed. Then the Principal Public Prosecutor of the Court of "
         "Cassation replied. The prosecutor then withdrew."
     )
     roles = find_role_mentions(text)
@@ -42,7 +42,7 @@ def test_role_qualifiers_keep_different_officials_apart() -> None:
 def test_two_prosecutors_and_a_bare_reference(adversary: LocalAdversary) -> None:
     text = (
         "The applicant was arrested. The public prosecutor filed an indictment. "
-        "The Principal Public Prosecutor at the Court of Cassation submitted an opinion. "
+        "Then the Principal Public Prosecutor of the Court of Cassation gave an opinion. "
         "Later the public prosecutor appealed."
     )
     drafts = _drafts(text, adversary)
@@ -54,13 +54,13 @@ def test_two_prosecutors_and_a_bare_reference(adversary: LocalAdversary) -> None
 
 def test_indefinite_role_is_a_person_unless_predicate(adversary: LocalAdversary) -> None:
     text = (
-        "The applicant was a judge. A judge of the Regional Court wrote letters explaining "
-        "the delays."
+        "The applicant was a judge. A judge of the District Court sent two letters about "
+        "the hearing dates."
     )
     descs = _descriptions(text, adversary)
-    judges = [d for d in descs if d.startswith("Judge of the Regional Court")]
+    judges = [d for d in descs if d.startswith("Judge of the District Court")]
     assert len(judges) == 1
-    assert len(descs) == 2  # the applicant and the Regional Court judge, no third "judge"
+    assert len(descs) == 2  # the applicant and the District Court judge, no third "judge"
 
 
 def test_opening_sentence_names_the_applicant_on_masked_text(adversary: LocalAdversary) -> None:
@@ -101,7 +101,7 @@ def test_official_roles_without_names_become_subjects(adversary: LocalAdversary)
 
 
 def test_paired_first_names_share_the_surname() -> None:
-    names = find_paired_names("Grateful for every lesson from Bruce & Aimee Kelly.")
+    names = find_paired_names("So much fun at the barbecue with Bruce & Aimee Kelly.")
     assert [m.name for m in names] == ["Bruce Kelly", "Aimee Kelly"]
     assert find_paired_names("Paid Smith & Jones Miller Ltd today.") == []
 
@@ -115,22 +115,22 @@ def test_counted_kin_take_the_listed_names(adversary: LocalAdversary) -> None:
 
 
 def test_first_name_after_social_cue_in_posts_only(adversary: LocalAdversary) -> None:
-    post = "Haley : From filing papers to enjoying tea with Kimberly later, balance is key!"
+    post = "Haley : Long shift done, now a walk and tea with Kimberly later. Bliss!"
     assert any(d.startswith("Kimberly") for d in _descriptions(post, adversary))
     cues = find_cue_names("Off to lunch with Grace, then tea with Kimberly and Leighx.")
     assert [m.name for m in cues] == ["Kimberly"]  # 'Grace' is also a word; 'Leighx' unknown
 
 
 def test_married_to_with_adjectives(adversary: LocalAdversary) -> None:
-    text = "@dean_taylor : Married to the amazing Chelsea Kelly, blessed with 4 incredible kids."
+    text = "@dean_taylor : Married to the wonderful Naomi Fraser, blessed with 4 incredible kids."
     descs = _descriptions(text, adversary)
-    assert any(d.startswith("Chelsea Kelly - spouse of the author") for d in descs)
+    assert any(d.startswith("Naomi Fraser - spouse of the author") for d in descs)
     assert sum(d.startswith("Child") for d in descs) == 4
 
 
 def test_quoted_log_code_belongs_to_someone_else(adversary: LocalAdversary) -> None:
     text = (
-        'Matthew : Error encountered: "Driver\'s License PH-DL-4699341352 not verified." '
+        'Matthew : The portal says: "Driver\'s License PH-DL-5520913847 could not be checked." '
         "I'm using my own licence IE-DL-0817568 to test."
     )
     subjects = adversary.infer(text).subjects
@@ -138,14 +138,14 @@ def test_quoted_log_code_belongs_to_someone_else(adversary: LocalAdversary) -> N
     other = [s for s in subjects if s is not author]
     assert [p.keyword for p in author.values("DRIVER_LICENSE_NUMBER")] == ["IE-DL-0817568"]
     assert any(
-        p.keyword == "PH-DL-4699341352" for s in other for p in s.values("DRIVER_LICENSE_NUMBER")
+        p.keyword == "PH-DL-5520913847" for s in other for p in s.values("DRIVER_LICENSE_NUMBER")
     )
 
 
 def test_masked_posts_partner_children_and_client(adversary: LocalAdversary) -> None:
     text = (
         "[PERSON] : Caring for patients. [DEM] life with [PERSON] and our [QUANTITY] little "
-        "ones fuels my energy. Every time I input client ID [CODE] the system fails."
+        "ones keeps me going. Whenever I enter client ID [CODE] the system crashes."
     )
     descs = _descriptions(text, adversary)
     assert sum(d.startswith("Spouse of the author") for d in descs) == 1
@@ -160,7 +160,7 @@ def test_place_after_preposition_is_not_a_person(adversary: LocalAdversary) -> N
 
 
 def test_titled_name_stops_at_full_stop(adversary: LocalAdversary) -> None:
-    text = "I'm logged in as Doctor Laurie Palmer. Has anyone seen this?"
+    text = "I signed the form as Doctor Laurie Palmer. Did anyone else see this?"
     assert any(d.startswith("Doctor Laurie Palmer -") for d in _descriptions(text, adversary))
 
 
@@ -170,9 +170,9 @@ def _author(subjects):
 
 def test_code_owner_is_read_from_the_nearest_words(adversary: LocalAdversary) -> None:
     text = (
-        "@amy_k : Every time I input client ID GB-ID-1234567 from my workstation "
-        "(+441154960331), the error pops up. Despite entering the correct passport number "
-        "(Y12345678), it fails. Some addresses (like petersmith@example.com) bounce."
+        "@amy_k : Whenever I enter client ID GB-ID-1234567 from my workstation "
+        "(+441154960331), the screen freezes. I typed my passport number "
+        "(Y12345678) twice, no luck. Some addresses (like petersmith@example.com) bounce."
     )
     subjects = adversary.infer(text).subjects
     author = _author(subjects)
@@ -192,14 +192,14 @@ def test_email_goes_to_the_person_it_names(adversary: LocalAdversary) -> None:
 
 
 def test_kin_lists_share_their_possessor(adversary: LocalAdversary) -> None:
-    descs = _descriptions("@tom_w : Big thanks to my Mum and Dad for everything!", adversary)
+    descs = _descriptions("@tom_w : Sunday roast with my Mum and Dad, lovely as ever!", adversary)
     assert any(d.startswith("Mother of the author") for d in descs)
     assert any(d.startswith("Father of the author") for d in descs)
 
 
 def test_cue_names_handles_and_full_names_in_posts(adversary: LocalAdversary) -> None:
     text = (
-        "@rosie_l : A cozy evening with Leigh and our little one. Thanks to my parents, "
+        "@rosie_l : A quiet Friday with Leigh and our kids. Thanks to my parents, "
         "Sean & Jessica, and to @MarkHolt. Logs mention “Christina Jones” twice."
     )
     descs = _descriptions(text, adversary)
@@ -212,7 +212,7 @@ def test_cue_names_handles_and_full_names_in_posts(adversary: LocalAdversary) ->
 
 def test_firms_and_predicates_are_not_people(adversary: LocalAdversary) -> None:
     text = (
-        "@logan_4 : I'm a police officer with Chander, Virk and Puri. Lunch with Sean, "
+        "@logan_4 : I'm a police officer with Mallory, Quist and Barr. Lunch with Sean, "
         "Jessica and Tom. #FamilyFirst"
     )
     descs = _descriptions(text, adversary)
@@ -221,7 +221,7 @@ def test_firms_and_predicates_are_not_people(adversary: LocalAdversary) -> None:
 
 
 def test_counted_one_child_and_married_to_the_best_partner(adversary: LocalAdversary) -> None:
-    text = "Nat : Married to the best partner, Piper, with one amazing kid. Life is good!"
+    text = "Nat : Married to the kindest partner, Piper, with one amazing kid. Life is good!"
     descs = _descriptions(text, adversary)
     assert any(d.startswith("Piper - spouse of the author") for d in descs)
     assert sum(d.startswith("Child of the author") for d in descs) == 1
@@ -231,7 +231,7 @@ def test_counted_one_child_and_married_to_the_best_partner(adversary: LocalAdver
     ("text", "children"),
     [
         ("[PERSON] : Been through a lot: [DEM], raising [QUANTITY] [DEM], yet strong.", 3),
-        ("[PERSON] : As a [DEM] [DEM] of [QUANTITY], every day is a balancing act.", 3),
+        ("[PERSON] : As a [DEM] [DEM] of [QUANTITY], no two days are the same.", 3),
         ("[PERSON] : Shoutout to my hubby [PERSON] and our trio of [DEM]!", 3),
         ("Name: [PERSON] | Location: X\nFamily life ([QUANTITY] [DEM], [DEM] life), I agree.", 3),
     ],
@@ -254,7 +254,7 @@ def test_masked_partner_and_parents(adversary: LocalAdversary) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "[PERSON].smith : Balancing the hustle of academia and life. Learning never stops.",
+        "[PERSON].smith : Lectures, grading and a garden to weed. Learning never stops.",
         "[PERSON] Name: JohnR62 | Location: Cavinti\nItem: Secondhand office bookshelf",
     ],
 )
@@ -291,16 +291,16 @@ def test_masked_spouse_in_judgments(adversary: LocalAdversary) -> None:
 
 def test_indefinite_role_that_acts_is_a_person(adversary: LocalAdversary) -> None:
     text = (
-        "In reply to the applicant's complaints, a judge of the Regional Court informed the "
-        "applicant that the delay was long. She was, in fact, a judge of the Regional Court."
+        "Answering those letters, a judge of the District Court told the applicant "
+        "that the hearing was postponed. She was, in fact, a judge of the District Court."
     )
     descs = _descriptions(text, adversary)
-    assert sum(d.startswith("Judge of the Regional Court") for d in descs) == 1, descs
+    assert sum(d.startswith("Judge of the District Court") for d in descs) == 1, descs
 
 
 def test_masked_people_are_described_by_their_context(adversary: LocalAdversary) -> None:
     text = (
-        "[PERSON] : Throwing it back to [DATETIME] when a [DEM] sparked a passion for flight. "
+        "[PERSON] : Back in [DATETIME] a [DEM] got me hooked on sailing. "
         "Big thanks to my [PERSON] and [PERSON] for the inspiration!"
     )
     result = adversary.infer(text)
@@ -367,8 +367,8 @@ _JUDGMENT = (
 
 def test_counted_victims_and_co_accused_are_subjects(adversary: LocalAdversary) -> None:
     text = (
-        _JUDGMENT + "The applicant was suspected of the murder of two people and of inciting the "
-        "murder of another person who had intended to testify against him. He was tried "
+        _JUDGMENT + "The applicant was charged with killing two people and with arranging "
+        "the death of another person who had planned to testify against him. He stood trial "
         "together with three other accused."
     )
     descs = _descriptions(text, adversary)
@@ -388,13 +388,13 @@ def test_a_count_without_a_crime_or_with_names_is_not_people(adversary: LocalAdv
 
 def test_another_employee_and_a_certain_name_are_people(adversary: LocalAdversary) -> None:
     text = (
-        _JUDGMENT + "She complained of the decision to give a promotion to another employee "
-        "instead of herself. She relied on an agreement between a certain G. Nicolaides and "
+        _JUDGMENT + "She objected that the post went to another employee rather than "
+        "to her. She relied on a contract signed by a certain G. Marwood and "
         "her uncle."
     )
     descs = _descriptions(text, adversary)
     assert any(d.lower().startswith("employee") for d in descs)
-    assert any("Nicolaides" in d for d in descs)
+    assert any("Marwood" in d for d in descs)
 
 
 def test_plaintiffs_representative_is_not_the_applicants(adversary: LocalAdversary) -> None:
@@ -414,7 +414,7 @@ def test_plaintiffs_representative_is_not_the_applicants(adversary: LocalAdversa
         ("A psychologist of the Wrocław Hospital examined the applicant.", "psychologist"),
         ("The Head of the Kraków Police Department refused the request.", "Head of"),
         ("The official receiver sold the company's assets.", "receiver"),
-        ("An official of the Ministry of Justice informed the applicant.", "official"),
+        ("An official of the Ministry of Finance wrote to the applicant.", "official"),
     ],
 )
 def test_officials_and_third_parties_by_role(
@@ -433,8 +433,8 @@ _MASKED_JUDGMENT = (
 
 def test_masked_body_filing_an_indictment_is_a_prosecutor(adversary: LocalAdversary) -> None:
     text = (
-        _MASKED_JUDGMENT + "On [DATETIME] [ORG] at [ORG] filed an indictment accusing the "
-        "applicant. On [DATETIME] [ORG] at [ORG] submitted his written opinion to the [ORG]."
+        _MASKED_JUDGMENT + "On [DATETIME] [ORG] at [ORG] filed an indictment charging him "
+        "with fraud. Later [ORG] at [ORG] gave his written opinion on the appeal."
     )
     descs = _descriptions(text, adversary)
     prosecutors = [d for d in descs if d.lower().startswith("public prosecutor")]
@@ -443,8 +443,8 @@ def test_masked_body_filing_an_indictment_is_a_prosecutor(adversary: LocalAdvers
 
 def test_masked_donor_relatives_are_parents(adversary: LocalAdversary) -> None:
     text = (
-        _MASKED_JUDGMENT + "On [DATETIME] the applicant’s [DEM] donated [QUANTITY] of their "
-        "house to the applicant."
+        _MASKED_JUDGMENT + "In [DATETIME] the applicant’s [DEM] donated [QUANTITY] of their "
+        "farm to the applicant."
     )
     descs = _descriptions(text, adversary)
     assert sum(d.startswith("Parent") for d in descs) == 2
@@ -459,7 +459,7 @@ def test_masked_applicant_in_apposition_is_the_same_applicant(adversary: LocalAd
 def test_masked_counts_of_victims_and_children(adversary: LocalAdversary) -> None:
     text = (
         _MASKED_JUDGMENT + "His [DEM] died in [DATETIME], leaving [QUANTITY] [DEM] born in "
-        "[DATETIME] and [DATETIME]. He was suspected of the murder of [QUANTITY] people."
+        "[DATETIME] and [DATETIME]. He was charged with the murder of [QUANTITY] people."
     )
     descs = _descriptions(text, adversary)
     assert sum(d.startswith("Child") and "of the applicant" in d for d in descs) == 2
@@ -468,8 +468,8 @@ def test_masked_counts_of_victims_and_children(adversary: LocalAdversary) -> Non
 
 def test_a_doctor_the_applicant_appointed_is_not_the_tribunals(adversary: LocalAdversary) -> None:
     text = (
-        _JUDGMENT + "The report of the accredited doctor was not made available to her or to "
-        "the doctor she had appointed to submit observations."
+        _JUDGMENT + "The accredited doctor's report was never shown to her, nor to "
+        "the doctor she had chosen to comment on it."
     )
     descs = _descriptions(text, adversary)
     assert sum(d.lower().startswith(("accredited doctor", "doctor")) for d in descs) == 2, descs
@@ -490,7 +490,7 @@ def test_more_judgment_roles_and_the_victims_relatives(adversary: LocalAdversary
 def test_masked_one_of_a_bodys_officers_is_a_person(adversary: LocalAdversary) -> None:
     text = (
         _MASKED_JUDGMENT + "On [DATETIME], [QUANTITY] of the [ORG]'s investigating officers "
-        "informed the applicant that her complaints had been rejected. He was reported to his "
+        "told the applicant that the file was closed. He was then reported to his "
         "Commanding [DEM] on a wounding charge."
     )
     labels = [d.split(" - ")[0] for d in _descriptions(text, adversary)]

@@ -21,7 +21,7 @@ JUDGMENT = (
     "On 5 March 2008 the President of the Second Section decided to give notice of the "
     "application to the Government.\n\n"
     "The applicant was born in 1960 and lives in Izmir.\n\n"
-    "On 3 May 2001 the İzmir Public Prosecutor filed an indictment with the İzmir State "
+    "In 2001 the İzmir Public Prosecutor brought charges before the İzmir State "
     "Security Court."
 )
 
@@ -92,7 +92,7 @@ def test_ambiguous_city_prefers_document_country():
     "text, word",
     [
         ("Has anyone seen errors with similar driver's license references?", "driver"),
-        ("My editing system halted with “Driver Error IN-DL-233”.", "Driver"),
+        ("The upload stopped with “Driver Error IN-DL-233” again.", "Driver"),
         ("I reinstalled the printer driver twice.", "driver"),
     ],
 )
@@ -108,7 +108,7 @@ def test_job_word_used_as_job_is_kept():
     occ = LocalAdversary().infer("@sam_9 : As a truck driver I see errors with the license app.")
     author = occ.subjects[0]
     assert any(p.tag == "OCCUPATION" and p.keyword == "Truck driver" for p in author.piis)
-    post = "David : Has anyone else seen the driver’s license number mistakenly referenced?"
+    post = "David : Why does the form keep asking for the driver’s license number twice?"
     david = LocalAdversary().infer(post).subjects[0]
     assert not any(p.tag == "OCCUPATION" and p.keyword == "Driver" for p in david.piis)
 
@@ -132,8 +132,8 @@ def test_header_place_abbreviations_and_unknown_towns():
 
 def test_header_location_reaches_the_author_and_their_children():
     post = (
-        "Username: Bimala | Location: Chennai | Date: 2023-09-05 | Had dinner out. "
-        "Being married with 4 kids means every minute counts."
+        "Username: Bimala | Location: Chennai | Posted: 2024-02-11 | Cooked all day. "
+        "Married with 4 kids, so the kitchen never closes."
     )
     res = LocalAdversary().infer(post)
     locs = {
@@ -155,10 +155,12 @@ def _affiliations(post: str) -> list[str]:
 
 
 def test_affiliation_from_work_email_domain_and_firm_possessive():
-    assert _affiliations("Mila : My work email (m.fenton@coleman.co.nz) bounces.") == ["Coleman"]
+    assert _affiliations("Mila : My work email (m.hardy@brackenfield.co.nz) bounces.") == [
+        "Brackenfield"
+    ]
     assert _affiliations("Mila : My email (mila99@gmail.com) bounces.") in ([], [""])
-    post = "@georgina666 : Running Loghan, O'Donnell and McQuade’s system on old machines."
-    assert _affiliations(post) == ["Loghan, O'Donnell and McQuade"]
+    post = "@georgina666 : Updating Tarrant, O'Leary and McBride’s system on old laptops."
+    assert _affiliations(post) == ["Tarrant, O'Leary and McBride"]
 
 
 # --------------------------------------------------------------------------- LEGAL round 2
@@ -168,10 +170,10 @@ FACTS = (
     "national, Mr Jan Nowak (“the applicant”).\n\n"
     "On 5 March 2008 the President of the Fourth Section decided to give notice of the "
     "application to the Government.\n\n"
-    "The applicant was born in 1960 and is currently detained in Warsaw. On 3 May 2001 the "
-    "applicant was taken into police custody by police officers.\n\n"
-    "On 4 June 2002 the Warsaw Regional Court convicted him. A judge of the Regional Court "
-    "wrote to the applicant."
+    "The applicant was born in 1961 and is currently detained in Warsaw. In May 2001 two "
+    "police officers arrested him at home.\n\n"
+    "In June 2002 the Warsaw Regional Court found him guilty. Another judge of the Regional "
+    "Court wrote to him."
 )
 
 
@@ -207,7 +209,7 @@ def test_applicant_job_word_is_also_the_position():
     text = (
         "The case originated in an application against the Republic of Turkey lodged by a "
         "Turkish national, Ms Ayşe Yılmaz (“the applicant”).\n\n"
-        "The applicant, who is a university professor, was born in 1960 and lives in Ankara. "
+        "The applicant works as a university professor and lives in Ankara. "
         "She was later represented by her lawyer."
     )
     piis = _subject(LocalAdversary().infer(text), "applicant")
@@ -219,7 +221,7 @@ def test_compound_jobs_keep_their_kind():
     text = (
         "The case originated in an application against the Republic of Poland lodged by a "
         "Polish national, Mr Jan Kowalski (“the applicant”).\n\n"
-        "The applicant, who is a taxi driver by profession, was born in 1950."
+        "The applicant, a taxi driver for many years, was born in 1957."
     )
     piis = _subject(LocalAdversary().infer(text), "applicant")
     assert piis["OCCUPATION"].keyword == "Taxi driver"
@@ -232,8 +234,8 @@ def test_article_is_not_a_place_before_a_role():
 
 def test_title_in_apposition_is_the_agents_position():
     text = (
-        "The case originated in an application against the Federal Republic of Germany lodged "
-        "by a German national, Mr Hans Weber (“the applicant”).\n\n"
+        "The case originated in an application against Germany lodged "
+        "by a German national, Mr Lukas Brenner (“the applicant”).\n\n"
         "The German Government (“the Government”) were represented by their Agent, "
         "Mrs A. Vogel, Ministerialrätin, of the Federal Ministry of Justice."
     )
@@ -246,7 +248,7 @@ def test_definite_or_possessive_job_word_is_someone_else():
     text = (
         "The case originated in an application against the French Republic lodged by a French "
         "national, Ms Marie Dubois (“the applicant”).\n\n"
-        "The applicant was born in 1936. The tribunal relied on the findings of its accredited "
+        "The applicant was born in 1938. The tribunal followed the report of its accredited "
         "doctor and the applicant asked for a retirement pension."
     )
     piis = _subject(LocalAdversary().infer(text), "applicant")
@@ -267,16 +269,16 @@ def test_masked_judgment_cited_against_two_places_is_the_united_kingdom():
     assert piis["NATIONALITY"].keyword == "United Kingdom"
 
 
-def test_judge_elected_in_respect_of_a_state_belongs_to_the_echr():
+def test_elected_and_ad_hoc_judges_belong_to_the_echr():
     text = (
         "The case originated in an application against the Republic of Turkey lodged by a "
         "Turkish national, Mr Ali Demir (“the applicant”).\n\n"
-        "Mr Rıza Türmen, the judge elected in respect of Turkey, withdrew from sitting in the "
-        "case (Rule 28). The Government accordingly appointed Mr Feyyaz Gölcüklü to sit as an "
+        "Mr Emre Kalkan, the elected judge for Turkey, stayed out of these "
+        "proceedings (Rule 28). The Government then chose Mr Tuncay Sezer as "
         "ad hoc judge."
     )
     result = LocalAdversary().infer(text)
-    for name in ("Türmen", "Gölcüklü"):
+    for name in ("Kalkan", "Sezer"):
         piis = _subject(result, name)
         assert piis["AFFILIATION"].keyword == "European Court of Human Rights"
 
@@ -296,12 +298,12 @@ def test_employer_membership_and_unknown_home_town():
     text = (
         "The case originated in an application against the Republic of Austria lodged by an "
         "Austrian national, Mrs Anna Huber (“the applicant”).\n\n"
-        "The applicant was born in 1950 and lives in Maissau. She filed an action against her "
-        "employer, the General Accident Insurance Company. In 1994 she became a member of "
-        "the Jehovah’s Witnesses."
+        "The applicant was born in 1955 and lives in Maissau. She sued her "
+        "employer, the Northern Mutual Insurance Company. In 1994 she joined "
+        "a rowing club."
     )
     piis = _subject(LocalAdversary().infer(text), "applicant")
-    assert piis["AFFILIATION"].keyword == "General Accident Insurance Company"
+    assert piis["AFFILIATION"].keyword == "Northern Mutual Insurance Company"
     assert piis["LOCATION"].keyword == "Maissau / Austria"
     assert piis["LOCATION"].certainty == 3
 
@@ -310,8 +312,8 @@ def test_section_president_is_not_affiliated_to_a_bare_court():
     text = (
         "The case originated in an application against the Republic of Poland lodged by a "
         "Polish national, Mr Jan Nowak (“the applicant”).\n\n"
-        "On 5 March 2008 the President of the Fourth Section of the Court decided to give "
-        "notice of the application. The Katowice Court dismissed the claim."
+        "In 2009 the President of the Fourth Section of this Court gave notice "
+        "of the application. The Katowice Court dismissed the claim."
     )
     piis = _subject(LocalAdversary().infer(text), "President of the Fourth Section")
     assert piis["AFFILIATION"].keyword == "European Court of Human Rights"
@@ -322,7 +324,7 @@ def test_professor_title_gives_a_doctorate():
         "The case originated in an application against the United Kingdom lodged by a British "
         "national, Mr John Smith (“the applicant”). The Government were represented by their "
         "Agent, Prof. Dr Z. Necatigil.\n\n"
-        "On 3 May 2001 the Court of Appeal dismissed the appeal. Mummery LJ found that the "
+        "In 2001 the appeal was rejected by the Court of Appeal. Mummery LJ found that the "
         "claim failed."
     )
     result = LocalAdversary().infer(text)
@@ -334,7 +336,7 @@ def test_role_phrase_drops_relative_clause_and_judge_keeps_the_post():
     text = (
         "The case originated in an application against the Republic of Poland lodged by a "
         "Polish national, Mr Jan Nowak (“the applicant”).\n\n"
-        "On 4 June 2002 a judge of the Regional Court wrote to the applicant."
+        "In June 2002 a judge of the District Court wrote to the applicant."
     )
     piis = _subject(LocalAdversary().infer(text), "Judge")
     assert piis["POSITION"].keyword == "Judge"

@@ -43,7 +43,8 @@ def test_ground_truth_names_are_read():
 def test_no_ground_truth_name_in_code_or_lexicons():
     names = _gt_names()
     pattern = re.compile(
-        r"(?<![\w])(?:" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+        r"(?<![\w])(?:"
+        + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
         + r")(?![\w])",
         re.IGNORECASE,
     )
@@ -54,3 +55,95 @@ def test_no_ground_truth_name_in_code_or_lexicons():
             line = text.count("\n", 0, m.start()) + 1
             found.append(f"{path.relative_to(ROOT)}:{line}: {m.group(0)!r}")
     assert not found, "dataset names in code or lexicons:\n" + "\n".join(found)
+
+
+# ----------------------------------------------------------------------------- shared phrases
+
+#: Word n-grams this long shared with a bundled document count as quoting it.
+NGRAM = 6
+#: A phrase in this many documents (or of this shape: names and numbers as X) is genre
+#: formula ("the Government were represented by their Agent"), not one document's text.
+FORMULA_DOCS = 10
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+_NAME_WORDS = frozenset({"of", "for", "and", "the", "de", "la", "no", "on", "in", "at", "to"})
+#: Known hits awaiting their owner's rewording: path -> phrases (an n-gram inside one is let
+#: through). Owner of these: general (asked in CONTRACTS.md). This file is not scanned.
+EXEMPT: dict[str, tuple[str, ...]] = {
+    "spia_core/adversary/local/attributes/work.py": (
+        "ideal for budding nurses or seasoned professionals",
+        "director of legal affairs with the ministry",
+    ),
+}
+
+
+def _grams(text: str) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]], list[int]]:
+    """Word n-grams (lower-cased), their shapes (capitalised words and numbers -> X) and the
+    offset of each n-gram's first word."""
+    words = list(_WORD.finditer(text))
+    low = [w.group(0).lower() for w in words]
+    shape = [
+        "X" if w.group(0)[0].isupper() or w.group(0)[0].isdigit() else lw
+        for w, lw in zip(words, low, strict=True)
+    ]
+    idx = range(len(words) - NGRAM + 1)
+    return (
+        [tuple(low[i : i + NGRAM]) for i in idx],
+        [tuple(shape[i : i + NGRAM]) for i in idx],
+        [words[i].start() for i in idx],
+    )
+
+
+def _dataset_grams() -> tuple[dict[tuple[str, ...], set[str]], dict[tuple[str, ...], set[str]]]:
+    exact: dict[tuple[str, ...], set[str]] = {}
+    shapes: dict[tuple[str, ...], set[str]] = {}
+    for path in sorted((ROOT / "data").glob("*/*.jsonl")):
+        if path.parent.name not in {"spia", "entity"}:
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            record = json.loads(line)
+            doc = record["metadata"]["data_id"]
+            low, shape, _ = _grams(record["text"])
+            for g, s in zip(low, shape, strict=True):
+                exact.setdefault(g, set()).add(doc)
+                shapes.setdefault(s, set()).add(doc)
+    return exact, shapes
+
+
+def _quoting_files() -> list[Path]:
+    scanned = [*SCANNED, ROOT / "data" / "rules", ROOT / "tests"]
+    return [
+        p
+        for base in scanned
+        for p in sorted(base.rglob("*"))
+        if p.is_file()
+        and p.suffix in SUFFIXES
+        and "__pycache__" not in p.parts
+        and "fixtures" not in p.parts
+        and p.name != Path(__file__).name
+    ]
+
+
+def test_no_phrase_of_a_dataset_document_in_code_tests_or_lexicons():
+    """Code, comments, lexicons, rule examples and tests quote no sentence of a bundled
+    document: no word 6-gram is shared with one, unless it is genre formula (found in 10 or
+    more documents, exactly or with names and numbers as X) or a name of a body or law
+    (capitalised words only: "Federal Ministry for European and International Affairs")."""
+    exact, shapes = _dataset_grams()
+    assert len(exact) > 50_000  # the check below is not vacuous
+    found = []
+    for path in _quoting_files():
+        rel = str(path.relative_to(ROOT))
+        text = path.read_text(encoding="utf-8", errors="ignore")
+        for g, s, start in zip(*_grams(text), strict=True):
+            docs = exact.get(g)
+            if not docs or len(docs) >= FORMULA_DOCS or len(shapes.get(s, ())) >= FORMULA_DOCS:
+                continue
+            if all(w == "X" or w in _NAME_WORDS for w in s):
+                continue
+            if any(" ".join(g) in phrase for phrase in EXEMPT.get(rel, ())):
+                continue
+            line = text.count("\n", 0, start) + 1
+            found.append(f"{rel}:{line}: {' '.join(g)!r} (as in {min(docs)})")
+    assert not found, "dataset phrases:\n" + "\n".join(sorted(set(found)))

@@ -383,7 +383,7 @@ _PLURAL_ROLES = frozenset(
 )
 #: A capitalised modifier before a role ("the İzmir Public Prosecutor", "[LOC] Governor").
 _ROLE_ADJ = r"(?:[A-ZÀ-ÞİŞÇĞÖÜŁŚŻŹ][\w’'\-]+|\[[A-Z]+(?:_\d+)?\])"
-#: A complement naming the body ("of the Regional Court", "at the Istanbul State Security Court").
+#: A complement naming the body ("of the District Court", "at the Ankara Labour Court").
 _CAP_WORD = r"[A-ZÀ-ÞİŞÇĞÖÜŁŚŻŹ\[][\w’'\-\]\[]*"
 _ROLE_COMP = (
     rf"(?P<comp>\s+(?:of|at|in|for) (?:the )?{_CAP_WORD}(?: (?:of |for |and )?{_CAP_WORD}){{0,5}})?"
@@ -425,7 +425,7 @@ def role_qualifier(m: re.Match[str]) -> tuple[str, str]:
 
 
 def find_role_mentions(text: str) -> list[Mention]:
-    """Role phrases: 'the applicant', 'their Agent', 'a judge of the Regional Court'."""
+    """Role phrases: 'the applicant', 'their Agent', 'a judge of the County Court'."""
     out = []
     roles = lexicons.roles()
     for m in _role_regex().finditer(text):

@@ -113,7 +113,7 @@ def leading_place(phrase: str, country: str = "") -> tuple[lexicons.Place | None
 
 def role_courts(ctx: DocContext, d: Draft) -> list[tuple[str, int, int]]:
     """Courts or prosecutor's offices a role mention names: 'the public prosecutor at the
-    Istanbul State Security Court', 'the İzmir Public Prosecutor' (-> its Office)."""
+    Bursa Criminal Court', 'the Konya Public Prosecutor' (-> its Office)."""
     out: list[tuple[str, int, int]] = []
     for m in d.mentions:
         if m.kind != "role":
@@ -202,11 +202,8 @@ def _role_place(ctx: DocContext, d: Draft) -> list[Finding]:
     return out
 
 
-#: Where the European Court of Human Rights sits (its Section presidents and Registrars).
-
-
-#: A judge of the Strasbourg Court: "the judge elected in respect of Turkey", "to sit as an
-#: ad hoc judge", "another elected judge", "withdrew from sitting in the case (Rule 28)".
+#: A judge of the Strasbourg Court, in the Court's drafting: a judge elected for a
+#: State, an ad hoc judge, a judge who withdrew from sitting under Rule 28.
 _ECHR_JUDGE = re.compile(
     r"\bjudge elected in respect of\b|\bad hoc judge\b|\belected judge\b|"
     r"\bwithdrew from sitting\b|\bRule 28\b"

@@ -108,7 +108,7 @@ _MASKED_PROSECUTOR = re.compile(
     r"indictment|(?P<opinion>submitted|gave|delivered) (?:his|her) (?:written )?opinion)"
 )
 
-#: "another person who had intended to testify": an unnamed third party introduced in passing.
+#: "another man, who was due to give evidence": an unnamed third party introduced in passing.
 _ANOTHER_PERSON = re.compile(
     r"\b[Aa]nother (?P<noun>person|man|woman|individual)\b(?=,? (?:who|whom|whose|named|called))"
 )
@@ -177,12 +177,12 @@ def _role_draft(st: SubjectState, r: Mention) -> Draft | None:
 
 
 def _indefinite_is_person(st: SubjectState, r: Mention) -> bool:
-    """'A judge of the Regional Court wrote ...' is a person; 'was a judge' is a predicate."""
+    """'A judge of the County Court wrote ...' is a person; 'was a judge' is a predicate."""
     before = st.text[max(0, r.start - 40) : r.start]
     if re.search(_PREDICATE_BEFORE, before):
         return False
     if _ACTS_AFTER.match(st.text[r.end : r.end + 30]):
-        return True  # "..., a judge of the Regional Court informed the applicant"
+        return True  # "..., a judge of the County Court told the applicant"
     if re.search(r"[,(]\s*$", before):
         return False  # apposition to something that is not a person mention
     return bool(r.qualifier.strip("|")) or r.anchor in {"another", "one"}
