@@ -9,6 +9,7 @@ runs a regex holding only the words whose first character can match there.
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from collections.abc import Iterable, Iterator
@@ -27,12 +28,18 @@ class WordAlternation:
 
     def __init__(self, words: Iterable[str], flags: int = 0) -> None:
         self.words = [w for w in words if w]
-        self.regex = _alternation(self.words, flags)
+        self._flags = flags
+        self.pattern = r"\b(" + "|".join(re.escape(w) for w in self.words) + r")\b"
         firsts = "".join(re.escape(c) for c in dict.fromkeys(w[0] for w in self.words))
         # a position where some word could start: a word boundary, then one of their first
         # characters (compared as the regex compares them, case folding included)
         self._start = re.compile(rf"\b(?=[{firsts}])", flags) if firsts else _NEVER
         self._by_char: dict[str, re.Pattern[str]] = {}
+
+    @functools.cached_property
+    def regex(self) -> re.Pattern[str]:
+        """The one big regex (compiled when first asked: compiling it takes about a second)."""
+        return _alternation(self.words, self._flags)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.regex, name)
@@ -41,7 +48,7 @@ class WordAlternation:
         """The alternation of the words whose first character matches ``char`` (in order)."""
         rx = self._by_char.get(char)
         if rx is None:
-            flags = self.regex.flags
+            flags = self._flags
             sub = [w for w in self.words if re.fullmatch(re.escape(w[0]), char, flags)]
             rx = self._by_char[char] = _alternation(sub, flags) if sub else _NEVER
         return rx

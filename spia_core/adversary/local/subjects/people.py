@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import re
+from pathlib import Path
 
 import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.mentions import Mention
@@ -134,13 +135,27 @@ def header_key(text: str, m: Mention) -> bool:
 @functools.cache
 def _stop_words() -> dict[str, frozenset[str]]:
     """Function words of the languages an English parser most often meets (spaCy ships them)."""
-    import importlib
+    return {
+        lang: frozenset(w.lower() for w in _spacy_stop_words(lang))
+        for lang in ("en", "de", "fr", "es", "nl", "it", "pt")
+    }
 
-    out = {}
-    for lang in ("en", "de", "fr", "es", "nl", "it", "pt"):
-        mod = importlib.import_module(f"spacy.lang.{lang}.stop_words")
-        out[lang] = frozenset(w.lower() for w in mod.STOP_WORDS)
-    return out
+
+def _spacy_stop_words(lang: str) -> set[str]:
+    """``spacy.lang.<lang>.stop_words.STOP_WORDS``, read from its file alone: importing the
+    language package first compiles its tokenizer exceptions (French alone: 6 s)."""
+    import importlib
+    import importlib.util
+
+    import spacy
+
+    path = Path(spacy.__file__).parent / "lang" / lang / "stop_words.py"
+    spec = importlib.util.spec_from_file_location(f"_spia_stop_words_{lang}", path)
+    if spec is None or spec.loader is None or not path.is_file():
+        return importlib.import_module(f"spacy.lang.{lang}.stop_words").STOP_WORDS
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.STOP_WORDS
 
 
 def looks_english(text: str) -> bool:
