@@ -84,6 +84,8 @@ NAME_TITLES: frozenset[str] = frozenset(
 @lru_cache(maxsize=65536)
 def fold(text: str) -> str:
     """Lower-case, strip accents (İ->i, ı->i, ł->l ...), unify quotes and dashes, squash spaces."""
+    if text.isascii():  # NFKD leaves ASCII as it is and it has no combining marks
+        return _SPACES.sub(" ", text.translate(_SPECIAL_LETTERS).casefold()).strip()
     text = unicodedata.normalize("NFKD", text.translate(_SPECIAL_LETTERS))
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     return _SPACES.sub(" ", text.casefold()).strip()
