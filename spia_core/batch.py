@@ -31,6 +31,7 @@ from spia_core.pipeline import (
     is_local_config,
 )
 from spia_core.scale.pool import available_cores
+from spia_core.scale.record import progress_bar, save_each
 
 #: Files written to the output directory.
 RESULTS_FILE = "results.jsonl"
@@ -76,6 +77,11 @@ class BatchConfig:
     engine: str = "local"
     #: Ray cluster address for engine "ray" (None: a local Ray instance for the run).
     ray_address: str | None = None
+    #: "interactive" (one API call per request) or "batch" (provider batch APIs, in rounds;
+    #: see scale/llm_batch). Not part of the run's configuration: a run resumes in either mode.
+    llm_mode: str = "interactive"
+    #: First wait between two polls of a provider batch, in seconds (then x1.5, at most 300).
+    batch_poll: float = 10.0
 
 
 @dataclass
@@ -336,6 +342,7 @@ def _outcomes(
     cfg: BatchConfig,
     cancel: threading.Event | None,
     provided: dict[str, Any] | None = None,
+    broker: Any = None,
 ) -> Iterable[DocOutcome]:
     from spia_core.scale.pool import run_forked, run_threaded, warm_up
 
@@ -351,6 +358,13 @@ def _outcomes(
         data_dir=cfg.data_dir,
         policy=cfg.llm_policy,
     )
+    if broker is not None:  # --llm-mode batch: rounds of provider batches
+        from spia_core.scale.llm_batch import batch_components, run_in_rounds
+
+        components = batch_components(components, broker)
+        work = functools.partial(_run_one, config=config, components=components, provided=provided)
+        yield from run_in_rounds(todo, work, broker, cancel=cancel)
+        return
     work = functools.partial(_run_one, config=config, components=components, provided=provided)
     if local and cfg.workers > 1 and len(todo) > 1:
         # load the model, lexicons and stages once, then fork: the workers inherit them
@@ -387,6 +401,7 @@ def run_batch(
     t0 = time.perf_counter()
     if cfg.limit is not None and (isinstance(cfg.limit, bool) or cfg.limit < 1):
         raise ValueError(f"limit must be a positive number of documents (or None), got {cfg.limit}")
+    check_llm_mode(cfg)
     ref = dataset or load_dataset_ref(cfg.dataset, cfg.entities)
     docs = ref.documents[: cfg.limit] if cfg.limit is not None else ref.documents
     config_dict, provided = _run_config(cfg, docs)
@@ -406,25 +421,19 @@ def run_batch(
             print(f"warning: stored result of {data_id!r} not resumed: {why}", file=sys.stderr)
         outcomes = _resumed_outcomes(done_rows)
         todo = [d for d in docs if d.data_id not in done_rows]
-        bar = _progress_bar(len(docs), len(done_rows), ref.name, progress)
-        status = "done"
-        try:
-            for outcome in _outcomes(todo, cfg, cancel, provided):
-                outcomes[outcome.data_id] = outcome
-                _save_outcome(store, run, outcome, hashes.get(outcome.data_id, ""))
-                if bar is not None:
-                    bar.update(1)
-                    bar.set_postfix(failed=sum(o.status != "ok" for o in outcomes.values()))
-                if on_document is not None:
-                    on_document(outcome, len(outcomes), len(docs))
-            if cancel is not None and cancel.is_set():
-                status = "cancelled"
-        except BaseException:
-            store.finish_run(run.id, status="interrupted")
-            raise
-        finally:
+        bar = progress_bar(len(docs), len(done_rows), ref.name, progress)
+        broker = _broker(cfg, store, run.id, cancel, quiet=not progress)
+
+        def save(outcome: DocOutcome) -> None:
+            outcomes[outcome.data_id] = outcome
+            _save_outcome(store, run, outcome, hashes.get(outcome.data_id, ""))
             if bar is not None:
-                bar.close()
+                bar.set_postfix(failed=sum(o.status != "ok" for o in outcomes.values()))
+            if on_document is not None:
+                on_document(outcome, len(outcomes), len(docs))
+
+        found = _outcomes(todo, cfg, cancel, provided, broker)
+        status = save_each(store, run.id, found, save, bar=bar, cancel=cancel)
         ordered = [outcomes[d.data_id] for d in docs if d.data_id in outcomes]
         summary = summarise(ordered, time.perf_counter() - t0)
         summary.update(
@@ -438,6 +447,7 @@ def run_batch(
                 "status": status,
                 "config": config_dict,
                 **run_manifest(ordered, set(done_rows)),
+                **_batch_summary(cfg, broker),
             }
         )
         coverage = {k: summary[k] for k in ("n_docs", "n_failed") if k in summary}
@@ -448,6 +458,43 @@ def run_batch(
     if out_dir is not None:
         write_outputs(out_dir, ordered, summary)
     return BatchResult(run_id=run.id, summary=summary, outcomes=ordered, out_dir=out_dir)
+
+
+def _broker(
+    cfg: BatchConfig, store: Any, run_id: int, cancel: threading.Event | None, *, quiet: bool
+) -> Any:
+    """The batch broker of an ``llm_mode="batch"`` run (None in interactive mode)."""
+    if cfg.llm_mode == "interactive":
+        return None
+    from spia_core.llm.batch_broker import BatchBroker
+
+    notify = (lambda _message: None) if quiet else None
+    options = {"notify": notify} if notify is not None else {}
+    return BatchBroker(store, run_id, poll_interval=cfg.batch_poll, cancel=cancel, **options)
+
+
+def check_llm_mode(cfg: BatchConfig) -> None:
+    """Raise ValueError when ``cfg.llm_mode`` cannot apply to this run."""
+    if cfg.llm_mode not in ("interactive", "batch"):
+        raise ValueError(f"llm_mode must be 'interactive' or 'batch', got {cfg.llm_mode!r}")
+    if cfg.llm_mode == "interactive":
+        return
+    if cfg.engine != "local":
+        raise ValueError("--llm-mode batch runs on this machine: use --engine local")
+    if is_local_config(cfg.audit):
+        raise ValueError("--llm-mode batch: this configuration has no LLM stage to batch")
+
+
+def _batch_summary(cfg: BatchConfig, broker: Any) -> dict[str, Any]:
+    """llm_mode, and in batch mode the run's provider batches and any that ended badly."""
+    if broker is None:
+        return {"llm_mode": cfg.llm_mode}
+    return {
+        "llm_mode": cfg.llm_mode,
+        "llm_batches": broker.summary(),
+        "batch_requests_submitted": broker.submitted,
+        "batch_problems": list(broker.problems),
+    }
 
 
 def _run_config(cfg: BatchConfig, docs: list[Document]) -> tuple[dict[str, Any], Any]:
@@ -593,14 +640,6 @@ def _report_dict(report: AuditReport | None) -> dict[str, Any]:
     from spia_core.pipeline import report_to_dict
 
     return {} if report is None else report_to_dict(report)
-
-
-def _progress_bar(total: int, initial: int, name: str, enabled: bool) -> Any:
-    if not enabled:
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, initial=initial, desc=name, unit="doc", file=sys.stderr)
 
 
 # --------------------------------------------------------------------------- outputs

@@ -25,11 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from spia_core.sqlite_files import open_checked
+from spia_core.store_batches import BATCH_SCHEMA, LLMBatchRecords
 
 DB_NAME = "results.sqlite3"
 #: Schema version (PRAGMA user_version): 2 added documents.input_sha256 and runs.code_hash;
-#: 3 added the run kind "check" (`check` runs were stored as "evaluate" before).
-SCHEMA_VERSION = 3
+#: 3 added the run kind "check" (`check` runs were stored as "evaluate" before);
+#: 4 the provider batch tables of ``--llm-mode batch`` (store_batches.BATCH_SCHEMA).
+SCHEMA_VERSION = 4
 #: Kinds of run: one audit, a dataset evaluation, a `check` of redacted documents.
 RUN_KINDS: tuple[str, ...] = ("audit", "evaluate", "check")
 #: Name parts that mark a configuration key as a credential (api_key, x-api-key, apiKey,
@@ -94,7 +96,7 @@ class RunVersionMismatch(ValueError):
 
 def _migrate(conn: sqlite3.Connection, found: int) -> None:
     """Create the schema, or bring a store of an older schema version up to date."""
-    conn.executescript(_SCHEMA)
+    conn.executescript(_SCHEMA + BATCH_SCHEMA)
     for table, column in (("documents", "input_sha256"), ("runs", "code_hash")):
         names = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
         if column not in names:
@@ -226,8 +228,11 @@ class DocumentRow:
     input_sha256: str = ""
 
 
-class ResultStore:
+class ResultStore(LLMBatchRecords):
     """The SQLite store. ``ResultStore()`` opens (and creates) the default data directory's DB."""
+
+    _now = staticmethod(_now)
+    _dumps = staticmethod(_dumps)
 
     def __init__(self, data_dir: str | Path | None = None) -> None:
         self.data_dir = Path(data_dir) if data_dir is not None else default_data_dir()

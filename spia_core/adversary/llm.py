@@ -338,8 +338,11 @@ class LLMAdversary:
                 return exc
 
         if self.parallel:
+            # submit + result, not map: map cancels the second job when the first raises, and
+            # batch mode (BatchPending) needs both requests made in the same round
             with ThreadPoolExecutor(max_workers=2) as pool:
-                outcomes = dict(zip(jobs, pool.map(run, jobs), strict=True))
+                futures = {job: pool.submit(run, job) for job in jobs}
+                outcomes = {job: future.result() for job, future in futures.items()}
         else:
             outcomes = {job: run(job) for job in jobs}
         answers: list[tuple[tuple[str, ...], dict[str, Any] | None]] = []

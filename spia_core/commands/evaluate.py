@@ -146,6 +146,22 @@ def _add_llm_arguments(p: argparse.ArgumentParser) -> None:
         "server: a timed-out call to a local server is not retried)",
     )
     p.add_argument("--llm-retries", type=int, help="retries of a failed LLM call (default 4)")
+    p.add_argument(
+        "--llm-mode",
+        choices=("interactive", "batch"),
+        default="interactive",
+        help="interactive (one API call per request, the default) or batch: inference, "
+        "matcher, judge and utility requests go through the Anthropic Message Batches / OpenAI "
+        "Batch APIs at the batch price, in rounds (results within 24 h; a rerun polls the "
+        "stored batches). Cloud backbones only; see docs/scale.md",
+    )
+    p.add_argument(
+        "--batch-poll",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="--llm-mode batch: first wait between polls of a batch (then x1.5, at most 300 s)",
+    )
 
 
 def parse_options(pairs: list[str]) -> dict[str, object]:
@@ -183,6 +199,8 @@ def _argument_problem(args: argparse.Namespace) -> str | None:
         return "--min-certainty must be between 0 and 5"
     if args.workers < 1 or args.concurrency < 1:
         return "--workers and --concurrency must be at least 1"
+    if args.batch_poll < 0:
+        return "--batch-poll must be at least 0 seconds"
     if (args.anonymized is not None) != (args.anonymizer == "provided"):
         return "--anonymized FILE goes with --anonymizer provided (and vice versa)"
     if args.engine == "ray":
@@ -237,14 +255,46 @@ def _print_summary(result: Any, out: Path) -> None:
             f"{summary['n_anonymizer_refused']} document(s) failed because the anonymizer refused "
             "or returned no rewrite of the input (not scored, never counted as protected)"
         )
+    for batch in summary.get("llm_batches", []):
+        counts = ", ".join(f"{n} {k}" for k, n in batch["counts"].items())
+        print(
+            f"batch {batch['provider']} {batch['batch_id']} ({batch['stage']}, round "
+            f"{batch['round']}): {batch['status']}; {counts}"
+        )
+    for problem in summary.get("batch_problems", []):
+        print(f"error: {problem}", file=sys.stderr)
     if summary.get("n_resumed"):
         print(f"(resumed run {result.run_id}: {summary['n_resumed']} document(s) already done)")
     print(f"results written to {out}")
 
 
+def _batch_config(args: argparse.Namespace, config: Any, cache: bool, policy: Any) -> Any:
+    from spia_core.batch import BatchConfig
+
+    return BatchConfig(
+        dataset=args.dataset,
+        audit=config,
+        entities=args.entities,
+        limit=args.limit,
+        out_dir=args.out,
+        data_dir=args.data_dir,
+        workers=args.workers,
+        engine=args.engine,
+        ray_address=args.ray_address,
+        concurrency=args.concurrency,
+        resume=not args.no_resume,
+        anonymized=args.anonymized,
+        cache=cache,
+        llm_policy=policy,
+        llm_mode=args.llm_mode,
+        batch_poll=args.batch_poll,
+    )
+
+
 def run(args: argparse.Namespace) -> int:
-    from spia_core.batch import BatchConfig, run_batch
+    from spia_core.batch import run_batch
     from spia_core.datasets import DatasetError
+    from spia_core.llm.batch_api import BatchError
     from spia_core.llm.connection import CallPolicy
     from spia_core.pipeline import build_components, llm_destinations
     from spia_core.registry import UnknownNameError
@@ -267,8 +317,15 @@ def run(args: argparse.Namespace) -> int:
             max_concurrency=args.concurrency,
         )
         # fail fast on an unknown name, a missing dependency, backbone or key
-        build_components(config, cache=cache, data_dir=args.data_dir, policy=policy)
+        components = build_components(config, cache=cache, data_dir=args.data_dir, policy=policy)
         destinations = llm_destinations(config, has_gt=True)
+        batch = _batch_config(args, config, cache, policy)
+        if batch.llm_mode == "batch":
+            from spia_core.batch import check_llm_mode
+            from spia_core.scale.llm_batch import check_batchable
+
+            check_llm_mode(batch)
+            check_batchable(components)
     except (UnknownNameError, ValueError, RuntimeError, ImportError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -279,27 +336,18 @@ def run(args: argparse.Namespace) -> int:
 
         for note in concurrency_notes(config, args.concurrency):
             print(note, file=sys.stderr)
-    batch = BatchConfig(
-        dataset=args.dataset,
-        audit=config,
-        entities=args.entities,
-        limit=args.limit,
-        out_dir=args.out,
-        data_dir=args.data_dir,
-        workers=args.workers,
-        engine=args.engine,
-        ray_address=args.ray_address,
-        concurrency=args.concurrency,
-        resume=not args.no_resume,
-        anonymized=args.anonymized,
-        cache=cache,
-        llm_policy=policy,
-    )
     try:
         result = run_batch(batch, progress=not args.quiet)
     except (DatasetError, FileNotFoundError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except BatchError as exc:  # a batch could not be submitted, polled or read
+        print(
+            f"error: {exc}. Every finished document is in the results store; rerunning the "
+            "same command resumes them and polls the stored batches.",
+            file=sys.stderr,
+        )
+        return 1
     except OSError as exc:  # outputs could not be written after all: the store has the results
         print(
             f"error: {exc}; every finished document is in the results store, and a rerun with "
@@ -308,4 +356,4 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     _print_summary(result, args.out)
-    return 1 if result.summary.get("n_failed") else 0
+    return 1 if result.summary.get("n_failed") or result.summary.get("batch_problems") else 0

@@ -54,9 +54,15 @@ class AnthropicLLM(ProviderLLM):
     def _classify(self, exc: Exception) -> ErrorInfo | None:
         return classify_sdk_error(exc, self._sdk)
 
-    def _send(
+    @property
+    def client(self) -> Any:
+        """The SDK client (it holds the key: never log or store it)."""
+        return self._client
+
+    def request(
         self, messages: list[Message], schema: dict[str, Any] | None, params: dict[str, Any]
-    ) -> RawCompletion:
+    ) -> dict[str, Any]:
+        """The ``messages.create`` arguments of one call (also a batch request's ``params``)."""
         system, rest = split_system(messages)
         kwargs: dict[str, Any] = {
             "model": self.model,
@@ -72,19 +78,26 @@ class AnthropicLLM(ProviderLLM):
             kwargs["extra_body"] = extra
         if schema is not None and self.spec.structured_output == "json_schema":
             kwargs["output_config"] = {"format": {"type": "json_schema", "schema": schema}}
-        message = self._client.messages.create(**kwargs)
-        if not isinstance(getattr(message, "content", None), list):
-            raise MalformedResponse("HTTP 200 without a content list")
-        text = "".join(
-            block.text for block in message.content if getattr(block, "type", "") == "text"
-        )
-        refusal = None
-        if message.stop_reason == "refusal":
-            refusal = text.strip() or "the model refused to answer"
-        return RawCompletion(
-            text=text,
-            input_tokens=as_tokens(getattr(message.usage, "input_tokens", 0)),
-            output_tokens=as_tokens(getattr(message.usage, "output_tokens", 0)),
-            refusal=refusal,
-            finish_reason=str(message.stop_reason or ""),
-        )
+        return kwargs
+
+    def _send(
+        self, messages: list[Message], schema: dict[str, Any] | None, params: dict[str, Any]
+    ) -> RawCompletion:
+        return read_message(self._client.messages.create(**self.request(messages, schema, params)))
+
+
+def read_message(message: Any) -> RawCompletion:
+    """A Messages API answer (interactive, or one succeeded batch result) as a RawCompletion."""
+    if not isinstance(getattr(message, "content", None), list):
+        raise MalformedResponse("HTTP 200 without a content list")
+    text = "".join(block.text for block in message.content if getattr(block, "type", "") == "text")
+    refusal = None
+    if message.stop_reason == "refusal":
+        refusal = text.strip() or "the model refused to answer"
+    return RawCompletion(
+        text=text,
+        input_tokens=as_tokens(getattr(message.usage, "input_tokens", 0)),
+        output_tokens=as_tokens(getattr(message.usage, "output_tokens", 0)),
+        refusal=refusal,
+        finish_reason=str(message.stop_reason or ""),
+    )

@@ -184,6 +184,38 @@ class CachedLLM:
     def spec(self) -> Any:
         return getattr(self.inner, "spec", None)
 
+    def key(
+        self,
+        messages: list[Message],
+        schema: dict[str, Any] | None,
+        params: dict[str, Any],
+        prompt_version: str,
+    ) -> str:
+        """The cache key of one completion (``params`` as :meth:`params` gives them)."""
+        endpoint = redact_url(getattr(self.inner, "base_url", None) or "")
+        return cache_key(
+            self.provider, self.model, params, prompt_version, messages, schema, endpoint
+        )
+
+    def params(
+        self, temperature: float | None, top_p: float | None, max_tokens: int | None
+    ) -> dict[str, Any]:
+        """The parameters the inner LLM sends (what the key is computed from)."""
+        params_for = getattr(self.inner, "params_for", None)
+        if params_for:
+            return params_for(temperature, top_p, max_tokens)
+        return {"temperature": temperature, "top_p": top_p, "max_tokens": max_tokens}
+
+    def lookup(self, key: str, schema: dict[str, Any] | None) -> LLMResponse | None:
+        """The cached answer of ``key`` if it is still valid (an invalid one is dropped)."""
+        hit = self.cache.get(key)
+        if hit is None:
+            return None
+        valid = revalidate(hit, schema)
+        if valid is None:
+            self.cache.drop(key)
+        return valid
+
     def complete(
         self,
         messages: list[Message],
@@ -194,22 +226,12 @@ class CachedLLM:
         max_tokens: int | None = None,
         prompt_version: str = "",
     ) -> LLMResponse:
-        params_for = getattr(self.inner, "params_for", None)
-        params = (
-            params_for(temperature, top_p, max_tokens)
-            if params_for
-            else {"temperature": temperature, "top_p": top_p, "max_tokens": max_tokens}
+        key = self.key(
+            messages, schema, self.params(temperature, top_p, max_tokens), prompt_version
         )
-        endpoint = redact_url(getattr(self.inner, "base_url", None) or "")
-        key = cache_key(
-            self.provider, self.model, params, prompt_version, messages, schema, endpoint
-        )
-        hit = self.cache.get(key)
+        hit = self.lookup(key, schema)
         if hit is not None:
-            valid = revalidate(hit, schema)
-            if valid is not None:
-                return valid
-            self.cache.drop(key)
+            return hit
         response = self.inner.complete(
             messages,
             schema=schema,

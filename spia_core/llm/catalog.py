@@ -49,6 +49,10 @@ def _spec_from_dict(data: dict[str, Any], where: str) -> ModelSpec:
     for price in ("input_price_per_mtok", "output_price_per_mtok"):
         if not isinstance(data.get(price, 0.0), (int, float)) or data.get(price, 0.0) < 0:
             raise ValueError(f"{where}: {price} must be a non-negative number")
+    for price in ("batch_input_price_per_mtok", "batch_output_price_per_mtok"):
+        value = data.get(price)
+        if value is not None and (not isinstance(value, (int, float)) or value < 0):
+            raise ValueError(f"{where}: {price} must be a non-negative number or absent")
     return ModelSpec(**data)
 
 

@@ -20,6 +20,9 @@ class ModelSpec:
     max_output_tokens: int = 4096
     input_price_per_mtok: float = 0.0
     output_price_per_mtok: float = 0.0
+    #: Prices of the provider's batch API (None: the model has no batch API).
+    batch_input_price_per_mtok: float | None = None
+    batch_output_price_per_mtok: float | None = None
     max_concurrency: int = 2
     base_url: str | None = None
     notes: str = ""
@@ -33,4 +36,22 @@ class ModelSpec:
         """USD cost of one call at the catalog prices."""
         return (
             input_tokens * self.input_price_per_mtok + output_tokens * self.output_price_per_mtok
+        ) / 1_000_000
+
+    @property
+    def has_batch_api(self) -> bool:
+        """True when the catalog prices the model's batch API (cloud providers only)."""
+        return (
+            not self.is_local
+            and self.batch_input_price_per_mtok is not None
+            and self.batch_output_price_per_mtok is not None
+        )
+
+    def batch_cost(self, input_tokens: int, output_tokens: int) -> float:
+        """USD cost of one request answered through the batch API, at the catalog's batch prices."""
+        if not self.has_batch_api:
+            raise ValueError(f"{self.id} has no batch price in the catalog")
+        return (
+            input_tokens * (self.batch_input_price_per_mtok or 0.0)
+            + output_tokens * (self.batch_output_price_per_mtok or 0.0)
         ) / 1_000_000

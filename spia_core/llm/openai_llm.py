@@ -57,6 +57,11 @@ class _OpenAIBase(ProviderLLM):
             http_client=http_client,
         )
 
+    @property
+    def client(self) -> Any:
+        """The SDK client (it holds the key: never log or store it)."""
+        return self._client
+
     def _missing_key(self) -> str:
         raise self._error("no_api_key", "set OPENAI_API_KEY or enter a key in Settings")
 
@@ -69,9 +74,10 @@ class OpenAILLM(_OpenAIBase):
 
     provider = "openai"
 
-    def _send(
+    def request(
         self, messages: list[Message], schema: dict[str, Any] | None, params: dict[str, Any]
-    ) -> RawCompletion:
+    ) -> dict[str, Any]:
+        """The ``responses.create`` arguments of one call (also a batch request's ``body``)."""
         system, rest = split_system(messages)
         kwargs: dict[str, Any] = {
             "model": self.model,
@@ -95,22 +101,32 @@ class OpenAILLM(_OpenAIBase):
             }
         elif schema is not None and self.spec.structured_output == "json_object":
             kwargs["text"] = {"format": {"type": "json_object"}}
-        response = self._client.responses.create(**kwargs)
-        if not isinstance(getattr(response, "output", None), list):
-            raise MalformedResponse("HTTP 200 without an output list")
-        refusal = None
-        for item in response.output or []:
-            for part in getattr(item, "content", None) or []:
-                if getattr(part, "type", "") == "refusal":
-                    refusal = part.refusal or "refused"
-        usage = response.usage
-        return RawCompletion(
-            text=response.output_text or "",
-            input_tokens=as_tokens(getattr(usage, "input_tokens", 0)),
-            output_tokens=as_tokens(getattr(usage, "output_tokens", 0)),
-            refusal=refusal,
-            finish_reason=str(getattr(response, "status", "") or ""),
-        )
+        return kwargs
+
+    def _send(
+        self, messages: list[Message], schema: dict[str, Any] | None, params: dict[str, Any]
+    ) -> RawCompletion:
+        kwargs = self.request(messages, schema, params)
+        return read_response(self._client.responses.create(**kwargs))
+
+
+def read_response(response: Any) -> RawCompletion:
+    """A Responses API answer (interactive, or one batch output line's body) as a RawCompletion."""
+    if not isinstance(getattr(response, "output", None), list):
+        raise MalformedResponse("HTTP 200 without an output list")
+    refusal = None
+    for item in response.output or []:
+        for part in getattr(item, "content", None) or []:
+            if getattr(part, "type", "") == "refusal":
+                refusal = part.refusal or "refused"
+    usage = response.usage
+    return RawCompletion(
+        text=response.output_text or "",
+        input_tokens=as_tokens(getattr(usage, "input_tokens", 0)),
+        output_tokens=as_tokens(getattr(usage, "output_tokens", 0)),
+        refusal=refusal,
+        finish_reason=str(getattr(response, "status", "") or ""),
+    )
 
 
 class OpenAICompatibleLLM(_OpenAIBase):

@@ -234,8 +234,24 @@ class ProviderLLM:
     ) -> LLMResponse:
         """One completion with retries; with ``schema``, parse + validate + at most ONE repair."""
         params = self.params_for(temperature, top_p, max_tokens)
+        return self.complete_with(self._call_with_retries, messages, schema, params, self.spec.cost)
+
+    def complete_with(
+        self,
+        call: Callable[[list[Message], dict[str, Any] | None, dict[str, Any]], RawCompletion],
+        messages: list[Message],
+        schema: dict[str, Any] | None,
+        params: dict[str, Any],
+        price: Callable[[int, int], float],
+    ) -> LLMResponse:
+        """A completion whose API calls go through ``call`` and are priced by ``price``.
+
+        ``complete`` passes the interactive call with retries and the list price; the batch
+        path (llm.batch_broker) passes answers of a provider batch and the batch price, so
+        JSON validation, the one repair and the usage accounting are the same in both modes.
+        """
         started = time.monotonic()
-        raw = self._call_with_retries(messages, schema, params)
+        raw = call(messages, schema, params)
         usage = Usage(raw.input_tokens, raw.output_tokens)
         calls = 1 + raw.extra_calls
         parsed: Any = None
@@ -247,7 +263,7 @@ class ProviderLLM:
                 parsed = parse_and_validate(raw.text, schema)
             except JSONParseError as first:
                 repair = self._repair_messages(messages, raw.text, str(first), schema)
-                raw = self._call_with_retries(repair, schema, params)
+                raw = call(repair, schema, params)
                 usage.input_tokens += raw.input_tokens
                 usage.output_tokens += raw.output_tokens
                 calls += 1 + raw.extra_calls
@@ -265,7 +281,7 @@ class ProviderLLM:
             usage=usage,
             model=self.model,
             latency_s=time.monotonic() - started,
-            cost_usd=self.spec.cost(usage.input_tokens, usage.output_tokens),
+            cost_usd=price(usage.input_tokens, usage.output_tokens),
             calls=calls,
         )
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import json
-import sys
 import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -25,6 +24,7 @@ from spia_core.scale.check import (
     write_files,
 )
 from spia_core.scale.discover import CheckInput
+from spia_core.scale.record import progress_bar, save_each
 
 
 def _rows(cfg: CheckConfig, todo: list[CheckInput], cancel: threading.Event | None) -> Iterator:
@@ -93,22 +93,13 @@ def run_check(
         rows = _reuse(store, run.id, cfg)
         n_resumed = len(rows)
         todo = [i for i in cfg.inputs if i.data_id not in rows]
-        bar = _bar(len(cfg.inputs), n_resumed, progress)
-        status = "done"
-        try:
-            for row in _rows(cfg, todo, cancel):
-                _save(store, run.id, row)
-                rows[row["data_id"]] = row
-                if bar is not None:
-                    bar.update(1)
-            if cancel is not None and cancel.is_set():
-                status = "cancelled"
-        except BaseException:
-            store.finish_run(run.id, status="interrupted")
-            raise
-        finally:
-            if bar is not None:
-                bar.close()
+        bar = progress_bar(len(cfg.inputs), n_resumed, "check", progress)
+
+        def save(row: dict[str, Any]) -> None:
+            _save(store, run.id, row)
+            rows[row["data_id"]] = row
+
+        status = save_each(store, run.id, _rows(cfg, todo, cancel), save, bar=bar, cancel=cancel)
         ordered = [rows[i.data_id] for i in cfg.inputs if i.data_id in rows]
         summary = summarise(ordered, cfg, n_resumed, status)
         store.finish_run(run.id, status=status, summary=summary, coverage=summary["counts"])
@@ -127,14 +118,6 @@ def _save(store: Any, run_id: int, row: dict[str, Any]) -> None:
         error=row.get("error", ""),
         input_sha256=row.get("input_sha256", ""),
     )
-
-
-def _bar(total: int, initial: int, enabled: bool) -> Any:
-    if not enabled:
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, initial=initial, desc="check", unit="doc", file=sys.stderr)
 
 
 def summarise(

@@ -1,0 +1,157 @@
+"""The OpenAI Batch API (``client.files`` + ``client.batches``) as a :class:`BatchAPI`.
+
+The interactive OpenAI path uses the Responses API, so batches use the ``/v1/responses``
+endpoint with the very same request body (the answer is interchangeable with a cached
+interactive one). Requests go up as a JSONL file (purpose ``batch``); answers come back in the
+batch's output file and failed requests in its error file, each read line by line.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from spia_core.llm.base import Message
+from spia_core.llm.batch_api import (
+    CANCELLED,
+    ENDED,
+    EXPIRED,
+    FAILED,
+    IN_PROGRESS,
+    BatchAnswer,
+    BatchRequest,
+    BatchStatus,
+)
+from spia_core.llm.provider import (
+    ErrorInfo,
+    MalformedResponse,
+    classify_malformed,
+    classify_sdk_error,
+)
+from spia_core.llm.urls import redact_url
+
+#: The batch endpoint: the Responses API, as the interactive OpenAILLM.
+ENDPOINT = "/v1/responses"
+_STATES = {
+    "completed": ENDED,
+    "expired": EXPIRED,
+    "cancelled": CANCELLED,
+    "failed": FAILED,
+}
+
+
+class OpenAIBatchAPI:
+    """Batches of one :class:`~spia_core.llm.openai_llm.OpenAILLM`'s client."""
+
+    provider = "openai"
+
+    def __init__(self, llm: Any, client: Any) -> None:
+        self.llm = llm
+        self._client = client
+        self.endpoint = redact_url(llm.base_url) or "https://api.openai.com/v1"
+
+    def classify(self, exc: Exception) -> ErrorInfo | None:
+        """How to treat a failed batch API call (retry or not), as for interactive calls."""
+        import openai
+
+        return classify_malformed(exc) or classify_sdk_error(exc, openai)
+
+    def body(
+        self, messages: list[Message], schema: dict[str, Any] | None, params: dict[str, Any]
+    ) -> dict[str, Any]:
+        return self.llm.request(messages, schema, params)
+
+    def submit(self, requests: list[BatchRequest]) -> str:
+        lines = "".join(
+            json.dumps(
+                {"custom_id": r.custom_id, "method": "POST", "url": ENDPOINT, "body": r.body},
+                ensure_ascii=False,
+            )
+            + "\n"
+            for r in requests
+        )
+        upload = self._client.files.create(
+            file=("spia-batch.jsonl", lines.encode("utf-8"), "application/jsonl"),
+            purpose="batch",
+        )
+        batch = self._client.batches.create(
+            input_file_id=upload.id,
+            endpoint=ENDPOINT,
+            completion_window="24h",
+            metadata={"source": "spia-audit"},
+        )
+        return str(batch.id)
+
+    def status(self, batch_id: str) -> BatchStatus:
+        batch = self._client.batches.retrieve(batch_id)
+        counts = batch.request_counts
+        total = getattr(counts, "total", 0) or 0
+        done = getattr(counts, "completed", 0) or 0
+        failed = getattr(counts, "failed", 0) or 0
+        state = _STATES.get(batch.status, IN_PROGRESS)
+        pending = max(0, total - done - failed) if state == IN_PROGRESS else 0
+        message = ""
+        if state == FAILED:
+            errors = getattr(getattr(batch, "errors", None), "data", None) or []
+            message = "; ".join(str(getattr(e, "message", e)) for e in errors)[:300]
+            message = message or "the provider rejected the batch"
+        elif state == EXPIRED:
+            message = "the batch did not finish within its 24-hour window"
+        elif state == CANCELLED:
+            message = "the batch was cancelled"
+        return BatchStatus(state, done, failed, pending, message)
+
+    def answers(self, batch_id: str) -> tuple[list[BatchAnswer], int]:
+        batch = self._client.batches.retrieve(batch_id)
+        found: list[BatchAnswer] = []
+        unreadable = 0
+        for file_id in (batch.output_file_id, batch.error_file_id):
+            if not file_id:
+                continue
+            for line in self._client.files.content(file_id).text.splitlines():
+                if not line.strip():
+                    continue
+                answer = read_line(line)
+                if answer is None:
+                    unreadable += 1
+                else:
+                    found.append(answer)
+        return found, unreadable
+
+
+def read_line(line: str) -> BatchAnswer | None:
+    """One output/error file line; None when it names no request (not JSON, no custom_id)."""
+    try:
+        item = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(item, dict) or not isinstance(item.get("custom_id"), str):
+        return None
+    cid = item["custom_id"]
+    error = item.get("error")
+    if isinstance(error, dict):
+        code = str(error.get("code") or "error")
+        reason = "batch_expired" if code == "batch_expired" else "batch_errored"
+        return BatchAnswer(cid, None, reason, f"{code}: {error.get('message', '')}"[:300])
+    response = item.get("response") if isinstance(item.get("response"), dict) else {}
+    body = response.get("body")
+    status = response.get("status_code")
+    if status != 200:
+        inner = body.get("error") if isinstance(body, dict) else None
+        message = inner.get("message", "") if isinstance(inner, dict) else ""
+        return BatchAnswer(cid, None, "batch_errored", f"HTTP {status}: {message}"[:300])
+    return _completion(cid, body)
+
+
+def _completion(cid: str, body: Any) -> BatchAnswer:
+    from openai.types.responses import Response
+
+    from spia_core.llm.openai_llm import read_response
+
+    try:
+        if not isinstance(body, dict):
+            raise MalformedResponse("the result has no response body")
+        # built as the SDK builds an interactive answer (construct: no strict validation)
+        return BatchAnswer(cid, read_response(Response.construct(**body)))
+    except (ValueError, TypeError, MalformedResponse) as exc:
+        return BatchAnswer(cid, None, "malformed_response", f"unreadable response: {exc}"[:300])
