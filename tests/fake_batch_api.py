@@ -61,6 +61,12 @@ def model_answer(title: str, body_text: str) -> str:
         n = len(re.findall(r"\d+\. tag:", body_text))
         verdicts = [{"index": i, "label": "yes", "rationale": "same"} for i in range(n)]
         return json.dumps({"verdicts": verdicts})
+    if title == "alignment":
+        pairs = [{"a_id": 0, "b_id": 0, "confidence": 5, "reason": "the writer in both"}]
+        return json.dumps({"pairs": pairs, "unmatched_a": [], "unmatched_b": []})
+    if title == "utility":
+        scores = {"score": 9, "rationale": "unchanged"}
+        return json.dumps({"readability": scores, "meaning": scores, "hallucination": scores})
     raise AssertionError(f"the fake model has no answer for schema {title!r}")
 
 
@@ -84,6 +90,10 @@ class FakeBatchProvider:
     ending: str = ""
     #: Raise KeyboardInterrupt (a kill) on this poll of any batch (0: never).
     kill_on_poll: int = 0
+    #: Raise KeyboardInterrupt (a kill) when the results of a batch are fetched, this often.
+    kill_on_results: int = 0
+    #: Answer this many status polls with an overloaded / server error first.
+    poll_errors: int = 0
     batches: dict[str, FakeBatch] = field(default_factory=dict)
     files: dict[str, str] = field(default_factory=dict)
     interactive_calls: int = 0
@@ -116,6 +126,11 @@ class FakeBatchProvider:
             raise KeyboardInterrupt("killed while polling")
         return batch.polls > self.ready_after
 
+    def _results_fetched(self) -> None:
+        if self.kill_on_results:
+            self.kill_on_results -= 1
+            raise KeyboardInterrupt("killed while reading the results")
+
     def _outcome(self, title: str, body: dict[str, Any]) -> str:
         text = json.dumps(body, ensure_ascii=False)
         for kind, rule in (
@@ -144,7 +159,12 @@ class FakeBatchProvider:
             return httpx2.Response(404, json={"type": "error", "error": {"type": "not_found"}})
         batch = self.batches[match.group(1)]
         if match.group(2):
+            self._results_fetched()
             return httpx2.Response(200, content=self._anthropic_results(batch).encode())
+        if self.poll_errors:
+            self.poll_errors -= 1
+            error = {"type": "overloaded_error", "message": "Overloaded"}
+            return httpx2.Response(529, json={"type": "error", "error": error})
         ended = self._poll(batch)
         return httpx2.Response(200, json=self._message_batch(batch, ended=ended))
 
@@ -227,6 +247,7 @@ class FakeBatchProvider:
             return httpx2.Response(200, json=self._openai_batch(batch, ended=self._poll(batch)))
         match = re.fullmatch(r"/v1/files/([^/]+)/content", path)
         if match:
+            self._results_fetched()
             return httpx2.Response(200, content=self.files[match.group(1)].encode())
         return httpx2.Response(404, json={"error": {"message": f"no route {path}"}})
 

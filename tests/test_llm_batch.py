@@ -157,6 +157,31 @@ def test_batch_run_in_rounds_maps_results_back_and_prices_at_the_batch_rate(
     assert summary["llm_mode"] == "batch" and summary["batch_requests_submitted"] == 15
 
 
+def test_matcher_and_utility_requests_are_batched_too(
+    fake: FakeBatchProvider, dataset: Path, tmp_path: Path
+) -> None:
+    audit = AuditConfig(
+        adversary="llm",
+        adversary_backbone="claude-haiku-4-5",
+        matcher="llm",
+        matcher_backbone="gpt-4.1-mini",
+        utility_llm=True,
+        utility_backbone="gpt-4.1-mini",
+    )
+    result = run_batch(_config(dataset, tmp_path, audit=audit), progress=False)
+    stages = {(b["provider"], b["stage"]) for b in result.summary["llm_batches"]}
+    assert stages == {
+        ("anthropic", "adversary"),
+        ("openai", "matcher"),
+        ("openai", "utility"),
+    }
+    assert fake.interactive_calls == 0 and result.summary["n_failed"] == 0
+    usage = result.summary["usage"]
+    assert usage["matcher"]["calls"] == 4 and usage["utility"]["calls"] == 4
+    report = result.outcomes[0].report
+    assert report.utility is not None and report.utility.readability == 9
+
+
 def test_kill_and_restart_polls_the_stored_batch_instead_of_resubmitting(
     fake: FakeBatchProvider, dataset: Path, tmp_path: Path
 ) -> None:
@@ -182,6 +207,22 @@ def test_kill_and_restart_polls_the_stored_batch_instead_of_resubmitting(
     assert len(submitted) == len(set(submitted)) == 16  # ... and nothing was submitted twice
     assert result.summary["n_failed"] == 0
     assert _inferred_names(result)["post-2"] == ["Tomas Reyk"]
+
+
+def test_a_kill_while_reading_results_and_a_busy_provider_resubmit_nothing(
+    fake: FakeBatchProvider, dataset: Path, tmp_path: Path
+) -> None:
+    fake.kill_on_results, fake.poll_errors = 1, 2  # two 529s while polling, then a kill
+    with pytest.raises(KeyboardInterrupt):
+        run_batch(_config(dataset, tmp_path), progress=False)
+    with ResultStore(tmp_path / "store") as store:
+        run = store.list_runs()[0]
+        assert store.llm_batches(run.id)[0].status == "ended"  # seen ending, not collected
+        assert {r.state for r in store.llm_batch_requests(run.id)} == {"pending"}
+    result = run_batch(_config(dataset, tmp_path), progress=False)
+    submitted = fake.submitted()
+    assert len(submitted) == len(set(submitted)) == 16
+    assert result.summary["n_failed"] == 0 and fake.poll_errors == 0
 
 
 def test_cached_answers_are_not_submitted_again(
@@ -224,7 +265,7 @@ def test_expired_batch_gives_a_clear_message_and_a_failing_exit(
         ]
     )  # fmt: skip
     err = capsys.readouterr().err
-    assert code == 1
+    assert code == 1 and "TESTKEY" not in err
     assert "expired" in err and "4 of 4 request(s) got no answer" in err
     assert "Run the same command again" in err
     results = [json.loads(x) for x in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]

@@ -16,6 +16,7 @@ submitted. JSON validation and the one repair request are the provider's own
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import sys
 import threading
@@ -41,6 +42,10 @@ from spia_core.llm.provider import ProviderLLM, RawCompletion
 
 log = logging.getLogger(__name__)
 
+#: Most requests and bytes of one submitted batch (Anthropic allows 100,000 requests and
+#: 256 MB, OpenAI 50,000 requests and 200 MB per input file).
+MAX_REQUESTS = 10_000
+MAX_BYTES = 100 * 1024 * 1024
 #: Why a request of a batch that ended badly has no answer.
 _NO_ANSWER = {
     "expired": "batch_expired",
@@ -129,7 +134,7 @@ class BatchBroker:
         for req in self.store.llm_batch_requests(self.run_id):
             if req.state != "pending":
                 self._answers[req.request_key] = answer_from_dict(req.custom_id, req.result)
-            elif rows[req.batch].status == "in_progress":
+            else:  # not collected yet (even if the batch was seen ending): poll it again
                 self._waiting[req.request_key] = req.batch
         self._stored = rows
 
@@ -209,32 +214,39 @@ class BatchBroker:
         for key, queued in self._new.items():
             group = (queued.api.provider, queued.model, queued.stage)
             groups.setdefault(group, []).append((key, queued))
-        for (provider, model, stage), items in groups.items():
-            api = items[0][1].api
-            requests = [BatchRequest(q.custom_id, q.body) for _, q in items]
-            batch_id = self._control(
-                api, f"submit a {stage} batch", functools.partial(api.submit, requests)
-            )
-            row = self.store.add_llm_batch(
-                self.run_id,
-                provider=provider,
-                model=model,
-                batch_id=batch_id,
-                stage=stage,
-                round=self._round,
-                requests=[(q.custom_id, key, q.data_id) for key, q in items],
-            )
-            live = _Live(row, api, batch_id, stage, self._round)
-            for key, queued in items:
-                live.keys[queued.custom_id] = key
-                self._waiting[key] = row
-            self._live[row] = live
-            self.submitted += len(items)
-            self.notify(
-                f"batch: submitted {provider} batch {batch_id} ({stage}, round {self._round}): "
-                f"{len(items)} request(s)"
-            )
+        for (provider, model, stage), group in groups.items():
+            for items in _chunks(group):
+                self._submit(provider, model, stage, items)
         self._new.clear()
+
+    def _submit(
+        self, provider: str, model: str, stage: str, items: list[tuple[str, _Queued]]
+    ) -> None:
+        """Submit one batch and store it with its custom_id -> request key map at once."""
+        api = items[0][1].api
+        requests = [BatchRequest(q.custom_id, q.body) for _, q in items]
+        batch_id = self._control(
+            api, f"submit a {stage} batch", functools.partial(api.submit, requests)
+        )
+        row = self.store.add_llm_batch(
+            self.run_id,
+            provider=provider,
+            model=model,
+            batch_id=batch_id,
+            stage=stage,
+            round=self._round,
+            requests=[(q.custom_id, key, q.data_id) for key, q in items],
+        )
+        live = _Live(row, api, batch_id, stage, self._round)
+        for key, queued in items:
+            live.keys[queued.custom_id] = key
+            self._waiting[key] = row
+        self._live[row] = live
+        self.submitted += len(items)
+        self.notify(
+            f"batch: submitted {provider} batch {batch_id} ({stage}, round {self._round}): "
+            f"{len(items)} request(s)"
+        )
 
     def _wait(self) -> None:
         delay = self.poll_interval
@@ -250,7 +262,7 @@ class BatchBroker:
                     del self._live[row]
             if self._live:
                 self._sleep(delay)
-                delay = min(self.poll_cap, max(delay * 1.5, 1.0))
+                delay = min(self.poll_cap, delay * 1.5)
 
     def _report(self, live: _Live, status: BatchStatus) -> None:
         counts = status.counts()
@@ -321,7 +333,7 @@ class BatchBroker:
                 if info is None or not info.retryable or ambiguous or last:
                     detail = info.detail if info is not None else f"{type(exc).__name__}: {exc}"
                     raise BatchError(api.llm.redact(_failure(api, what, detail, submit))) from None
-                delay = min(self.poll_cap, max(1.0, self.poll_interval) * 2**attempt)
+                delay = min(self.poll_cap, self.poll_interval * 2**attempt)
                 log.warning(
                     "%s: could not %s (%s), retrying in %.0fs",
                     api.provider,
@@ -385,6 +397,20 @@ _ADAPTERS: dict[str, Callable[[Any], BatchAPI]] = {
     "anthropic": _anthropic_batches,
     "openai": _openai_batches,
 }
+
+
+def _chunks(items: list[tuple[str, _Queued]]) -> list[list[tuple[str, _Queued]]]:
+    """``items`` cut into batches within both providers' limits (requests and bytes)."""
+    chunks: list[list[tuple[str, _Queued]]] = [[]]
+    size = 0
+    for item in items:
+        cost = len(json.dumps(item[1].body, ensure_ascii=False).encode("utf-8")) + 200
+        if chunks[-1] and (len(chunks[-1]) >= MAX_REQUESTS or size + cost > MAX_BYTES):
+            chunks.append([])
+            size = 0
+        chunks[-1].append(item)
+        size += cost
+    return [c for c in chunks if c]
 
 
 def _failure(api: BatchAPI, what: str, detail: str, submit: bool) -> str:
