@@ -7,7 +7,6 @@ so one unreadable line loses only its own request.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from spia_core.llm.base import Message
@@ -19,6 +18,7 @@ from spia_core.llm.batch_api import (
     BatchAnswer,
     BatchRequest,
     BatchStatus,
+    read_lines,
 )
 from spia_core.llm.provider import (
     ErrorInfo,
@@ -74,33 +74,16 @@ class AnthropicBatchAPI:
         return BatchStatus(state, counts.succeeded, errored, 0, message)
 
     def answers(self, batch_id: str) -> tuple[list[BatchAnswer], int]:
-        found: list[BatchAnswer] = []
-        unreadable = 0
         with self._batches.with_streaming_response.results(batch_id) as response:
-            for line in response.iter_lines():
-                if not line.strip():
-                    continue
-                answer = read_line(line)
-                if answer is None:
-                    unreadable += 1
-                else:
-                    found.append(answer)
-        return found, unreadable
+            return read_lines(response.iter_lines(), read_item)
 
 
-def read_line(line: str) -> BatchAnswer | None:
-    """One results line; None when it names no request (not JSON, no custom_id)."""
+def read_item(cid: str, item: dict[str, Any]) -> BatchAnswer:
+    """The answer of one results line (``{"custom_id", "result": {"type", ...}}``)."""
     from anthropic.types import Message as SDKMessage
 
     from spia_core.llm.anthropic_llm import read_message
 
-    try:
-        item = json.loads(line)
-    except ValueError:
-        return None
-    if not isinstance(item, dict) or not isinstance(item.get("custom_id"), str):
-        return None
-    cid = item["custom_id"]
     result = item.get("result") if isinstance(item.get("result"), dict) else {}
     kind = result.get("type")
     if kind == "succeeded":

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -94,6 +95,35 @@ def answer_from_dict(custom_id: str, data: dict[str, Any]) -> BatchAnswer:
         finish_reason=str(data.get("finish_reason") or ""),
     )
     return BatchAnswer(custom_id, raw)
+
+
+def result_item(line: str) -> tuple[str, dict[str, Any]] | None:
+    """(custom_id, the parsed line) of one JSONL result line; None when it names no request."""
+    try:
+        item = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(item, dict) or not isinstance(item.get("custom_id"), str):
+        return None
+    return item["custom_id"], item
+
+
+def read_lines(
+    lines: Iterable[str], read: Callable[[str, dict[str, Any]], BatchAnswer]
+) -> tuple[list[BatchAnswer], int]:
+    """(answers, number of unreadable lines) of JSONL result lines; ``read(custom_id, item)``
+    turns one parsed line into its answer (a bad line loses only its own request)."""
+    found: list[BatchAnswer] = []
+    unreadable = 0
+    for line in lines:
+        if not line.strip():
+            continue
+        parsed = result_item(line)
+        if parsed is None:
+            unreadable += 1
+        else:
+            found.append(read(*parsed))
+    return found, unreadable
 
 
 class BatchAPI(Protocol):

@@ -21,6 +21,7 @@ from spia_core.llm.batch_api import (
     BatchAnswer,
     BatchRequest,
     BatchStatus,
+    read_lines,
 )
 from spia_core.llm.provider import (
     ErrorInfo,
@@ -103,31 +104,15 @@ class OpenAIBatchAPI:
 
     def answers(self, batch_id: str) -> tuple[list[BatchAnswer], int]:
         batch = self._client.batches.retrieve(batch_id)
-        found: list[BatchAnswer] = []
-        unreadable = 0
+        lines: list[str] = []
         for file_id in (batch.output_file_id, batch.error_file_id):
-            if not file_id:
-                continue
-            for line in self._client.files.content(file_id).text.splitlines():
-                if not line.strip():
-                    continue
-                answer = read_line(line)
-                if answer is None:
-                    unreadable += 1
-                else:
-                    found.append(answer)
-        return found, unreadable
+            if file_id:
+                lines.extend(self._client.files.content(file_id).text.splitlines())
+        return read_lines(lines, read_item)
 
 
-def read_line(line: str) -> BatchAnswer | None:
-    """One output/error file line; None when it names no request (not JSON, no custom_id)."""
-    try:
-        item = json.loads(line)
-    except ValueError:
-        return None
-    if not isinstance(item, dict) or not isinstance(item.get("custom_id"), str):
-        return None
-    cid = item["custom_id"]
+def read_item(cid: str, item: dict[str, Any]) -> BatchAnswer:
+    """The answer of one output/error file line (``{"custom_id", "response", "error"}``)."""
     error = item.get("error")
     if isinstance(error, dict):
         code = str(error.get("code") or "error")
