@@ -310,30 +310,53 @@ def test_custom_ids_are_stable_unique_and_provider_safe() -> None:
     assert custom_id("d", "judge", key_a) != custom_id("d", "judge", key_c)
 
 
-def test_a_version_2_store_gains_the_batch_tables_and_stays_readable(tmp_path: Path) -> None:
-    from spia_core.store import _SCHEMA
+#: The results store of schema version 2 (before the `check` kind and the batch tables).
+V2_SCHEMA = """
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, run_key TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('audit', 'evaluate')), config TEXT NOT NULL,
+    package_version TEXT NOT NULL, prompt_versions TEXT NOT NULL DEFAULT '{}',
+    dataset_name TEXT NOT NULL DEFAULT '', dataset_hash TEXT NOT NULL DEFAULT '',
+    started_at TEXT NOT NULL, ended_at TEXT, status TEXT NOT NULL DEFAULT 'running',
+    coverage TEXT NOT NULL DEFAULT '{}', summary TEXT NOT NULL DEFAULT '{}',
+    code_hash TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX runs_key ON runs (run_key);
+CREATE TABLE documents (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE, data_id TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('ok', 'failed')), error TEXT NOT NULL DEFAULT '',
+    result TEXT NOT NULL DEFAULT '{}', summary TEXT NOT NULL DEFAULT '{}',
+    finished_at TEXT NOT NULL, input_sha256 TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (run_id, data_id)
+);
+"""
 
+
+def test_a_version_2_store_gains_the_batch_tables_and_stays_readable(tmp_path: Path) -> None:
     path = tmp_path / "results.sqlite3"
     conn = sqlite3.connect(path)
-    conn.executescript(_SCHEMA)
-    for table, column in (("documents", "input_sha256"), ("runs", "code_hash")):
-        conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} TEXT NOT NULL DEFAULT ''")
+    conn.executescript(V2_SCHEMA)
     conn.execute(
         "INSERT INTO runs (run_key, kind, config, package_version, started_at)"
         " VALUES ('k', 'evaluate', '{}', '0.1', 'then')"
+    )
+    conn.execute(
+        "INSERT INTO documents (run_id, data_id, status, finished_at) VALUES (1, 'd', 'ok', 'x')"
     )
     conn.execute("PRAGMA user_version=2")
     conn.commit()
     conn.close()
     with ResultStore(tmp_path) as store:
         (run,) = store.list_runs()
-        assert run.run_key == "k" and store.llm_batches(run.id) == []
+        assert run.run_key == "k" and run.n_ok == 1 and store.llm_batches(run.id) == []
         row = store.add_llm_batch(
             run.id, provider="openai", model="m", batch_id="b1", stage="judge", round=1,
             requests=[("c1", "k1", "d1")],
         )  # fmt: skip
         store.save_llm_batch_answers(row, [("c1", "succeeded", {"text": "{}"})])
         assert store.llm_batch_requests(run.id)[0].state == "succeeded"
+        store.delete_run(run.id)  # the run's batches go with it
+        assert store.llm_batch_requests(run.id) == []
     version = sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0]
     assert version == SCHEMA_VERSION == 4
 

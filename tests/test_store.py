@@ -11,7 +11,14 @@ import threading
 import pytest
 
 from spia_core.pipeline import AuditConfig, audit
-from spia_core.store import ResultStore, default_data_dir, is_secret_key, run_key, strip_secrets
+from spia_core.store import (
+    SCHEMA_VERSION,
+    ResultStore,
+    default_data_dir,
+    is_secret_key,
+    run_key,
+    strip_secrets,
+)
 
 CONFIG = {"anonymizer": "ner-mask", "adversary": "local", "options": {"numbered": True}}
 
@@ -166,7 +173,7 @@ def test_check_runs_have_their_own_kind_and_old_stores_are_migrated(tmp_path) ->
         new = store.start_run("check", {**check_cfg, "inputs_sha256": "def"})
         assert store.load_run(new.id).kind == "check"
     conn = sqlite3.connect(tmp_path / "results.sqlite3")
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("DELETE FROM runs WHERE id=2")  # the documents' reference follows the new table
