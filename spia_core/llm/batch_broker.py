@@ -119,6 +119,7 @@ class BatchBroker:
         self._waiting: dict[str, int] = {}
         self._new: dict[str, _Queued] = {}
         self._live: dict[int, _Live] = {}
+        self._stored: dict[int, Any] = {}
         self._round = 0
         self._load()
 
