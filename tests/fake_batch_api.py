@@ -67,6 +67,8 @@ def model_answer(title: str, body_text: str) -> str:
     if title == "utility":
         scores = {"score": 9, "rationale": "unchanged"}
         return json.dumps({"readability": scores, "meaning": scores, "hallucination": scores})
+    if not title:  # a plain-text request
+        return "OK"
     raise AssertionError(f"the fake model has no answer for schema {title!r}")
 
 
@@ -86,7 +88,7 @@ class FakeBatchProvider:
     error_if: Rule = NEVER
     garbage_if: Rule = NEVER
     malformed_if: Rule = NEVER
-    #: "" (ends normally) or "expired": the batch ends expired, no request answered.
+    #: "" (ends normally), "expired" (no request answered) or "failed" (OpenAI: input rejected).
     ending: str = ""
     #: Raise KeyboardInterrupt (a kill) on this poll of any batch (0: never).
     kill_on_poll: int = 0
@@ -267,6 +269,10 @@ class FakeBatchProvider:
             return data
         if self.ending == "expired":
             data.update(status="expired", request_counts={"total": n, "completed": 0, "failed": n})
+            return data
+        if self.ending == "failed":  # the provider rejected the input file
+            errors = {"data": [{"code": "invalid_request", "message": "line 1: bad body"}]}
+            data.update(status="failed", errors=errors)
             return data
         output, errors = self._openai_results(batch)
         data.update(

@@ -370,3 +370,49 @@ def test_no_api_key_is_stored_cached_or_written(
         data = path.read_bytes()
         assert KEY_A.encode() not in data and KEY_O.encode() not in data, path
         assert b"TESTKEY" not in data, path
+
+
+# --------------------------------------------------------------------------- the broker itself
+
+
+def test_polling_backs_off_reports_counts_and_names_a_failed_batch(tmp_path: Path) -> None:
+    from spia_core.llm.base import LLMError, Message
+    from spia_core.llm.batch_api import BatchPending
+    from spia_core.llm.batch_broker import BatchBroker
+    from spia_core.llm.catalog import make_llm
+
+    fake = FakeBatchProvider(ready_after=3)
+    client = httpx2.Client(transport=httpx2.MockTransport(fake))
+    llm = make_llm("gpt-4.1-mini", api_key=KEY_O, http_client=client)
+    sleeps: list[float] = []
+    said: list[str] = []
+    with ResultStore(tmp_path) as store:
+        run = store.start_run("evaluate", {"t": 1})
+        broker = BatchBroker(
+            store, run.id, poll_interval=2.0, poll_cap=4.0, sleep=sleeps.append, notify=said.append
+        )
+        batched = broker.wrap(llm, "judge")
+        asks = [[Message("user", f"{i}. tag: NAME | GT: 'a' | Pred: 'b'")] for i in range(3)]
+        for i, ask in enumerate(asks):
+            broker.document = f"doc-{i}"
+            with pytest.raises(BatchPending):
+                batched.complete(ask, schema=None, max_tokens=50)
+        broker.run_round()
+        assert sleeps == [2.0, 3.0, 4.0]  # x1.5 each time, capped
+        assert any("in_progress: 0 succeeded, 0 errored, 3 pending" in s for s in said), said
+        assert any("ended: 3 succeeded, 0 errored, 0 pending" in s for s in said), said
+        (row,) = store.llm_batches(run.id)
+        assert row.status == "ended" and row.counts["succeeded"] == 3
+
+        fake.ending, fake.ready_after = "failed", 0
+        broker.document = "doc-x"
+        late = [Message("user", "4. tag: AGE | GT: '1' | Pred: '2'")]
+        with pytest.raises(BatchPending):
+            batched.complete(late)
+        broker.run_round()
+        (problem,) = broker.problems
+        assert "failed: line 1: bad body; 1 of 1 request(s) got no answer" in problem
+        with pytest.raises(LLMError, match="batch_failed: line 1: bad body"):
+            batched.complete(late)
+        assert batched.complete(asks[0], max_tokens=50).text == "OK"  # earlier answers stay
+        assert fake.interactive_calls == 0
