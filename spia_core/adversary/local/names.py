@@ -190,25 +190,41 @@ def complete_with_email(name: str, emails: list[str]) -> str:
     return name
 
 
-def name_sex(name: str) -> str:
-    """'Male'/'Female' from the first given name, '' when unknown or ambiguous."""
-    for tok in name.replace("_", " ").split():
-        tok = tok.strip(".")
-        if len(tok) > 1:
-            return lexicons.first_names().get(lexicons.fold(tok), "")
-    return ""
+def _given(name: str) -> str:
+    """The folded first given name of ``name`` (initials skipped), or ''."""
+    tok = next((t.strip(".") for t in name.replace("_", " ").split() if len(t.strip(".")) > 1), "")
+    return lexicons.fold(tok)
 
 
 @functools.cache
-def _sex_votes() -> dict[str, tuple[float, float]]:
-    """Folded first name -> (male, female) census frequency."""
-    male, female = lexicons.census_names()[:2]
-    return {k: (male.get(k, 0.0), female.get(k, 0.0)) for k in male.keys() | female.keys()}
+def world_given_names() -> dict[str, float]:
+    """Folded given name -> share of women bearing it, over the name records of many countries
+    (``data/lexicons/given_names_sex.tsv``, built from the nomquamgender data; SOURCES.md)."""
+    return {row[0]: float(row[1]) for row in lexicons._read_tsv("given_names_sex.tsv")}
 
 
-def weak_name_sex(name: str) -> str:
-    """The sex more locales give a first name that is used for both ('Shannon', 'Leigh');
-    '' when even or unknown."""
-    tok = next((t.strip(".") for t in name.split() if len(t.strip(".")) > 1), "")
-    male, female = _sex_votes().get(lexicons.fold(tok), (0, 0))
-    return "Male" if male > female else "Female" if female > male else ""
+def is_given_name(name: str) -> bool:
+    """True when the first word of ``name`` is a given name of the census or international
+    records (whatever its sex)."""
+    given = _given(name)
+    return given in world_given_names() or given in name_sets()[0]
+
+
+def census_name_sex(name: str) -> str:
+    """'Male'/'Female' from the first given name in the U.S. census lists, else ''."""
+    return lexicons.first_names().get(_given(name), "")
+
+
+def world_name_sex(name: str) -> str:
+    """'Male'/'Female' when at least 90% of the bearers of the first given name are of one sex
+    in the international name records, else ''."""
+    p = world_given_names().get(_given(name))
+    if p is None:
+        return ""
+    return "Female" if p >= 0.9 else "Male" if p <= 0.1 else ""
+
+
+def name_sex(name: str) -> str:
+    """'Male'/'Female' from the first given name (census lists, then the international
+    records), '' when unknown or ambiguous."""
+    return census_name_sex(name) or world_name_sex(name)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import calendar
 import functools
 import re
 
@@ -12,26 +13,7 @@ from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.rules import rule
 from spia_core.taxonomy import REFERENCE_DATE
 
-_MONTHS = {
-    m: i
-    for i, m in enumerate(
-        [
-            "january",
-            "february",
-            "march",
-            "april",
-            "may",
-            "june",
-            "july",
-            "august",
-            "september",
-            "october",
-            "november",
-            "december",
-        ],
-        1,
-    )
-}
+_MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
 _UNITS = [
     "one",
     "two",
@@ -71,7 +53,9 @@ _AGED = re.compile(
     r"(?:\b(?:life|living|working|still|retired|even|now|me|myself|turned|turning|just) at|"
     r"\bturn(?:ed|ing)|\bjust turned) (?P<f>[1-9]\d)\b(?!\s*(?:%|am|pm|[:.]\d|years? of|"
     r"(?:days?|weeks?|months?|hours?|minutes?|mins?|seconds?|percent|kg|km|miles?|[a-z]{1,2})\b))"
-    r"|(?P<g>" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")[- ]years?[- ]old)",
+    r"|(?P<g>" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")[- ]years?[- ]old"
+    r"|(?:^|[.!?]\s+)[Aa]t (?P<h>[1-9]\d),? (?:I|I['’]m|I['’]ve)\b"
+    r"|\b(?:my|his|her) (?P<i>[1-9]\d)(?:st|nd|rd|th) birthday)",
     re.IGNORECASE,
 )
 _DECADE = re.compile(
@@ -199,7 +183,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         sent = ctx.text[slice(*ctx.sentence_of(s))]
         years = [int(y) for y in _YEAR.findall(sent)]
         dead = re.search(r"\b(?:died|death|killed|deceased)\b", sent)
-        if years and not dead and not m.group("d") and not m.group("e") and not m.group("f"):
+        if years and not dead and not any(m.group(g) for g in "defhi"):
             age += REFERENCE_DATE.year - max(years)
             out.append(rule("age.stated").find(f"{age - 1}-{age}", [ctx.ev(s, e)]))
         else:

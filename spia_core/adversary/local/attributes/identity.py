@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft, draft_name
 from spia_core.adversary.local.evidence import Finding
@@ -20,6 +21,7 @@ from spia_core.adversary.local.names import (
     complete_with_email,
     email_name,
     handle_name,
+    is_given_name,
 )
 from spia_core.adversary.local.rules import rule
 from spia_core.model import Evidence
@@ -42,9 +44,41 @@ class NameChoice:
 
 def name_rule(source: str) -> str:
     """The rule id of a NAME choice: how the name was found (a mention, header, e-mail)."""
-    return {"header": "identity.name_header", "email": "identity.name_email"}.get(
-        source, "identity.name_mention"
-    )
+    return {
+        "header": "identity.name_header",
+        "email": "identity.name_email",
+        "signoff": "identity.name_signoff",
+    }.get(source, "identity.name_mention")
+
+
+_NAME_WORDS = r"[A-Z][\w'’\-]+(?: (?:[A-Z]\.|[A-Z][\w'’\-]+)){0,2}"
+#: A name closing the text ("... Any advice welcome. Abdullahi", "Thanks,\nRina", "- Tú") or
+#: introducing its writer ("My name is Wanjiru and ...", "Kofi here!").
+_SIGNED = re.compile(rf"(?:\A|\n|[.!?,)]\s+|[-–—~]\s*)(?P<name>{_NAME_WORDS})\s*[.!]?\s*\Z")
+_INTRO = re.compile(
+    rf"\b(?:[Mm]y name is|[Tt]his is|I['’]m|I am) (?P<name>{_NAME_WORDS})(?=[,.!]| and\b)"
+    rf"|(?:\A|\n)(?P<name2>{_NAME_WORDS}) here\b"
+)
+
+
+#: Words that close a post and are also recorded as given names.
+_CLOSERS = frozenset({"love", "amen", "blessings", "admin", "peace", "hope"})
+
+
+def signed_name(text: str) -> tuple[str, int, int] | None:
+    """A writer's name closing or introducing a post, when its first word is a given name of
+    the census or international records (``names.is_given_name``)."""
+    for m in (_SIGNED.search(text[-80:]), _INTRO.search(text)):
+        if m is None:
+            continue
+        key = "name" if m.group("name") else "name2"
+        raw = m.group(key)
+        first = lexicons.fold(raw.split()[0])
+        if not is_given_name(raw) or first in lexicons.common_words() or first in _CLOSERS:
+            continue
+        off = len(text) - len(text[-80:]) if m.re is _SIGNED else 0
+        return raw, off + m.start(key), off + m.end(key)
+    return None
 
 
 def header_name(text: str) -> tuple[str, int, int] | None:
@@ -74,6 +108,10 @@ def subject_name(ctx: DocContext, d: Draft) -> NameChoice | None:
         if head is not None:
             value = complete_with_email(head[0], emails)
             return NameChoice(value, 3, [ctx.ev(head[1], head[2])], "header")
+    if d.is_author:
+        signed = signed_name(ctx.text)
+        if signed is not None and not ctx.is_masked(signed[1], signed[2]):
+            return NameChoice(signed[0], 3, [ctx.ev(signed[1], signed[2])], "signoff")
     for c in d.codes:
         if c.tag == "EMAIL_ADDRESS":
             value = email_name(c.value)

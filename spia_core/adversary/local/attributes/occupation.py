@@ -12,6 +12,7 @@ organisation after the job or the work verb ("at / for / with <Org>"),
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -22,40 +23,8 @@ from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.rules import rule
 
 _BE = frozenset({"am", "'m", "’m", "m", "is", "'s", "’s", "was", "been", "be", "are", "being"})
-_WORK_HEADS = frozenset(
-    {
-        "work",
-        "works",
-        "worked",
-        "working",
-        "employed",
-        "serve",
-        "serves",
-        "served",
-        "serving",
-        "job",
-        "career",
-        "role",
-        "position",
-        "post",
-        "life",
-        "years",
-        "decades",
-        "time",
-        "experience",
-        "journey",
-        "stint",
-        "started",
-        "start",
-        "began",
-        "hired",
-        "trained",
-        "qualified",
-        "retired",
-        "moonlighting",
-    }
-)
-_FIRST = frozenset({"i", "me"})
+_MADE = frozenset({"promoted", "appointed", "elected", "named", "made"})
+_FIRST = frozenset({"i", "me", "we"})
 _RANK = re.compile(
     r"\b(?:senior|junior|head|lead|chief|principal|deputy|assistant|associate|trainee|"
     r"apprentice|intern|manager|director|supervisor|team leader)\b",
@@ -68,24 +37,72 @@ _SCHOOL = re.compile(r"\b(?:High School|Secondary School|Grammar School|Academy)
 _ORG_STOP = frozenset({"the", "a", "an", "my", "our", "this", "that", "local"})
 
 
-def _title(tok: Any) -> tuple[lexicons.Job, int, int] | None:
-    """The taxonomy job named by the noun ``tok`` with its left modifiers, and the span of the
-    longest title that ends at ``tok`` (character offsets)."""
-    table, _ = lexicons.occupations()
-    left = [c for c in tok.lefts if c.dep_ in {"compound", "amod", "nmod"} and c.i < tok.i]
-    # Contiguous modifiers only: "a retired school nurse" -> school nurse, retired nurse.
+#: An agent noun: someone who does something (adjuster, curator, florist, librarian...).
+_AGENT = re.compile(r"(?:er|or|ist|ian|ant|ent|man|woman|eer|ee|ier)s?$")
+
+
+@functools.cache
+def _words(kind: str) -> frozenset[str]:
+    """A word class of ``work_words.tsv`` (not_kind, org_heads, position_heads...)."""
+    rows = {row[0]: row[1] for row in lexicons._read_tsv("work_words.tsv")}
+    return frozenset(rows[kind].split())
+
+
+@functools.cache
+def _generic_heads() -> frozenset[str]:
+    """Head words of at least three taxonomy titles (engineer, officer, worker, technician...):
+    such a head needs its modifiers to name the job ("sound engineer")."""
+    counts: dict[str, int] = {}
+    for row in lexicons._read_tsv("occupation_taxonomy.tsv"):
+        for title in {t.strip().lower() for t in [row[2], *row[4].split("|")] if t.strip()}:
+            counts[title.split()[-1]] = counts.get(title.split()[-1], 0) + 1
+    return frozenset(w for w, n in counts.items() if n >= 3)
+
+
+def _modifiers(tok: Any) -> int:
+    """Index of the first token of the contiguous modifiers left of ``tok`` ('a retired school
+    nurse' -> 'retired')."""
     first = tok.i
+    left = [c for c in tok.lefts if c.dep_ in {"compound", "amod", "nmod"} and c.i < tok.i]
     for c in sorted(left, key=lambda c: -c.i):
-        sub = min(t.i for t in c.subtree)
         if max(t.i for t in c.subtree) == first - 1:
-            first = sub
-    doc = tok.doc
+            first = min(t.i for t in c.subtree)
+    return first
+
+
+def _title(
+    tok: Any, *, any_agent: bool = False
+) -> tuple[str, lexicons.Job | None, int, int] | None:
+    """(label, taxonomy job or None, start, end) of the job the noun ``tok`` and its left
+    modifiers name: the longest taxonomy title ending at ``tok``, widened by the modifiers a
+    generic head needs ('sound engineer'); with ``any_agent`` (after 'work as'), an agent
+    noun the taxonomy does not know ('claims adjuster') is taken as written."""
+    table, _ = lexicons.occupations()
+    doc, first = tok.doc, _modifiers(tok)
+    end = tok.idx + len(tok.text)
+    hit = None
     for start in range(first, tok.i + 1):
         phrase = doc[start : tok.i + 1].text.lower()
         job = table.get(phrase) or table.get(re.sub(r"\s*-\s*", "-", phrase))
         if job is not None:
-            return job, doc[start].idx, tok.idx + len(tok.text)
-    return None
+            hit = (job, start)
+            break
+    generic = tok.text.lower().rstrip("s") in _generic_heads()
+    agent = any_agent and _AGENT.search(tok.text.lower()) and tok.text.islower()
+    if hit is None and not ((generic and first < tok.i) or agent):
+        return None
+    job, start = hit if hit is not None else (None, tok.i)
+    if job is None or generic:
+        while start > first and doc[start - 1].text.lower() not in _words("not_kind"):
+            if not re.fullmatch(r"[A-Za-z][\w-]*", doc[start - 1].text):
+                break
+            start -= 1
+    phrase = doc[start : tok.i + 1].text
+    label = lexicons.job_label(phrase)
+    if not label:
+        label = phrase[:1].upper() + phrase[1:]
+        label = label[:-1] if label.endswith("s") and not label.endswith("ss") else label
+    return label, job, doc[start].idx, end
 
 
 def _speaker(ctx: DocContext, tok: Any) -> Draft | None:
@@ -99,11 +116,12 @@ def _speaker(ctx: DocContext, tok: Any) -> Draft | None:
         return next((d for d in ctx.drafts if d.is_author), None)
     if subj.text.lower() in _FIRST:
         return next((d for d in ctx.drafts if d.is_author), None)
-    for d in ctx.drafts:
-        for m in d.mentions:
-            if m.start <= subj.idx < m.end:
-                return d
-    return None
+    return _named(ctx, subj)
+
+
+def _named(ctx: DocContext, tok: Any) -> Draft | None:
+    """The subject one of whose mentions holds the token ``tok``."""
+    return next((d for d in ctx.drafts for m in d.mentions if m.start <= tok.idx < m.end), None)
 
 
 def _org_words(obj: Any) -> list[Any]:
@@ -131,22 +149,66 @@ def _org_words(obj: Any) -> list[Any]:
     return words
 
 
+def _org_at(ctx: DocContext, obj: Any) -> tuple[str, int, int] | None:
+    """The organisation named from the token ``obj`` on: spaCy's ORG or FAC entity that holds
+    it, else its capitalised words; None for places, masked or too short names."""
+    if not obj.text[:1].isupper():
+        return None
+    ent = next((x for x in ctx.ents if x[0] <= obj.idx < x[1] and x[2] in {"ORG", "FAC"}), None)
+    if ent is not None:
+        s, e = ent[0], ent[1]
+    else:
+        words = _org_words(obj)
+        if not words:
+            return None
+        s, e = words[0].idx, words[-1].idx + len(words[-1].text)
+    if ctx.is_masked(s, e):
+        return None
+    name = re.sub(r"^(?:the|The)\s+", "", ctx.text[s:e].strip(" ,."))
+    if len(name) < 3 or lexicons.gazetteer().lookup(name) is not None:
+        return None
+    return name, e - len(name), e
+
+
 def _employer(ctx: DocContext, tok: Any) -> tuple[str, int, int] | None:
     """'<job/work> at|for|with <Org>': the organisation's name and span."""
     for prep in tok.children:
         if prep.dep_ != "prep" or prep.text.lower() not in {"at", "for", "with"}:
             continue
         obj = next((c for c in prep.children if c.dep_ == "pobj"), None)
-        if obj is None or not obj.text[:1].isupper():
-            continue
-        words = _org_words(obj)
-        if not words or ctx.is_masked(words[0].idx, words[-1].idx + len(words[-1].text)):
-            continue
-        s, e = words[0].idx, words[-1].idx + len(words[-1].text)
-        name = ctx.text[s:e].strip(" ,.")
-        if len(name) >= 3 and lexicons.gazetteer().lookup(name) is None:
-            return name, s, s + len(name)
+        org = _org_at(ctx, obj) if obj is not None else None
+        if org is not None:
+            return org
     return None
+
+
+def _org_head(word: str) -> bool:
+    """A word whose 'at / for / with <Org>' names where one works."""
+    return word.lower() in _words("work_heads") or word.lower() in _words("org_heads")
+
+
+def _affiliations(ctx: DocContext, d: Draft, tok: Any) -> list[Finding]:
+    """AFFILIATION from 'I joined <Org>', '<work word / job verb> at|for|with <Org>'."""
+    low = tok.text.lower()
+    if low in {"joined", "join", "joining"}:
+        obj = next((c for c in tok.children if c.dep_ == "dobj"), None)
+        head = tok
+    elif low in {"at", "for", "with"} and tok.dep_ == "prep":
+        obj = next((c for c in tok.children if c.dep_ == "pobj"), None)
+        head = tok.head
+    else:
+        return []
+    if head.dep_ in {"dobj", "npadvmod"} and not _org_head(head.text):
+        head = head.head  # "I teach maths at X": the verb's
+    if obj is None or not (_org_head(head.text) or _agent_of(head.text)):
+        return []
+    org = _org_at(ctx, obj)
+    if org is None:
+        return []
+    mine = any(c.dep_ == "poss" and c.text.lower() in {"my", "our"} for c in head.children)
+    if not (d.is_author and mine) and _speaker(ctx, head) is not d:
+        return []
+    return [rule("work.org").find(org[0], [ctx.ev(org[1], org[2])], certainty=3)]
 
 
 def _pattern(tok: Any) -> str | None:
@@ -157,9 +219,13 @@ def _pattern(tok: Any) -> str | None:
     head = tok.head
     if tok.dep_ == "attr" and head.text.lower() in _BE:
         return "occupation.stated"
+    if tok.dep_ == "pobj" and head.text.lower() in {"to", "as"} and head.head.text.lower() in _MADE:
+        return "occupation.stated"  # "promoted to team leader", "appointed as head of sales"
+    if tok.dep_ in {"xcomp", "oprd"} and head.text.lower() in _MADE:
+        return "occupation.stated"  # "promoted to head of sales", "appointed chair of X"
     if tok.dep_ == "pobj" and head.text.lower() == "as":
         before = head.doc[head.i - 1].text.lower() if head.i > 0 else ""
-        if head.head.text.lower() in _WORK_HEADS or before in _WORK_HEADS:
+        if head.head.text.lower() in _words("work_heads") or before in _words("work_heads"):
             return "occupation.stated"
         if head.i == head.sent.start or (head.i > 0 and head.doc[head.i - 1].is_sent_start):
             return "occupation.stated_weak"
@@ -167,6 +233,8 @@ def _pattern(tok: Any) -> str | None:
         c.dep_ == "amod" and c.text.lower() == "fellow" for c in tok.children
     ):
         return "occupation.stated_weak"
+    if tok.dep_ == "appos" and head.text[:1].isupper():
+        return "occupation.apposition"  # "Nadia Rahman, pharmacist", "Dr Obi - eye surgeon"
     return None
 
 
@@ -190,17 +258,35 @@ def _coordinated_job(tok: Any) -> Any | None:
     return None
 
 
-def _findings(ctx: DocContext, d: Draft, tok: Any, rule_id: str) -> list[Finding]:
-    hit = _title(tok)
-    if hit is None:
+def _position(ctx: DocContext, tok: Any) -> list[Finding]:
+    """POSITION = the post a stated noun names: 'the head of marketing', 'team leader'."""
+    if tok.text.lower() not in _words("position_heads"):
         return []
-    job, s, e = hit
+    doc = tok.doc
+    start, end = _modifiers(tok), tok.i
+    of = next((c for c in tok.children if c.dep_ == "prep" and c.text.lower() == "of"), None)
+    if of is not None:
+        end = max(t.i for t in of.subtree)
+    words = doc[start : end + 1]
+    s, e = words[0].idx, words[-1].idx + len(words[-1].text)
+    if ctx.is_masked(s, e) or end - start > 6:
+        return []
+    phrase = ctx.text[s:e]
+    return [
+        rule("occupation.position_stated").find(phrase[:1].upper() + phrase[1:], [ctx.ev(s, e)])
+    ]
+
+
+def _findings(ctx: DocContext, d: Draft, tok: Any, rule_id: str) -> list[Finding]:
+    hit = _title(tok, any_agent=_after_work_verb(tok))
+    if hit is None:
+        return _position(ctx, tok)
+    label, job, s, e = hit
     if ctx.is_masked(s, e):
         return []
     ev = [ctx.ev(s, e)]
-    label = lexicons.job_label(ctx.text[s:e]) or job.occupation
     out = [rule(rule_id).find(label, ev)]
-    if job.education:
+    if job is not None and job.education:
         out.append(rule("occupation.job_education").find(job.education, ev))
     first = min(
         (t.idx for c in tok.lefts if c.dep_ in {"amod", "compound"} for t in c.subtree), default=s
@@ -214,6 +300,16 @@ def _findings(ctx: DocContext, d: Draft, tok: Any, rule_id: str) -> list[Finding
             out.append(rule("work.org").find(org[0], [ctx.ev(org[1], org[2])]))
             break
     return out
+
+
+def _after_work_verb(tok: Any) -> bool:
+    """'I work as a <tok>', 'my job as a <tok>': any agent noun there is a job."""
+    head = tok.head
+    return (
+        tok.dep_ == "pobj"
+        and head.text.lower() == "as"
+        and head.head.text.lower() in _words("work_heads") - {"life", "time", "journey"}
+    )
 
 
 def _studying(ctx: DocContext, tok: Any) -> list[Finding]:
@@ -233,6 +329,96 @@ def _studying(ctx: DocContext, tok: Any) -> list[Finding]:
         rule("occupation.stated").find("Student", ev),
         rule("work.org").find(name, [ctx.ev(s, e)]),
     ]
+
+
+def _agent_of(verb: str) -> str:
+    """The taxonomy title of the agent noun of a verb form: 'teach' -> 'teacher', 'welds' ->
+    'welder', 'translate' -> 'translator'; '' when the taxonomy has none."""
+    table, _ = lexicons.occupations()
+    v = verb.lower()
+    if v in _words("past_lookalikes"):
+        return ""
+    stems = [v] + ([v[:-2], v[:-1]] if v.endswith("es") else [v[:-1]] if v.endswith("s") else [])
+    for stem in stems:
+        for agent in (stem + "er", stem + "r", stem + "or", stem[:-1] + "or", stem[:-1] + "ist"):
+            if len(stem) > 2 and agent in table:
+                return agent
+    return ""
+
+
+def _does(ctx: DocContext, d: Draft, verb: Any) -> list[Finding]:
+    """'I teach chemistry', 'She welds pipes': a plain present verb with an object whose agent
+    noun is a taxonomy title (certainty 2)."""
+    if not verb.text.isalpha() or verb.dep_ not in {"ROOT", "conj", "ccomp", "advcl"}:
+        return []
+    kids = list(verb.children)
+    subj = next((c for c in kids if c.dep_ == "nsubj"), None)
+    obj = next((c for c in kids if c.dep_ == "dobj"), None)
+    if subj is None or obj is None or obj.text.lower() in _words("no_work_object"):
+        return []
+    if any(c.dep_ == "poss" for c in obj.children):
+        return []  # "I drive my kids", "I clean our flat": one's own, not a job
+    if any(c.dep_ in {"aux", "auxpass", "neg", "xcomp"} for c in kids) or verb.i < subj.i:
+        return []
+    if subj.text.lower() != "i" and not verb.text.lower().endswith("s"):
+        return []
+    agent = _agent_of(verb.text)
+    if not agent or _speaker(ctx, verb) is not d:
+        return []
+    s, e = subj.idx, obj.idx + len(obj.text)
+    if ctx.is_masked(s, e):
+        return []
+    label = lexicons.job_label(agent)
+    return [rule("occupation.does").find(label, [ctx.ev(verb.idx, e)])]
+
+
+#: A field of a profile or signature line: "Senior data analyst at Brightwave Logistics".
+_FIELD = re.compile(
+    r"(?:^|[|•·,–—]|\s-\s)\s*(?P<title>[A-Za-z][A-Za-z&/' -]{2,60}?)"
+    r"(?:\s+(?:at|@|with)\s+(?P<org>[A-Z][^|•·,\n]{1,60}?))?\s*(?=$|[|•·,–—]|\s-\s)",
+    re.MULTILINE,
+)
+
+
+def _field_title(field: str) -> tuple[str, lexicons.Job] | None:
+    """The job a profile field names: the longest taxonomy title ending it, with the words
+    before it that a generic head needs ('Lead land surveyor' -> 'Land surveyor')."""
+    table, _ = lexicons.occupations()
+    words = field.split()
+    for i in range(len(words)):
+        job = table.get(" ".join(words[i:]).lower())
+        if job is None:
+            continue
+        if any(w.lower() in _words("function") for w in words[:i]):
+            return None  # "As a wedding planner, I ...": a sentence, not a profile field
+        kind = [w for w in words[:i] if w.lower() not in _words("not_kind")]
+        if words[-1].lower().rstrip("s") not in _generic_heads() or len(kind) > 2:
+            kind = []
+        title = " ".join(kind + words[i:])
+        return title[:1].upper() + title[1:], job
+    return None
+
+
+def _profile(ctx: DocContext, d: Draft) -> list[Finding]:
+    """The job, rank and employer in a profile or signature field of the author's first or
+    last three lines ("Kofi | Lead land surveyor | GIS", "Dr Tasnim Hakim, eye surgeon")."""
+    lines = ctx.text.split("\n")
+    head, tail = len("\n".join(lines[:3])), len(ctx.text) - len("\n".join(lines[-3:]))
+    for m in _FIELD.finditer(ctx.text):
+        hit = None if head < m.start() < tail else _field_title(m.group("title"))
+        if hit is None or ctx.is_masked(m.start("title"), m.end("title")):
+            continue
+        ev = [ctx.ev(m.start("title"), m.end("title"))]
+        out = [rule("occupation.profile").find(hit[0], ev)]
+        if _RANK.search(m.group("title")):
+            out.append(rule("occupation.rank").find(m.group("title"), ev))
+        org = (m.group("org") or "").strip()
+        if org and not ctx.is_masked(m.start("org"), m.start("org") + len(org)):
+            out.append(
+                rule("work.org").find(org, [ctx.ev(m.start("org"), m.start("org") + len(org))])
+            )
+        return out
+    return []
 
 
 _FIRST_PERSON_ANY = re.compile(r"\b(?:I|I['’]m|I['’]ve|my|me|we|our|us)\b")
@@ -264,22 +450,22 @@ def author_matches(ctx: DocContext, d: Draft, rx: re.Pattern[str]) -> list[tuple
     return out
 
 
-#: A degree the author holds ("my Bachelor's degree in geology").
-_DEGREE = re.compile(
-    r"\b(?:(?P<college>(?i:(?:bachelor|master)['’]?s(?: degree)?|(?:college|university|"
-    r"undergraduate|law|nursing|engineering|business) degree|graduated from (?:college|"
-    r"university))|MBA|BSc|MSc|B\.Sc\.|M\.Sc\.)"
-    r"|(?P<phd>PhD|Ph\.D\.|doctorate)(?![\w-]| (?:student|candidate|program)))",
-)
+@functools.cache
+def _education_cues() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """(value, pattern) rows of ``education_cues.tsv``, in precedence order."""
+    return tuple(
+        (row[0], re.compile(row[2], re.IGNORECASE if row[1] == "i" else 0))
+        for row in lexicons._read_tsv("education_cues.tsv")
+    )
 
 
 def _degree(ctx: DocContext, d: Draft) -> list[Finding]:
-    """EDUCATION from a degree the author names (certainty 3)."""
-    for s, e in author_matches(ctx, d, _DEGREE):
-        if ctx.is_masked(s, e):
-            continue
-        value = "PhD" if _DEGREE.match(ctx.text, s).group("phd") else "College Degree"
-        return [rule("occupation.education_stated").find(value, [ctx.ev(s, e)])]
+    """EDUCATION from what the author says of their studies (degrees, schooling), the first
+    row of ``education_cues.tsv`` that matches the author's own text."""
+    for value, rx in _education_cues():
+        for s, e in author_matches(ctx, d, rx):
+            if not ctx.is_masked(s, e):
+                return [rule("occupation.education_stated").find(value, [ctx.ev(s, e)])]
     return []
 
 
@@ -307,34 +493,40 @@ def _hashtag_job(ctx: DocContext) -> list[Finding]:
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
     if d.is_author:
-        out += _degree(ctx, d) + _hashtag_job(ctx)
+        out += _degree(ctx, d) + _hashtag_job(ctx) + _profile(ctx, d)
     doc = getattr(ctx, "doc", None)
     if doc is None:
         return out
     if "occupation" not in ctx.memo:  # the same for every subject: scan the tokens once
         ctx.memo["occupation"] = _job_tokens(doc)
     for tok, rule_id in ctx.memo["occupation"]:
-        if rule_id is None:
+        if rule_id == "study":
             if _speaker(ctx, tok) is d:
                 out.extend(_studying(ctx, tok))
-            continue
-        if _speaker(ctx, tok) is not d:
-            continue
-        if _title(tok) is None:
-            tok = _coordinated_job(tok) or tok
-        out.extend(_findings(ctx, d, tok, rule_id))
+        elif rule_id == "other":
+            out.extend(_does(ctx, d, tok) + _affiliations(ctx, d, tok))
+        elif d is (
+            _named(ctx, tok.head) if rule_id == "occupation.apposition" else _speaker(ctx, tok)
+        ):
+            if _title(tok) is None:
+                tok = _coordinated_job(tok) or tok
+            out.extend(_findings(ctx, d, tok, rule_id))
     return out
 
 
-def _job_tokens(doc: Any) -> list[tuple[Any, str | None]]:
-    """Tokens in a job pattern with its rule id, and study words (rule id None), in order."""
-    out: list[tuple[Any, str | None]] = []
+_ORG_WORDS = frozenset({"at", "for", "with", "joined", "join", "joining"})
+
+
+def _job_tokens(doc: Any) -> list[tuple[Any, str]]:
+    """Tokens in a job pattern with its rule id, study words ("study"), and work verbs and
+    organisation prepositions ("other"), in order."""
+    out: list[tuple[Any, str]] = []
     for tok in doc:
         low = tok.text.lower()
         if low in _STUDY_VERBS or (low in {"student", "students"} and tok.dep_ != "compound"):
-            out.append((tok, None))
-            continue
-        rule_id = _pattern(tok)
-        if rule_id is not None:
+            out.append((tok, "study"))
+        elif (rule_id := _pattern(tok)) is not None:
             out.append((tok, rule_id))
+        elif low in _ORG_WORDS or (_agent_of(low) and any(c.dep_ == "dobj" for c in tok.children)):
+            out.append((tok, "other"))
     return out

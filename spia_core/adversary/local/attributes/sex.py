@@ -11,7 +11,7 @@ from spia_core.adversary.local.attributes.identity import subject_name
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft, draft_prior_sex
 from spia_core.adversary.local.evidence import Finding
-from spia_core.adversary.local.names import name_sex
+from spia_core.adversary.local.names import census_name_sex, world_name_sex
 from spia_core.adversary.local.patterns import FEMALE_PRONOUN, MALE_PRONOUN, TITLES
 from spia_core.adversary.local.rules import rule
 
@@ -125,9 +125,10 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         )
     choice = subject_name(ctx, d)
     if choice is not None:
-        sex = name_sex(choice.name)
-        if sex:
-            out.append(rule("sex.first_name").find(sex, list(choice.evidence)))
+        census, world = census_name_sex(choice.name), world_name_sex(choice.name)
+        if census or world:
+            rule_id = "sex.first_name" if census else "sex.first_name_world"
+            out.append(rule(rule_id).find(census or world, list(choice.evidence)))
     if d.is_author:
         out.extend(_author_self(ctx, d))
         for k in (x for x in ctx.drafts if x.anchor is d and x.kin):

@@ -92,6 +92,14 @@ _AUDIENCE_BEFORE = re.compile(
 )
 
 
+#: A subject, 'to' or an auxiliary right before a word makes it a verb ("I cook", "to clean").
+_VERB_BEFORE = re.compile(
+    r"\b(?:I|we|you|they|to|can|will|would|must|should|[’']ll|don[’']t|never|always|usually|"
+    r"often|sometimes)\s+$",
+    re.IGNORECASE,
+)
+
+
 def job_used_as_job(text: str, s: int, e: int) -> bool:
     """False when the job word at ``text[s:e]`` is part of a compound noun or a product/error
     name ("driver's license", "Driver Error", "printer driver"), True otherwise."""
@@ -200,6 +208,8 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             # students"); the parse rules of attributes.occupation read stated jobs.
             if _AUDIENCE_BEFORE.search(ctx.text, max(0, s - 40), s):
                 continue
+            if _VERB_BEFORE.search(ctx.text, max(0, s - 20), s):
+                continue  # "I cook dinner", "to clean the house": the word is a verb
             label = lexicons.job_label(m.group(0)) or job.occupation
             out.append(rule("work.job_word_author").find(label, [ctx.ev(s, e)]))
             continue
@@ -347,39 +357,7 @@ _STATE_OFFICIALS = frozenset({"governor", "minister", "commissioner", "general_o
 _OWN_BODY = re.compile(r"Prison|HMP|School|Hospital|University|Bank|Company", re.IGNORECASE)
 
 #: Mail providers: their domain says nothing about an employer.
-_WEBMAIL = frozenset(
-    [
-        "gmail",
-        "googlemail",
-        "yahoo",
-        "ymail",
-        "hotmail",
-        "outlook",
-        "live",
-        "msn",
-        "rocketmail",
-        "icloud",
-        "me",
-        "mac",
-        "aol",
-        "protonmail",
-        "proton",
-        "gmx",
-        "mail",
-        "email",
-        "web",
-        "zoho",
-        "yandex",
-        "qq",
-        "comcast",
-        "verizon",
-        "btinternet",
-        "example",
-        "att",
-        "sbcglobal",
-        "rediffmail",
-    ]
-)
+_WEBMAIL = frozenset(dict(lexicons._read_tsv("work_words.tsv"))["webmail"].split())
 #: A firm named by three surnames ("Loghan, O'Donnell and McQuade") owning something.
 _FIRM_POSSESSIVE = re.compile(
     r"(?P<org>[A-Z][\w’'\-]+, [A-Z][\w’'\-]+,? (?:and|&) [A-Z][\w\-]*?(?:[’'][A-Z][\w\-]*)?)"

@@ -1,0 +1,91 @@
+"""General job, education, age, position, employer and name rules of the local adversary
+(issue 16 item 3), on invented sentences: stated jobs resolved through the SOC-based taxonomy
+(generic heads keep their modifiers), agent nouns of work verbs, degree and schooling phrases,
+stated ages, posts held, employers after work words, and given names of many countries."""
+
+from __future__ import annotations
+
+import pytest
+
+from spia_core.adversary.local import LocalAdversary
+from spia_core.evaluation.rules_reference import reference_decision
+
+
+@pytest.fixture(scope="module")
+def adv() -> LocalAdversary:
+    return LocalAdversary()
+
+
+def _author_value(adv: LocalAdversary, text: str, tag: str) -> tuple[str, str]:
+    subjects = adv.infer(text).subjects
+    author = next(s for s in subjects if "author" in s.description)
+    pii = next((p for p in author.piis if p.tag == tag and p.keyword), None)
+    if pii is None:
+        return "", ""
+    assert pii.explanation is not None and pii.explanation.rule
+    return pii.keyword, pii.explanation.rule
+
+
+CASES = [
+    ("I work as a claims adjuster for a car insurer.", "OCCUPATION", "Claims adjuster"),
+    (
+        "I am a freelance sound engineer; most of my gigs are weddings.",
+        "OCCUPATION",
+        "Sound engineer",
+    ),
+    ("I'm a community health worker in three villages.", "OCCUPATION", "Community health worker"),
+    (
+        "After nine years as a dental hygienist I opened my own practice.",
+        "OCCUPATION",
+        "Dental hygienist",
+    ),
+    ("I teach chemistry to teenagers and mark homework every night.", "OCCUPATION", "Teacher"),
+    ("Most weekdays I translate contracts from Portuguese.", "OCCUPATION", "Translator"),
+    ("I'm 34 and just started running.", "AGE", "34"),
+    ("At 27, I finally bought my own car.", "AGE", "27"),
+    ("My 60th birthday is next month and I am planning a party.", "AGE", "60"),
+    ("I graduated from Makerere University in 2012.", "EDUCATION", "College Degree"),
+    ("My BA in history is useless, I joke.", "EDUCATION", "College Degree"),
+    ("I finished my PhD in chemistry last year.", "EDUCATION", "PhD"),
+    ("I left school at sixteen without any qualifications.", "EDUCATION", "No High School Diploma"),
+    ("I'm in my final year at university, studying law.", "EDUCATION", "In College"),
+    (
+        "I finished high school last year and now I work at a cafe.",
+        "EDUCATION",
+        "High School Diploma",
+    ),
+    ("I was promoted to team leader in March.", "POSITION", "Team leader"),
+    ("I am the head of marketing at a paint maker.", "POSITION", "Head of marketing"),
+    ("I work as a nurse at St Luke's Hospital.", "AFFILIATION", "St Luke's Hospital"),
+    (
+        "I have been with Kestrel Analytics for five years as a data engineer.",
+        "AFFILIATION",
+        "Kestrel Analytics",
+    ),
+    ("I teach maths at Greenhill Academy.", "AFFILIATION", "Greenhill Academy"),
+    ("My colleagues at Amber Valley Bank threw me a party.", "AFFILIATION", "Amber Valley Bank"),
+    ("My name is Oluwaseun and I restore old radios.", "NAME", "Oluwaseun"),
+    ("I restore old radios in my garage. Thanks for reading, Chidinma", "SEX", "Female"),
+]
+
+
+@pytest.mark.parametrize(("text", "tag", "expected"), CASES)
+def test_general_rule_reads_the_value(
+    adv: LocalAdversary, text: str, tag: str, expected: str
+) -> None:
+    value, _ = _author_value(adv, text, tag)
+    assert reference_decision(expected, value, tag).score == 1.0, (value, expected)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I drive my kids to school and I cook dinner.",
+        "I found the bug in the script last night.",
+        "Our server crashed again and I lost my notes.",
+    ],
+)
+def test_everyday_verbs_and_words_are_no_job(adv: LocalAdversary, text: str) -> None:
+    value, rule_id = _author_value(adv, text, "OCCUPATION")
+    # The weak meaning-based guess (occupation.activity) may still say something.
+    assert value.lower() not in {"driver", "cook", "founder", "waiter"}, (value, rule_id)
