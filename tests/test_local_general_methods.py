@@ -34,6 +34,7 @@ CASES = [
         "Sound engineer",
     ),
     ("I'm a community health worker in three villages.", "OCCUPATION", "Community health worker"),
+    ("I am a County Council housing officer and I love my job.", "OCCUPATION", "Housing officer"),
     (
         "After nine years as a dental hygienist I opened my own practice.",
         "OCCUPATION",

@@ -94,8 +94,9 @@ def _title(
     job, start = hit if hit is not None else (None, tok.i)
     if job is None or generic:
         while start > first and doc[start - 1].text.lower() not in _words("not_kind"):
-            if not re.fullmatch(r"[A-Za-z][\w-]*", doc[start - 1].text):
-                break
+            word = doc[start - 1].text
+            if not re.fullmatch(r"[A-Za-z][\w-]*", word) or (word.istitle() and start - 1 > 0):
+                break  # "the County Authority housing officer": a name is no part of the job
             start -= 1
     phrase = doc[start : tok.i + 1].text
     label = lexicons.job_label(phrase)
