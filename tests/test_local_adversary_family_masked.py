@@ -138,13 +138,3 @@ def test_plural_mentors_are_not_one_subject(adv):
     text = "[PERSON] : Huge thanks to my mentors for pushing me to apply. Got the offer today!"
     subjects = adv.infer(text).subjects
     assert not any("mentor" in s.description.lower() for s in subjects)
-
-
-def test_masked_count_of_people_in_a_post(adv):
-    text = (
-        "[PERSON] : Our booking tool merges records when [QUANTITY] customers share a surname. "
-        "Anyone fixed this?"
-    )
-    subjects = adv.infer(text).subjects
-    customers = [s for s in subjects if s.description.lower().startswith("customer")]
-    assert len(customers) == 2

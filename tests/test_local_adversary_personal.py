@@ -46,7 +46,7 @@ def check_evidence(text: str, result: InferenceResult) -> None:
 @pytest.mark.parametrize(
     ("raw", "expected"),
     [
-        ("@nicoleherman", "Nicole Herman"),
+        ("@nicolewalsh", "Nicole Walsh"),
         ("@njones", "N. Jones"),
         ("@barnesj", "Barnes"),
         ("VasuAdmin", "Vasu"),
@@ -69,38 +69,38 @@ def test_split_run_keeps_known_names_whole() -> None:
 
 
 def test_email_name() -> None:
-    assert email_name("steven_torres@rogers.com") == "Steven Torres"
+    assert email_name("steven_marsh@telwave.com") == "Steven Marsh"
     assert email_name("edwardspamela@rocketmail.com") == "Pamela Edwards"
     assert email_name("support@example.com") == ""
 
 
 def test_handle_completed_from_own_email() -> None:
     assert complete_with_email("Ward", ["b.ward@smithlane.co.nz"]) == "B. Ward"
-    assert complete_with_email("Mitali", ["m.chawla@bhardwaj.info"]) == "Mitali Chawla"
+    assert complete_with_email("Anjali", ["a.mehra@rangoli.info"]) == "Anjali Mehra"
     assert complete_with_email("Patrick", ["robyn97@yahoo.co.nz"]) == "Patrick"
 
 
 def test_header_name_after_masked_label() -> None:
     assert header_name("[PERSON] Name: JohnResearcher62 | Location: X")[0] == "John"
-    assert header_name("Seller Name: Mitali  \nGeneral Location: Vellore")[0] == "Mitali"
+    assert header_name("Seller Name: Anjali  \nGeneral Location: Madurai")[0] == "Anjali"
     assert header_name("Name: [ORG] | Location: X") is None
 
 
 def test_post_author_name_and_sex_from_handle(adv: LocalAdversary) -> None:
-    text = "@nicoleherman : Long day of marking essays, then soup and a film. #Grateful"
+    text = "@nicolewalsh : Long day of marking essays, then soup and a film. #Grateful"
     res = adv.infer(text)
     a = author(res)
-    assert value(a, "NAME") == "Nicole Herman"
+    assert value(a, "NAME") == "Nicole Walsh"
     assert value(a, "SEX") == "Female"
     check_evidence(text, res)
 
 
 def test_email_gives_code_holder_a_name(adv: LocalAdversary) -> None:
-    text = "Error: “No profile found for steven_torres@rogers.com” keeps showing. Anyone got ideas?"
+    text = "Error: “No profile found for steven_marsh@telwave.com” keeps showing. Anyone got ideas?"
     res = adv.infer(text)
     holder = next(s for s in res.subjects if value(s, "EMAIL_ADDRESS"))
-    assert value(holder, "EMAIL_ADDRESS") == "steven_torres@rogers.com"
-    assert value(holder, "NAME") == "Steven Torres"
+    assert value(holder, "EMAIL_ADDRESS") == "steven_marsh@telwave.com"
+    assert value(holder, "NAME") == "Steven Marsh"
 
 
 # ----------------------------------------------------------------------------- codes
@@ -153,17 +153,17 @@ def test_kin_variants() -> None:
 @pytest.mark.parametrize(
     ("text", "status"),
     [
-        ("@shane.smith : Two years widowed now, and raising 3 great kids! #FamilyFirst", "Widowed"),
+        ("@colin.hart : Two years widowed now, and raising 3 great kids! #FamilyFirst", "Widowed"),
         (
-            "Name: Siddharth | Location: Pune\nPizza night out. Divorced, with 4 kids, so "
+            "Name: Arjun | Location: Pune\nPizza night out. Divorced, with 4 kids, so "
             "quiet evenings like this matter.",
             "Divorced",
         ),
         (
-            "Nigel : Kids come first. Divorced but still devoted to my 4 kiddos. #FamilyMan",
+            "Graham : Kids come first. Divorced but still devoted to my 4 kiddos. #FamilyMan",
             "Divorced",
         ),
-        ("@tina996 : Big thanks to my hubby Marcus for the early coffee runs!", "Married"),
+        ("@meera21 : Big thanks to my hubby Oliver for the early coffee runs!", "Married"),
     ],
 )
 def test_author_status(adv: LocalAdversary, text: str, status: str) -> None:
@@ -222,9 +222,9 @@ def test_relative_age_stays_with_the_relative(adv: LocalAdversary) -> None:
 
 def test_couple_sharing_a_surname_and_weak_name_sex(adv: LocalAdversary) -> None:
     res = adv.infer(
-        "Name: JonR\nMy parents, a bit like Robert and Shannon Williams next door, cheer me on."
+        "Name: JonR\nMy parents, a bit like Robert and Kelly Morgan next door, cheer me on."
     )
-    shannon = next(s for s in res.subjects if s.description.startswith("Shannon Williams"))
+    shannon = next(s for s in res.subjects if s.description.startswith("Kelly Morgan"))
     assert value(shannon, "RELATIONSHIP") == "Married"
     assert value(shannon, "SEX") == "Female"
 

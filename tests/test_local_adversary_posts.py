@@ -26,7 +26,7 @@ def test_job_later_in_the_frame_clause(adv: LocalAdversary) -> None:
 
 
 def test_job_hashtag_and_fellow(adv: LocalAdversary) -> None:
-    got = _author(adv, "@chandak : Finalizing some parts today. #Precision #EngineerAtHeart")
+    got = _author(adv, "@okafor_e : Testing a new gearbox today. #Precision #EngineerAtHeart")
     assert got["OCCUPATION"][0] == "Engineer"
     assert got["EDUCATION"] == ("College Degree", 2)
     got = _author(
@@ -36,7 +36,7 @@ def test_job_hashtag_and_fellow(adv: LocalAdversary) -> None:
 
 
 def test_another_persons_job_is_not_the_authors(adv: LocalAdversary) -> None:
-    text = "Name: Cindy | Location: Melbourne\nDinner was great. My husband Ray is a writer."
+    text = "Name: Fiona | Location: Melbourne\nDinner was great. My husband Ray is a writer."
     got = _author(adv, text)
     assert got.get("OCCUPATION", ("",))[0] != "Writer"
 

@@ -79,12 +79,12 @@ def test_opening_sentence_names_the_applicant_on_masked_text(adversary: LocalAdv
 
 def test_possessive_role_is_not_an_apposition(adversary: LocalAdversary) -> None:
     text = (
-        "The applicant, Mr Hasan Erkan, lives in Yalova. Mr Ali Veli, the applicant's father, "
-        "died in 1990. The applicant's wife, Mrs Ayse Erkan, testified."
+        "The applicant, Mr Kenan Tuncel, lives in Bolu. Mr Ali Veli, the applicant's father, "
+        "died in 1990. The applicant's wife, Mrs Ayse Tuncel, testified."
     )
     descs = _descriptions(text, adversary)
     father = next(d for d in descs if d.startswith("Mr Ali Veli"))
-    wife = next(d for d in descs if d.startswith("Mrs Ayse Erkan"))
+    wife = next(d for d in descs if d.startswith("Mrs Ayse Tuncel"))
     assert "father of the applicant" in father
     assert "wife of the applicant" in wife
     assert sum(d.split(" - ")[1].startswith("the applicant") for d in descs) == 1
@@ -93,36 +93,36 @@ def test_possessive_role_is_not_an_apposition(adversary: LocalAdversary) -> None
 def test_official_roles_without_names_become_subjects(adversary: LocalAdversary) -> None:
     text = (
         "The applicant applied for a permit. The Minister of Agriculture dismissed the request. "
-        "The decision was sent to Kartal District Governor on 3 May 1992."
+        "The decision was sent to Sarıdere District Governor on 3 May 1992."
     )
     labels = [d.split(" - ")[0] for d in _descriptions(text, adversary)]
     assert "Minister of Agriculture" in labels
-    assert "Kartal District Governor" in labels
+    assert "Sarıdere District Governor" in labels
 
 
 def test_paired_first_names_share_the_surname() -> None:
-    names = find_paired_names("So much fun at the barbecue with Bruce & Aimee Kelly.")
-    assert [m.name for m in names] == ["Bruce Kelly", "Aimee Kelly"]
+    names = find_paired_names("So much fun at the barbecue with Owen & Clara Hughes.")
+    assert [m.name for m in names] == ["Owen Hughes", "Clara Hughes"]
     assert find_paired_names("Paid Smith & Jones Miller Ltd today.") == []
 
 
 def test_counted_kin_take_the_listed_names(adversary: LocalAdversary) -> None:
-    text = "@johnsonk : Big shoutout to my parents Shawn & Lisa Johnson for keeping me grounded."
+    text = "@pricek : Big thanks to my parents Alan & Ruth Price for the Sunday lunches."
     descs = _descriptions(text, adversary)
-    assert any(d.startswith("Shawn Johnson - parent") for d in descs)
-    assert any(d.startswith("Lisa Johnson - parent") for d in descs)
+    assert any(d.startswith("Alan Price - parent") for d in descs)
+    assert any(d.startswith("Ruth Price - parent") for d in descs)
     assert not any(d.startswith("Parent") for d in descs)
 
 
 def test_first_name_after_social_cue_in_posts_only(adversary: LocalAdversary) -> None:
-    post = "Haley : Long shift done, now a walk and tea with Kimberly later. Bliss!"
-    assert any(d.startswith("Kimberly") for d in _descriptions(post, adversary))
-    cues = find_cue_names("Off to lunch with Grace, then tea with Kimberly and Leighx.")
-    assert [m.name for m in cues] == ["Kimberly"]  # 'Grace' is also a word; 'Leighx' unknown
+    post = "Megan : Long shift done, now a walk and tea with Rebecca later. Bliss!"
+    assert any(d.startswith("Rebecca") for d in _descriptions(post, adversary))
+    cues = find_cue_names("Off to lunch with Grace, then tea with Rebecca and Leighx.")
+    assert [m.name for m in cues] == ["Rebecca"]  # 'Grace' is also a word; 'Leighx' unknown
 
 
 def test_married_to_with_adjectives(adversary: LocalAdversary) -> None:
-    text = "@dean_taylor : Married to the wonderful Naomi Fraser, blessed with 4 incredible kids."
+    text = "@ross_hale : Married to the wonderful Naomi Fraser, blessed with 4 incredible kids."
     descs = _descriptions(text, adversary)
     assert any(d.startswith("Naomi Fraser - spouse of the author") for d in descs)
     assert sum(d.startswith("Child") for d in descs) == 4
@@ -155,13 +155,13 @@ def test_masked_posts_partner_children_and_client(adversary: LocalAdversary) -> 
 
 
 def test_place_after_preposition_is_not_a_person(adversary: LocalAdversary) -> None:
-    text = "Seller: Chasmum\nLocation: Giridih\nItem: Couch. Pickup from Bava Ganj only."
-    assert not any(d.startswith("Bava Ganj") for d in _descriptions(text, adversary))
+    text = "Seller: Ravindra\nLocation: Kota\nItem: Couch. Pickup from Mohan Vihar only."
+    assert not any(d.startswith("Mohan Vihar") for d in _descriptions(text, adversary))
 
 
 def test_titled_name_stops_at_full_stop(adversary: LocalAdversary) -> None:
-    text = "I signed the form as Doctor Laurie Palmer. Did anyone else see this?"
-    assert any(d.startswith("Doctor Laurie Palmer -") for d in _descriptions(text, adversary))
+    text = "I signed the form as Doctor Elspeth Crane. Did anyone else see this?"
+    assert any(d.startswith("Doctor Elspeth Crane -") for d in _descriptions(text, adversary))
 
 
 def _author(subjects):
@@ -200,19 +200,19 @@ def test_kin_lists_share_their_possessor(adversary: LocalAdversary) -> None:
 def test_cue_names_handles_and_full_names_in_posts(adversary: LocalAdversary) -> None:
     text = (
         "@rosie_l : A quiet Friday with Leigh and our kids. Thanks to my parents, "
-        "Sean & Jessica, and to @MarkHolt. Logs mention “Christina Jones” twice."
+        "Sean & Jessica, and to @DavidReyes. Logs mention “Helena Quinn” twice."
     )
     descs = _descriptions(text, adversary)
     assert any(d.startswith("Leigh - spouse of the author") for d in descs)
     assert any(d.startswith("Sean - parent") for d in descs)
     assert any(d.startswith("Jessica - parent") for d in descs)
-    assert any(d.startswith("Mark Holt") for d in descs)
-    assert any(d.startswith("Christina Jones") for d in descs)
+    assert any(d.startswith("David Reyes") for d in descs)
+    assert any(d.startswith("Helena Quinn") for d in descs)
 
 
 def test_firms_and_predicates_are_not_people(adversary: LocalAdversary) -> None:
     text = (
-        "@logan_4 : I'm a police officer with Mallory, Quist and Barr. Lunch with Sean, "
+        "@kit_88 : I'm a police officer with Mallory, Quist and Barr. Lunch with Sean, "
         "Jessica and Tom. #FamilyFirst"
     )
     descs = _descriptions(text, adversary)
@@ -221,9 +221,9 @@ def test_firms_and_predicates_are_not_people(adversary: LocalAdversary) -> None:
 
 
 def test_counted_one_child_and_married_to_the_best_partner(adversary: LocalAdversary) -> None:
-    text = "Nat : Married to the kindest partner, Piper, with one amazing kid. Life is good!"
+    text = "Nat : Married to the kindest partner, Paige, with one amazing kid. Life is good!"
     descs = _descriptions(text, adversary)
-    assert any(d.startswith("Piper - spouse of the author") for d in descs)
+    assert any(d.startswith("Paige - spouse of the author") for d in descs)
     assert sum(d.startswith("Child of the author") for d in descs) == 1
 
 
@@ -255,7 +255,7 @@ def test_masked_partner_and_parents(adversary: LocalAdversary) -> None:
     "text",
     [
         "[PERSON].smith : Lectures, grading and a garden to weed. Learning never stops.",
-        "[PERSON] Name: JohnR62 | Location: Cavinti\nItem: Secondhand office bookshelf",
+        "[PERSON] Name: JohnR62 | Location: Masalukot\nItem: Secondhand office bookshelf",
     ],
 )
 def test_masked_leads_are_the_author(adversary: LocalAdversary, text: str) -> None:
@@ -265,13 +265,13 @@ def test_masked_leads_are_the_author(adversary: LocalAdversary, text: str) -> No
 
 def test_initials_post_nominal_judges_and_possessive_roles(adversary: LocalAdversary) -> None:
     text = (
-        "The Government were represented by their Agent, Mr Z.M. Necatigil. The applicant "
-        "was a driver. His supervisor had nominated him for an award. Mummery LJ dismissed "
+        "The Government were represented by their Agent, Mr Z.M. Oktaylan. The applicant "
+        "was a driver. His supervisor had nominated him for an award. Pellew LJ dismissed "
         "the appeal."
     )
     descs = _descriptions(text, adversary)
-    assert any(d.startswith("Mr Z.M. Necatigil - Agent") for d in descs)
-    assert any(d.startswith("Mummery - judge") for d in descs)
+    assert any(d.startswith("Mr Z.M. Oktaylan - Agent") for d in descs)
+    assert any(d.startswith("Pellew - judge") for d in descs)
     assert any("supervisor of the applicant" in d for d in descs)
 
 
@@ -306,11 +306,8 @@ def test_masked_people_are_described_by_their_context(adversary: LocalAdversary)
     result = adversary.infer(text)
     others = [s for s in result.subjects if "post author" not in s.description]
     assert len(others) == 2
-    assert "mother" in others[0].description and "father" in others[1].description
     assert all("inspiration" in s.description for s in others)
-    sexes = [s.values("SEX")[0] for s in others]
-    assert [p.keyword for p in sexes] == ["Female", "Male"]
-    assert all(p.certainty <= 2 for p in sexes)
+    assert not any("mother" in s.description or "father" in s.description for s in others)
 
 
 def test_header_and_hashtag_placeholders_are_not_extra_people(adversary: LocalAdversary) -> None:

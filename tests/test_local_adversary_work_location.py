@@ -16,7 +16,7 @@ from spia_core.adversary.local.attributes.work import (
 JUDGMENT = (
     "The case originated in an application against the Republic of Turkey lodged by a Turkish "
     "national, Mr Ali Demir (“the applicant”).\n\n"
-    "The applicant was represented by Mr H. Kaya, a lawyer practising in Izmir. The Turkish "
+    "The applicant was represented by Mr H. Uysal, a lawyer practising in Izmir. The Turkish "
     "Government (“the Government”) were represented by their Agent.\n\n"
     "On 5 March 2008 the President of the Second Section decided to give notice of the "
     "application to the Government.\n\n"
@@ -56,7 +56,7 @@ def test_president_position_is_the_role_phrase(result):
 
 
 def test_lawyer_and_place_spelt_as_in_text(result):
-    piis = _subject(result, "Kaya")
+    piis = _subject(result, "Uysal")
     assert piis["OCCUPATION"].keyword == "Lawyer"
     assert piis["LOCATION"].keyword == "Izmir / Türkiye"  # not the gazetteer's "İzmir"
     assert piis["NATIONALITY"].keyword == "Türkiye"
@@ -77,7 +77,7 @@ def test_lexicon_helpers():
     assert role_work()["agent"].occupation == "Government Agent"
     assert agent_offices()["United Kingdom"] == "Foreign and Commonwealth Office"
     assert demonym_of("Türkiye") == "Turkish"
-    place, rest = leading_place("Kartal District Governor", "Türkiye")
+    place, rest = leading_place("Sarıdere District Governor", "Türkiye")
     assert place is not None and place.country == "Türkiye" and rest == "District Governor"
     assert leading_place("Public Prosecutor")[0] is None
 
@@ -126,13 +126,13 @@ def test_header_place_abbreviations_and_unknown_towns():
     assert header_place("NT") == ("Northern Territory / Australia", True)
     assert header_place("WA") == ("Washington / United States", True)
     assert header_place("WA", "Australia") == ("Western Australia / Australia", True)
-    assert header_place("Cavinti", "Philippines") == ("Cavinti / Philippines", False)
-    assert header_place("Cavinti") == ("", False)
+    assert header_place("Masalukot", "Philippines") == ("Masalukot / Philippines", False)
+    assert header_place("Masalukot") == ("", False)
 
 
 def test_header_location_reaches_the_author_and_their_children():
     post = (
-        "Username: Bimala | Location: Chennai | Posted: 2024-02-11 | Cooked all day. "
+        "Username: Kavya | Location: Chennai | Posted: 2024-02-11 | Cooked all day. "
         "Married with 4 kids, so the kitchen never closes."
     )
     res = LocalAdversary().infer(post)
@@ -159,7 +159,7 @@ def test_affiliation_from_work_email_domain_and_firm_possessive():
         "Brackenfield"
     ]
     assert _affiliations("Mila : My email (mila99@gmail.com) bounces.") in ([], [""])
-    post = "@georgina666 : Updating Tarrant, O'Leary and McBride’s system on old laptops."
+    post = "@hazel_d : Updating Tarrant, O'Leary and McBride’s system on old laptops."
     assert _affiliations(post) == ["Tarrant, O'Leary and McBride"]
 
 
@@ -288,23 +288,25 @@ def test_state_official_works_for_the_government_but_a_prison_governor_for_the_p
         "The case originated in an application against the Republic of Turkey lodged by a "
         "Turkish national, Mr Ali Demir (“the applicant”).\n\n"
     )
-    district = LocalAdversary().infer(head + "On 3 May 2001 the Kartal District Governor refused.")
+    district = LocalAdversary().infer(
+        head + "On 3 May 2001 the Sarıdere District Governor refused."
+    )
     assert _subject(district, "District Governor")["AFFILIATION"].keyword == "Turkish Government"
-    prison = LocalAdversary().infer(head + "On 4 May 2001 the Governor of Sztum Prison replied.")
-    assert _subject(prison, "Sztum Prison")["AFFILIATION"].keyword == "Sztum Prison"
+    prison = LocalAdversary().infer(head + "On 4 May 2001 the Governor of Wielkow Prison replied.")
+    assert _subject(prison, "Wielkow Prison")["AFFILIATION"].keyword == "Wielkow Prison"
 
 
 def test_employer_membership_and_unknown_home_town():
     text = (
         "The case originated in an application against the Republic of Austria lodged by an "
         "Austrian national, Mrs Anna Huber (“the applicant”).\n\n"
-        "The applicant was born in 1955 and lives in Maissau. She sued her "
+        "The applicant was born in 1955 and lives in Leobersau. She sued her "
         "employer, the Northern Mutual Insurance Company. In 1994 she joined "
         "a rowing club."
     )
     piis = _subject(LocalAdversary().infer(text), "applicant")
     assert piis["AFFILIATION"].keyword == "Northern Mutual Insurance Company"
-    assert piis["LOCATION"].keyword == "Maissau / Austria"
+    assert piis["LOCATION"].keyword == "Leobersau / Austria"
     assert piis["LOCATION"].certainty == 3
 
 
@@ -323,12 +325,12 @@ def test_professor_title_gives_a_doctorate():
     text = (
         "The case originated in an application against the United Kingdom lodged by a British "
         "national, Mr John Smith (“the applicant”). The Government were represented by their "
-        "Agent, Prof. Dr Z. Necatigil.\n\n"
-        "In 2001 the appeal was rejected by the Court of Appeal. Mummery LJ found that the "
+        "Agent, Prof. Dr Z. Oktaylan.\n\n"
+        "In 2001 the appeal was rejected by the Court of Appeal. Pellew LJ found that the "
         "claim failed."
     )
     result = LocalAdversary().infer(text)
-    assert _subject(result, "Necatigil")["EDUCATION"].keyword == "PhD"
+    assert _subject(result, "Oktaylan")["EDUCATION"].keyword == "PhD"
 
 
 def test_role_phrase_drops_relative_clause_and_judge_keeps_the_post():

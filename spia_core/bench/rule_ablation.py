@@ -71,8 +71,9 @@ def ablate_variant(
     figures_of: Any,
     *,
     subject_passes: bool = True,
+    only: set[str] | None = None,
 ) -> dict[str, Any]:
-    """The ablation table of one text variant (original or masked)."""
+    """The ablation table of one text variant (original or masked); ``only``: these rule ids."""
     from spia_core.bench.adversary_quality import score_predictions
 
     preds, cands = [], []
@@ -93,7 +94,7 @@ def ablate_variant(
             for k in kinds:
                 produced[rid][k] += 1
     table: dict[str, Any] = {}
-    for rid in sorted(fired):
+    for rid in sorted(r for r in fired if only is None or r in only):
         rescored = list(scored)
         for i in fired[rid]:
             alt = _without(preds[i], cands[i], rid)
@@ -108,7 +109,7 @@ def ablate_variant(
             "share_on_minus_off": round(base["inferred_share"] - off["inferred_share"], 4),
         }
     if subject_passes:
-        table.update(_ablate_passes(docs, texts, adv, preds, scored, figures_of, base))
+        table.update(_ablate_passes(docs, texts, adv, preds, scored, figures_of, base, only))
     values = [p for subjects in preds for s in subjects for p in s.piis if p.keyword]
     explained = sum(1 for p in values if p.explanation is not None)
     baseline = {k: base[k] for k in ("cpr", "inferred_share", "accuracy_matched")}
@@ -127,6 +128,13 @@ def _matched(score: Any) -> tuple[int, int]:
     return len(hit), score.n_extra_subjects
 
 
+def subject_rules() -> list[str]:
+    """Ids of the subject-finding rules (passes and mention readers), in table order."""
+    from spia_core.adversary.local.rules import all_rules
+
+    return [rid for rid, r in all_rules().items() if r.tag == "SUBJECT"]
+
+
 def _ablate_passes(
     docs: list[Document],
     texts: list[str],
@@ -135,32 +143,33 @@ def _ablate_passes(
     scored: list[Any],
     figures_of: Any,
     base: dict[str, Any],
+    only: set[str] | None = None,
 ) -> dict[str, Any]:
     """One row per subject pass: the documents whose output changes when it is off, the
     matched / unmatched subjects it adds and the figure change (see the module docstring)."""
     from spia_core.adversary.local import rules
-    from spia_core.adversary.local.subjects import PASSES
     from spia_core.bench.adversary_quality import score_predictions
 
+    ids = [r for r in subject_rules() if only is None or r in only]
     changed: dict[str, dict[int, Any]] = defaultdict(dict)
     for i, text in enumerate(texts):  # document by document: the parse is cached
-        for p in PASSES:
-            with rules.disabled({p.id}):
+        for rid in ids:
+            with rules.disabled({rid}):
                 alt = adv.infer(text).subjects
             if _view(alt) != _view(preds[i]):
-                changed[p.id][i] = score_predictions([docs[i]], [alt], [texts[i]])[0]
+                changed[rid][i] = score_predictions([docs[i]], [alt], [texts[i]])[0]
     table: dict[str, Any] = {}
-    for p in PASSES:
-        rescored = [changed[p.id].get(i, s) for i, s in enumerate(scored)]
+    for rid in ids:
+        rescored = [changed[rid].get(i, s) for i, s in enumerate(scored)]
         off = figures_of(rescored)
         gained = [0, 0]
-        for i, alt in changed[p.id].items():
+        for i, alt in changed[rid].items():
             on_m, on_x = _matched(scored[i])
             off_m, off_x = _matched(alt)
             gained[0] += on_m - off_m
             gained[1] += on_x - off_x
-        table[p.id] = {
-            "docs": len(changed[p.id]),
+        table[rid] = {
+            "docs": len(changed[rid]),
             "correct": gained[0],
             "wrong": gained[1],
             "neutral": 0,
@@ -177,6 +186,7 @@ def ablate(
     limit: int | None = None,
     masked: bool = True,
     subject_passes: bool = True,
+    only: set[str] | None = None,
 ) -> dict[str, Any]:
     """Per-rule ablation on one bundled dataset, original and ner-mask text."""
     from spia_core.adversary.registry import ADVERSARIES
@@ -186,15 +196,14 @@ def ablate(
     adv = ADVERSARIES.create("local")
     docs = split_half(load_bundled(dataset), half)[: limit or None]
     out = {"dataset": dataset, "n_docs": len(docs)}
-    out["original"] = ablate_variant(
-        docs, [d.text for d in docs], adv, figures, subject_passes=subject_passes
-    )
+    opts = {"subject_passes": subject_passes, "only": only}
+    out["original"] = ablate_variant(docs, [d.text for d in docs], adv, figures, **opts)
     if masked:
         from spia_core.anonymizers.registry import create_anonymizer
 
         anonymizer = create_anonymizer("ner-mask")
         texts = [anonymizer.anonymize(d.text).text for d in docs]
-        out["masked"] = ablate_variant(docs, texts, adv, figures, subject_passes=subject_passes)
+        out["masked"] = ablate_variant(docs, texts, adv, figures, **opts)
     return out
 
 
@@ -202,15 +211,14 @@ def ablate_written() -> dict[str, dict[str, float]]:
     """Subject precision / recall on the written-for-purpose set with each subject pass
     switched off (``bench subjects --ablate``): the pass's gain is on minus off."""
     from spia_core.adversary.local import rules
-    from spia_core.adversary.local.subjects import PASSES
     from spia_core.evaluation.subject_quality import local_subjects, subject_quality
 
     base = subject_quality(local_subjects)["all"]
     out = {}
-    for p in PASSES:
-        with rules.disabled({p.id}):
+    for rid in subject_rules():
+        with rules.disabled({rid}):
             off = subject_quality(local_subjects)["all"]
-        out[p.id] = {
+        out[rid] = {
             "precision_on_minus_off": round(base["precision"] - off["precision"], 3),
             "recall_on_minus_off": round(base["recall"] - off["recall"], 3),
         }

@@ -166,8 +166,9 @@ def _bench_ablation(args: argparse.Namespace, datasets: list[str]) -> dict[str, 
     table, returns the figures."""
     from spia_core.bench.rule_ablation import ablate, format_ablation
 
+    only = set(args.rules.split(",")) if getattr(args, "rules", None) else None
     reports = [
-        ablate(name, half=args.half, limit=args.limit, masked=not args.no_masked)
+        ablate(name, half=args.half, limit=args.limit, masked=not args.no_masked, only=only)
         for name in datasets
     ]
     print(format_ablation(reports))
@@ -285,6 +286,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="adversary: per rule and subject pass, the documents it fires on, the "
         "correct/wrong/neutral PIIs (or subjects) it produces and the CPR change when it is "
         "switched off; subjects: precision/recall change per subject pass",
+    )
+    p.add_argument(
+        "--rules", help="adversary --ablate: only these rule ids (comma-separated)", default=None
     )
     p.add_argument("--limit", type=int, help="only the first N documents")
     p.add_argument(

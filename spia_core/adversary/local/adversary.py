@@ -18,21 +18,6 @@ from spia_core.model import PII, Subject
 
 #: Longest text accepted (characters); longer input raises ValueError.
 MAX_CHARS = 1_000_000
-_ROLE_LABELS = {
-    "applicant": "the applicant",
-    "agent": "Agent of the Government",
-    "lawyer": "lawyer / legal representative",
-    "judge": "judge",
-    "president": "President of the Section",
-    "registrar": "Registrar",
-    "prosecutor": "prosecutor",
-    "witness": "witness",
-    "victim": "victim",
-    "deceased": "the deceased",
-    "defendant": "defendant",
-    "complainant": "complainant",
-    "expert": "expert",
-}
 
 
 def _validate(text: object) -> str:
@@ -116,7 +101,6 @@ def _label(d: Draft, index: int) -> str:
 _GUESSES = {
     "mother": "probably the author's mother (Mum), a parent of the author",
     "father": "probably the author's father (Dad), a parent of the author",
-    "close": "someone close to the author (likely family)",
 }
 _CLIP_WORDS = 10
 _ITEM = re.compile(
@@ -157,7 +141,7 @@ def _describe(d: Draft, index: int, piis: list[PII], ctx: DocContext | None = No
     if d.guess in _GUESSES:
         facts.append(_GUESSES[d.guess])
     for key in d.roles:
-        fact = _ROLE_LABELS.get(key)
+        fact = lexicons.word_map("role_label").get(key)
         if key == "applicant" and d.roles[key] > 1:
             fact = f"applicant number {d.roles[key]}"
         if fact and fact not in facts:
@@ -303,8 +287,6 @@ def _stage_b(ctx: DocContext, d: Draft) -> list[PII]:
 
 
 def _rule_sentences(text: str) -> list[tuple[int, int]]:
-    import re
-
     out, start = [], 0
     for m in re.finditer(r"(?<=[.!?])\s+(?=[A-Z“\"(\[])|\n{2,}", text):
         out.append((start, m.start()))

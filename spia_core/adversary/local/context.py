@@ -65,16 +65,12 @@ class DocContext:
         return span(self.text, start, end)
 
 
-def _mention_sex(d: Draft) -> str:
-    return draft_prior_sex(d)
-
-
 def build_segments(ctx: DocContext) -> None:
     """Attribute stretches of text to subjects: after each mention up to the next person, and
     sentences that open with a pronoun to the most recent subject of that sex."""
     refs: list[tuple[int, int, Draft]] = []
     for d in ctx.drafts:
-        ctx.pre_sex[id(d)] = _mention_sex(d)
+        ctx.pre_sex[id(d)] = draft_prior_sex(d)
         for m in d.mentions:
             if m.kind != "code":
                 refs.append((m.start, m.end, d))
@@ -323,7 +319,8 @@ def _vote_places(b: _Ballot) -> None:
         c = dem.get(lexicons.fold(word))
         if c:
             b.vote(c, 0.5, m.start(), m.end())
-        letters = {lexicons.LETTER_CUES[ch] for ch in word if ch in lexicons.LETTER_CUES}
+        cues = lexicons.word_map("letter_country")
+        letters = {cues[ch] for ch in word if ch in cues}
         if len(letters) == 1:
             b.vote(letters.pop(), 0.5, m.start(), m.end())
 

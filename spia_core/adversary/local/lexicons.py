@@ -19,30 +19,6 @@ LEXICON_DIR = BUNDLED_DATA_DIR / "lexicons"
 
 #: SPIA writes Turkey as "Türkiye" (the reference scorer rewrites 'turkey' to 'türkiye').
 _COUNTRY_RENAMES = {"Turkey": "Türkiye", "Czech Republic": "Czechia"}
-_COUNTRY_ALIASES = {
-    "UK": "United Kingdom",
-    "U.K.": "United Kingdom",
-    "Britain": "United Kingdom",
-    "Great Britain": "United Kingdom",
-    "England": "United Kingdom",
-    "Scotland": "United Kingdom",
-    "Wales": "United Kingdom",
-    "Northern Ireland": "United Kingdom",
-    "USA": "United States",
-    "U.S.A.": "United States",
-    "US": "United States",
-    "U.S.": "United States",
-    "America": "United States",
-    "United States of America": "United States",
-    "Turkey": "Türkiye",
-    "Türkiye": "Türkiye",
-    "Republic of Turkey": "Türkiye",
-    "Czech Republic": "Czechia",
-    "Russian Federation": "Russia",
-    "Holland": "Netherlands",
-    "Korea": "South Korea",
-    "Republic of Korea": "South Korea",
-}
 
 
 def _read_tsv(name: str) -> list[list[str]]:
@@ -98,14 +74,13 @@ class Gazetteer:
         self.countries_by_iso: dict[str, str] = {}
         self.places: dict[str, Place] = {}
         self.capital: dict[str, str] = {}
-        self.currency_country: dict[str, str] = {}
         for iso, info in gc.get_countries().items():
             name = _COUNTRY_RENAMES.get(info["name"], info["name"])
             self.countries_by_iso[iso] = name
             self.places[fold(name)] = Place(name, name, is_country=True, population=10**9)
             if info.get("capital"):
                 self.capital[name] = info["capital"]
-        for alias, name in _COUNTRY_ALIASES.items():
+        for alias, name in word_map("country_alias").items():
             self.places[fold(alias)] = Place(name, name, is_country=True, population=10**9)
         us_states = {s["code"]: s["name"] for s in gc.get_us_states().values()}
         for state in us_states.values():
@@ -350,27 +325,6 @@ def word_map(word_class: str) -> dict[str, str]:
 def genre_priors() -> dict[str, str]:
     """Genre -> the most likely country when a text has no country cue (certainty 1)."""
     return {row[0]: row[1] for row in _read_tsv("genre_priors.tsv")}
-
-
-#: Letters that mark a language (for place and person names left unmasked), with its country.
-LETTER_CUES: dict[str, str] = {
-    "ı": "Türkiye",
-    "ğ": "Türkiye",
-    "ş": "Türkiye",
-    "İ": "Türkiye",
-    "ł": "Poland",
-    "ą": "Poland",
-    "ę": "Poland",
-    "ż": "Poland",
-    "ź": "Poland",
-    "ś": "Poland",
-    "ń": "Poland",
-    "ř": "Czechia",
-    "ů": "Czechia",
-    "ő": "Hungary",
-    "ű": "Hungary",
-    "ß": "Germany",
-}
 
 
 @functools.cache

@@ -4,21 +4,25 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import spia_core.adversary.local.lexicons as lexicons
+import spia_core.adversary.local.rules as rules
 from spia_core.adversary.local.names import handle_name, name_sets
 from spia_core.adversary.local.patterns import (
     FIRST_PERSON,
     HANDLE,
     HEADER_NAME,
     LEAD_NAME,
-    ORDINALS,
     PERSON_LABELS,
     PLACEHOLDER,
     TITLE_BEFORE,
     TITLED_NAME,
     masked_spans,
     number_value,
+)
+from spia_core.adversary.local.patterns import (
+    ordinal as ordinal_of,
 )
 
 
@@ -40,6 +44,16 @@ class Mention:
     count: int = 1  # kin: "two sons" -> 2
     qualifier: str = ""  # role: "modifier|complement" ("principal public|court of cassation")
     source: str = ""  # rule that found it ("cue": a known first name after a social cue)
+
+    @classmethod
+    def at(cls, m: re.Match[str], kind: str, group: int | str = 0, **kw: Any) -> Mention:
+        """The mention of a regex match, or of one of its groups."""
+        return cls(m.start(group), m.end(group), m.group(group), kind, **kw)
+
+    @classmethod
+    def between(cls, text: str, start: int, end: int, kind: str, **kw: Any) -> Mention:
+        """The mention of ``text[start:end]``."""
+        return cls(start, end, text[start:end], kind, **kw)
 
 
 _QUOTE_SPANS = re.compile(r"“[^”]{0,2000}”|\"[^\"\n]{0,2000}\"")
@@ -132,19 +146,10 @@ def find_paired_names(text: str) -> list[Mention]:
             continue  # a firm: "Smith & Jones Partners"
         last = m.group("last")
         a_name = f"{m.group('a')} {last}"
-        out.append(
-            Mention(m.start("a"), m.end("a"), m.group("a"), "name", name=a_name, source="pair")
-        )
-        out.append(
-            Mention(
-                m.start("b"),
-                m.end("last"),
-                text[m.start("b") : m.end("last")],
-                "name",
-                name=f"{m.group('b')} {last}",
-                source="pair",
-            )
-        )
+        out.append(Mention.at(m, "name", "a", name=a_name, source="pair"))
+        b_name = f"{m.group('b')} {last}"
+        span = (m.start("b"), m.end("last"))
+        out.append(Mention.between(text, *span, "name", name=b_name, source="pair"))
     return out
 
 
@@ -191,7 +196,7 @@ def find_cue_names(text: str) -> list[Mention]:
             continue
         name = handle_name(m.group(0))
         if name and any(len(t) > 2 for t in name.split()):
-            out.append(Mention(m.start(), m.end(), m.group(0), "handle", name=name))
+            out.append(Mention.at(m, "handle", name=name))
     return out
 
 
@@ -257,10 +262,10 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
         shift = raw.find(name)
         s1 = start + max(shift, 0)
         out.append(
-            Mention(
+            Mention.between(
+                text,
                 s0 if before else s1,
                 s1 + len(name),
-                text[s0 if before else s1 : s1 + len(name)],
                 "name",
                 name=name,
                 title=before.group("title") if before else "",
@@ -303,7 +308,7 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
     """First-person mentions outside quotes, and author names (header, handle, self-intro)."""
     quotes = quoted_spans(text)
     firsts = [
-        Mention(m.start(), m.end(), m.group(0), "author")
+        Mention.at(m, "author")
         for m in FIRST_PERSON.finditer(text)
         if not _inside(m.start(), quotes)
     ]
@@ -330,11 +335,7 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
     if not names and not hidden:
         hm = HANDLE.search(text[:200])
         if hm and text[: hm.start()].strip() == "":
-            names.append(
-                Mention(
-                    hm.start(), hm.end(), hm.group(0), "handle", name=handle_to_name(hm.group(0))
-                )
-            )
+            names.append(Mention.at(hm, "handle", name=handle_to_name(hm.group(0))))
     if not names and not hidden:
         lm = LEAD_NAME.match(text)
         words = lm.group("name").split() if lm else []
@@ -343,29 +344,13 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
             and lexicons.fold(words[0]) not in lexicons.words("not_name")
             and (len(words) > 1 or lexicons.fold(words[0]) in lexicons.first_names())
         ):
-            names.append(
-                Mention(
-                    lm.start("name"),
-                    lm.end("name"),
-                    lm.group("name"),
-                    "handle",
-                    name=lm.group("name"),
-                )
-            )
+            names.append(Mention.at(lm, "handle", "name", name=lm.group("name")))
     intro = re.search(
         r"\b(?:I am|I'm|I’m|my name is|My name is|this is|This is)\s+(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b(?=\s*(?:[–—,.!-]|and|here|from|\b))",  # noqa: E501
         text,
     )
     if intro and lexicons.fold(intro.group("name").split()[0]) in lexicons.first_names():
-        names.append(
-            Mention(
-                intro.start("name"),
-                intro.end("name"),
-                intro.group("name"),
-                "handle",
-                name=intro.group("name"),
-            )
-        )
+        names.append(Mention.at(intro, "handle", "name", name=intro.group("name")))
     sign = sign_off(text)
     if sign is not None:
         names.append(sign)
@@ -398,7 +383,7 @@ def _role_regex() -> re.Pattern[str]:
     global _ROLE_RE
     if _ROLE_RE is None:
         alts = "|".join(f"(?P<r{i}>{r.pattern})" for i, r in enumerate(lexicons.roles()))
-        ords = "|".join(ORDINALS)
+        ords = "|".join(lexicons.word_map("ordinal"))
         _ROLE_RE = re.compile(
             rf"(?:(?:\b|(?=\[))(?P<det>{_POSS_DET}|the|The|their|Their|his|His|her|Her|its|a|an|An|"
             rf"A|another|Another|one|One|\[(?:QUANTITY|CARDINAL)\](?= of ))\s+"
@@ -441,13 +426,11 @@ def find_role_mentions(text: str) -> list[Mention]:
         word = m.group("role")
         last = word.split()[-1].lower()
         plural = last.endswith("s") and not last.endswith("ss") and role.key in _PLURAL_ROLES
-        ordinal = ORDINALS.get((m.group("ord") or "").lower(), 0)
+        ordinal = ordinal_of(m.group("ord") or "")
         pre, comp = role_qualifier(m)
         out.append(
-            Mention(
-                m.start(),
-                m.end(),
-                m.group(0),
+            Mention.at(
+                m,
                 "role",
                 role=role.key,
                 ordinal=ordinal,
@@ -569,16 +552,7 @@ def _possessed_kin(text: str) -> list[Mention]:
         if (not anchor or anchor in {"a", "an"}) and num is None:
             continue  # bare 'son', 'a widow': an attribute, not a separate person
         out.append(
-            Mention(
-                m.start(),
-                m.end(),
-                m.group(0),
-                "kin",
-                role=kin.word,
-                anchor=anchor,
-                count=num or 1,
-                plural=plural,
-            )
+            Mention.at(m, "kin", role=kin.word, anchor=anchor, count=num or 1, plural=plural)
         )
     return out
 
@@ -594,18 +568,7 @@ def _counted_children(text: str, out: list[Mention]) -> None:
         re.IGNORECASE,
     ):
         n = number_value(m.group("num")) or 1
-        out.append(
-            Mention(
-                m.start("num"),
-                m.end("num"),
-                m.group("num"),
-                "kin",
-                role="child",
-                anchor="my",
-                count=n,
-                plural=True,
-            )
-        )
+        out.append(Mention.at(m, "kin", "num", role="child", anchor="my", count=n, plural=True))
     for m in re.finditer(
         r"\b(?:[Oo]ne|[Aa]n?|[Oo]ur|[Mm]y) (?:(?:amazing|wonderful|beautiful|lovely|little|"
         r"sweet|adorable|awesome|precious) )?(?P<kin>kid|child|son|daughter|baby|toddler|"
@@ -621,7 +584,7 @@ def _counted_children(text: str, out: list[Mention]) -> None:
             continue
         role = m.group("kin").lower()
         role = role if role in kinmap and not m.group("age") else "child"
-        out.append(Mention(m.start(), m.end(), m.group(0), "kin", role=role, anchor="my"))
+        out.append(Mention.at(m, "kin", role=role, anchor="my"))
 
 
 def _masked_kin(text: str, out: list[Mention]) -> None:
@@ -631,23 +594,12 @@ def _masked_kin(text: str, out: list[Mention]) -> None:
             continue
         anchor = m.group("anchor").lower()
         word = {"his": "wife", "her": "husband"}.get(anchor, "spouse")
-        out.append(
-            Mention(
-                m.start(),
-                m.end("kin"),
-                text[m.start() : m.end("kin")],
-                "kin",
-                role=word,
-                anchor=anchor,
-            )
-        )
+        out.append(Mention.between(text, m.start(), m.end("kin"), "kin", role=word, anchor=anchor))
     for m in _MASKED_BORN.finditer(text):  # "leaving [QUANTITY] [DEM] born in X and Y"
         n = len(re.findall(r"\[DATETIME\]|\b\d{4}\b", m.group("dates")))
         if n < 2 or any(k.start <= m.start("kin") < k.end for k in out):
             continue
-        out.append(
-            Mention(m.start("kin"), m.end("kin"), m.group("kin"), "kin", role="child", count=n)
-        )
+        out.append(Mention.at(m, "kin", "kin", role="child", count=n))
         out[-1].plural = True  # in a judgment, the family is the applicant's
         out[-1].anchor = "the applicant's" if "the applicant" in text else ""
     for m in _MASKED_DONOR.finditer(text):  # "a gift from her [DEM]": her parent(s)
@@ -658,10 +610,10 @@ def _masked_kin(text: str, out: list[Mention]) -> None:
         both = bool(re.match(r"[^.]{0,60}\btheir\b", text[m.end() :])) or anchor == "their"
         s0 = m.start(g) - len(anchor) - 1
         out.append(
-            Mention(
+            Mention.between(
+                text,
                 s0,
                 m.end(g),
-                text[s0 : m.end(g)],
                 "kin",
                 role="parent",
                 anchor=anchor,
@@ -670,21 +622,14 @@ def _masked_kin(text: str, out: list[Mention]) -> None:
             )
         )
     for m in re.finditer(r"\b(?P<anchor>[Oo]ur|[Mm]y) little ones?\b", text):
-        out.append(
-            Mention(
-                m.start(),
-                m.end(),
-                m.group(0),
-                "kin",
-                role="child",
-                anchor=m.group("anchor").lower(),
-            )
-        )
+        out.append(Mention.at(m, "kin", role="child", anchor=m.group("anchor").lower()))
 
 
 def find_kin_mentions(text: str) -> list[Mention]:
     """'his wife', 'the applicant's son', 'my four wonderful kids', 'two daughters', 'parent of two'."""  # noqa: E501
     out = _possessed_kin(text)
-    _counted_children(text, out)
-    _masked_kin(text, out)
+    if rules.enabled("subject.counted_children"):
+        _counted_children(text, out)
+    if rules.enabled("subject.masked_kin"):
+        _masked_kin(text, out)
     return out

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import spia_core.adversary.local.lexicons as lexicons
+
 #: Masking placeholders: [PERSON], [PERSON_2], [LOC], <PERSON>, [redacted], ***, ████.
 PLACEHOLDER = re.compile(
     r"\[(?P<label>[A-Z][A-Z_]*?)(?:[_ ]?(?P<num>\d+))?\]|<(?P<label2>[A-Z][A-Z_]*?)(?:_(?P<num2>\d+))?>"  # noqa: E501
@@ -53,43 +55,10 @@ HEADER_NAME = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 LEAD_NAME = re.compile(r"^\s*(?P<name>[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+){0,2})\s*:\s", re.MULTILINE)
-HEADER_FIELD = re.compile(
-    r"(?:^|\|)\s*(?P<key>Location|City|Country|Age|Occupation|Job|Company|Employer|Gender|Sex)"
-    r"(?: for [A-Za-z]+| of [A-Za-z]+)?\s*:\s*(?P<value>[^|\n]{1,80}?)\s*(?=\||\n|$)",
-    re.IGNORECASE | re.MULTILINE,
-)
-
 FIRST_PERSON = re.compile(r"\b(?:I|I'm|I’m|I've|I’ve|I'd|I’d|I'll|I’ll|me|my|My|mine|myself)\b")
 MALE_PRONOUN = re.compile(r"\b(?:he|him|his|himself|He|His|Him)\b")
 FEMALE_PRONOUN = re.compile(r"\b(?:she|her|hers|herself|She|Her)\b")
 PRONOUN = re.compile(r"\b(?:he|him|his|himself|she|her|hers|herself)\b", re.IGNORECASE)
-
-NUMBER_WORDS: dict[str, int] = {
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "twin": 2,
-    "twins": 2,
-    "both": 2,
-}
-ORDINALS: dict[str, int] = {
-    "first": 1,
-    "second": 2,
-    "third": 3,
-    "fourth": 4,
-    "fifth": 5,
-    "sixth": 6,
-    "seventh": 7,
-    "eighth": 8,
-    "ninth": 9,
-    "tenth": 10,
-}
 
 
 def number_value(word: str) -> int | None:
@@ -98,7 +67,13 @@ def number_value(word: str) -> int | None:
     if w.isdigit():
         n = int(w)
         return n if 2 <= n <= 12 else None
-    return NUMBER_WORDS.get(w)
+    value = lexicons.word_map("number_word").get(w)
+    return int(value) if value else None
+
+
+def ordinal(word: str) -> int:
+    """1 for 'first' ... 10 for 'tenth', else 0."""
+    return int(lexicons.word_map("ordinal").get(word.lower(), 0))
 
 
 def masked_spans(text: str) -> list[tuple[int, int, str, str]]:

@@ -27,7 +27,9 @@ class SubjectPass:
 
     id: str
     run: Callable[[SubjectState], None]
-    legal_only: bool = False  # judgments only (counted co-accused, masked prosecutors)
+    #: "all"; "legal": judgments only (counted co-accused, masked prosecutors); "post":
+    #: texts with a writer that are no judgment (the writer's relatives and contacts).
+    scope: str = "all"
 
     @property
     def explains(self) -> str:
@@ -41,23 +43,27 @@ PASSES: tuple[SubjectPass, ...] = (
     SubjectPass("subject.drop_weak_names", names.drop_weak_names),
     SubjectPass("subject.link_roles", roles.link_roles),
     SubjectPass("subject.role_nouns", roles.role_nouns),
-    SubjectPass("subject.collectives", roles.collectives, True),
-    SubjectPass("subject.masked_officials", roles.masked_officials, True),
+    SubjectPass("subject.collectives", roles.collectives, "legal"),
+    SubjectPass("subject.masked_officials", roles.masked_officials, "legal"),
     SubjectPass("subject.author", author.link_author),
     SubjectPass("subject.kin", kin.link_kin),
     SubjectPass("subject.married_to", kin.married_to),
-    SubjectPass("subject.life_with", kin.life_with),
-    SubjectPass("subject.masked_parents", kin.masked_parents),
-    SubjectPass("subject.masked_close", kin.masked_close),
-    SubjectPass("subject.masked_counts", kin.masked_counts),
-    SubjectPass("subject.masked_parent_list", kin.masked_parent_list),
-    SubjectPass("subject.social_roles", kin.social_roles),
-    SubjectPass("subject.counted_people", kin.counted_people),
+    SubjectPass("subject.life_with", kin.life_with, "post"),
+    SubjectPass("subject.masked_parents", kin.masked_parents, "post"),
+    SubjectPass("subject.masked_counts", kin.masked_counts, "post"),
+    SubjectPass("subject.masked_parent_list", kin.masked_parent_list, "post"),
+    SubjectPass("subject.social_roles", kin.social_roles, "post"),
     SubjectPass("subject.implied_spouse", kin.implied_spouse),
     SubjectPass("subject.codes", codes.attach_codes),
     SubjectPass("subject.masked_code_holders", codes.masked_code_holders),
     SubjectPass("subject.article_author", author.article_author),
 )
+
+
+def _in_scope(p: SubjectPass, st: SubjectState) -> bool:
+    if p.scope == "legal":
+        return st.legal
+    return p.scope == "all" or (not st.legal and st.author is not None)
 
 
 def _order(d: Draft) -> tuple[int, int]:
@@ -78,7 +84,7 @@ def find_subjects(
     candidate was kept out (pass id, start, end, reason)."""
     st = SubjectState(text, ents, masks, tokens)
     for p in PASSES:
-        if (not p.legal_only or st.legal) and rules.enabled(p.id):
+        if _in_scope(p, st) and rules.enabled(p.id):
             p.run(st)
     if decisions is not None:
         decisions.extend(st.decisions)

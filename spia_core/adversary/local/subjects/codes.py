@@ -103,7 +103,7 @@ def masked_code_holders(st: SubjectState) -> None:
             word = "contact"  # "I even emailed [CODE]", "addresses (like [CODE])"
         else:
             continue
-        d = st.new(Mention(m.start(), m.end(), m.group(0), "code", role=word))
+        d = st.new(Mention.at(m, "code", role=word))
         d.roles.setdefault("holder", 0)
         d.code_kind = _code_kind(before)
 

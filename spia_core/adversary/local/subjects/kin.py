@@ -55,11 +55,6 @@ _SOCIAL_KEYS = {
     "flatmate": "roommate",
 }
 
-_COUNTED_PEOPLE = re.compile(
-    r"\[(?:QUANTITY|CARDINAL)\] (?:\w+ )?(?P<noun>guests|users|customers|clients|patients|"
-    r"employees|students|candidates|members|tenants|passengers|applicants)\b"
-)
-
 
 def link_kin(st: SubjectState) -> None:
     """Pass: kin words ("his wife", "my two sons") bound to their possessor and to a name
@@ -117,11 +112,8 @@ def married_to(st: SubjectState) -> None:
             and m.group("name")
             and lexicons.fold(m.group("name").split()[0]) in lexicons.first_names()
         ):
-            mention = Mention(
-                m.start("name"), m.end("name"), m.group("name"), "name", name=m.group("name")
-            )
-            named = mention
-            st.new(mention)
+            named = Mention.at(m, "name", "name", name=m.group("name"))
+            st.new(named)
         if named is not None:
             d = st.draft_of(named)
             if not d.kin:
@@ -146,16 +138,7 @@ def implied_spouse(st: SubjectState) -> None:
         st.text,
     )
     if author is not None and married and not has_spouse:
-        d = st.new(
-            Mention(
-                married.start(),
-                married.end(),
-                married.group(0),
-                "kin",
-                role="spouse",
-                anchor="my",
-            )
-        )
+        d = st.new(Mention.at(married, "kin", role="spouse", anchor="my"))
         d.kin, d.anchor = "spouse", author
 
 
@@ -164,8 +147,6 @@ def life_with(st: SubjectState) -> None:
     the name was masked ('[DEM] life with [PERSON]', '[DEM] to [ORG]'); 'with X and our
     kids' makes X the other parent."""
     author, singles = st.author, st.kin_singles
-    if author is None or st.legal:
-        return
     named = None
     m = re.search(r"[Ll]ife with (?=\S)", st.text)
     if m is not None:
@@ -205,7 +186,7 @@ def _masked_partner(st: SubjectState) -> Mention | None:
     found = st.adjacent_after(m.start("ph"), limit=0)
     if found is not None:
         return found
-    mention = Mention(m.start("ph"), m.end("ph"), m.group("ph"), "placeholder")
+    mention = Mention.at(m, "placeholder", "ph")
     st.new(mention)
     return mention
 
@@ -214,8 +195,6 @@ def masked_parents(st: SubjectState) -> None:
     """Pass: 'my [DEM], [PERSON] and [PERSON]' / 'my folks, [DEM] and [PERSON]': a masked kin word
     followed by two people; most often the writer's parents."""
     author = st.author
-    if author is None or st.legal:
-        return
     rx = re.compile(
         r"\b(?:[Mm]y|[Oo]ur) (?:(?:amazing|dear|lovely|wonderful|beloved|late) )?"
         r"(?:\[(?:DEM|NORP)\]|folks|parents),?\s+(?:(?P<ph>\[(?:DEM|NORP|ORG|LOC|GPE|MISC)\])\s*(?:and|&)\s*)?"
@@ -226,7 +205,7 @@ def masked_parents(st: SubjectState) -> None:
             continue
         people = st.chain(first, forward=True)
         if m.group("ph") and len(people) == 1:
-            ph = Mention(m.start("ph"), m.end("ph"), m.group("ph"), "placeholder")
+            ph = Mention.at(m, "placeholder", "ph")
             st.new(ph)
             people = [ph, *people]
         drafts = [st.draft_of(p) for p in people]
@@ -242,8 +221,6 @@ def masked_parent_list(st: SubjectState) -> None:
     [ORG]': NER labels two names joined by '&'/'and' as one organisation, so the slot holds
     two people, most likely the writer's father and mother (kept as a low-certainty guess)."""
     author = st.author
-    if author is None or st.legal:
-        return
     taken = {(m.start, m.end) for d in st.drafts if d.alive for m in d.mentions}
     for m in _MASKED_PARENT_LIST.finditer(st.text):
         slot = "ph" if m.group("ph") else "ph2"  # 'my [DEM], [ORG]' or 'passed down since'
@@ -265,8 +242,6 @@ def social_roles(st: SubjectState) -> None:
     """Pass: 'my mentor', 'my coach', 'my landlord': an unnamed person close to the writer is a
     subject; a name in apposition ('my mentor, [PERSON]') gets the role instead."""
     author = st.author
-    if author is None or st.legal:
-        return
     for m in _SOCIAL_ROLE.finditer(st.text):
         noun = m.group("noun").lower()
         key = _SOCIAL_KEYS.get(noun, noun)
@@ -281,55 +256,12 @@ def social_roles(st: SubjectState) -> None:
         d.anchor = author
 
 
-def counted_people(st: SubjectState) -> None:
-    """Pass: 'when [QUANTITY] guests share similar names': a masked count of people in a post is
-    at least two people (two subjects, described by the words around them)."""
-    author = st.author
-    if author is None or st.legal:
-        return
-    for m in _COUNTED_PEOPLE.finditer(st.text):
-        noun = m.group("noun").lower()
-        for i in range(1, 3):
-            text = f"{noun[:-1].capitalize()} {i}, one of the {noun}"
-            st.new(Mention(m.start(), m.end(), text, "role", role=""))
-        return
-
-
-def masked_close(st: SubjectState) -> None:
-    """Pass: 'my [PERSON] and [PERSON]': NER masks capitalised kin words ('Mum', 'Dad'), and a
-    bare name seldom follows 'my'; a pair is most likely the writer's parents ('Mum and
-    Dad', in that order; a guess kept at low certainty), one alone someone close."""
-    author = st.author
-    if author is None or st.legal:
-        return
-    rx = re.compile(
-        r"\b(?:[Mm]y|[Oo]ur) (?:(?:amazing|dear|lovely|wonderful|beloved|late|awesome|"
-        r"incredible|wonderful) )?(?=\[PERSON)"
-    )
-    for m in rx.finditer(st.text):
-        first = st.adjacent_after(m.end(), limit=0)
-        if first is None or first.kind != "placeholder":
-            continue
-        people = st.chain(first, forward=True)
-        drafts = [st.draft_of(p) for p in people]
-        if any(d.kin or d.is_author or d.roles for d in drafts):
-            continue
-        if len(drafts) == 2:
-            for i, (d, guess) in enumerate(zip(drafts, ("mother", "father"), strict=True), 1):
-                d.kin, d.anchor, d.child_index, d.child_count = "parent", author, i, 2
-                d.guess = guess
-        elif len(drafts) == 1:
-            drafts[0].anchor, drafts[0].guess = author, "close"
-
-
 def masked_counts(st: SubjectState) -> None:
     """Pass: 'our [QUANTITY] little ones', 'raising [QUANTITY] amazing [DEM]', 'a [DEM] of
     [QUANTITY]', 'our trio of [DEM]': a masked count of children is read as three, the middle
     of the two to four that such posts usually state ('trio' says three, 'pair' two). Extra
     guessed children cost no protection score; missing ones hide real people."""
     author = st.author
-    if author is None or st.legal:
-        return
     for m in _MASKED_COUNT.finditer(st.text):
         if any(
             k.start <= m.start() < k.end
@@ -342,6 +274,6 @@ def masked_counts(st: SubjectState) -> None:
         kin = {"sons": "son", "daughters": "daughter"}.get(word, "child")
         n = {"trio": 3, "duo": 2, "pair": 2}.get((m.group("group") or "").lower(), 3)
         for i in range(1, n + 1):
-            d = st.new(Mention(m.start(), m.end(), m.group(0), "kin", role=kin))
+            d = st.new(Mention.at(m, "kin", role=kin))
             d.kin, d.anchor, d.child_index, d.child_count = kin, author, i, n
         break

@@ -48,35 +48,6 @@ _OPENING = re.compile(
     r"(?:[\w\[\]\-]+ )?(?:nationals?|citizens?)(?: [\w\[\]]+)?,\s*)?(?=\S)"
 )
 
-_COLLECTIVE_NOUNS = {
-    "co-accused": "Co-accused",
-    "accused": "Accused",
-    "defendants": "Defendant",
-    "co-defendants": "Co-defendant",
-    "witnesses": "Witness",
-    "victims": "Victim",
-    "police officers": "Police officer",
-    "officers": "Officer",
-    "gendarmes": "Gendarme",
-    "soldiers": "Soldier",
-    "doctors": "Doctor",
-    "experts": "Expert",
-    "suspects": "Suspect",
-}
-
-_COLLECTIVE_KEYS = {
-    "co-accused": "coaccused",
-    "accused": "defendant",
-    "defendant": "defendant",
-    "co-defendant": "coaccused",
-    "witness": "witness",
-    "victim": "victim",
-    "police officer": "officer",
-    "officer": "officer",
-    "gendarme": "officer",
-    "doctor": "doctor",
-    "expert": "expert",
-}
 
 _COLLECTIVE = re.compile(
     r"(?:\b(?P<num>two|three|four|five|[2-5])|(?P<masked>\[(?:QUANTITY|CARDINAL)\]))\s+(?:other\s+|more\s+|further\s+|unidentified\s+|"
@@ -256,11 +227,11 @@ def collectives(st: SubjectState) -> None:
                 continue
             singular = "Victim"
         else:
-            singular = _COLLECTIVE_NOUNS[noun]
+            singular = lexicons.word_map("collective_noun")[noun]
         if st.adjacent_after(m.end(), limit=3) is not None:
             continue  # "two witnesses, Mr A and Mr B": the names are the subjects
         n = number_value(count) or 2
-        key = _COLLECTIVE_KEYS.get(singular.lower(), "")
+        key = lexicons.word_map("collective_key").get(singular.lower(), "")
         for i in range(1, n + 1):
             text = f"{singular} {i} of {count} ({m.group(0).strip()})"
             r = Mention(m.start(), m.end(), text, "role", role=key, ordinal=i)
@@ -396,7 +367,7 @@ def role_nouns(st: SubjectState) -> None:
             continue
         if _modifier(st, m.end()):
             continue  # "the patient records system": a noun modifier, no person
-        r = Mention(m.start(), m.end(), m.group(0), "role", role=noun, anchor="the")
+        r = Mention.at(m, "role", role=noun, anchor="the")
         predicate = _COPULA_BEFORE.search(st.text[max(0, m.start() - 12) : m.start()])
         target = st.adjacent_before(r.start) or st.adjacent_after(r.end)
         if target is not None:

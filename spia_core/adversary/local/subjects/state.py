@@ -7,6 +7,7 @@ import bisect
 import re
 
 import spia_core.adversary.local.lexicons as lexicons
+import spia_core.adversary.local.rules as rules
 from spia_core.adversary.local.attributes.codes import find_codes
 from spia_core.adversary.local.draft import Draft, names_compatible
 from spia_core.adversary.local.mentions import (
@@ -20,7 +21,7 @@ from spia_core.adversary.local.mentions import (
 )
 from spia_core.adversary.local.parse import Token
 from spia_core.adversary.local.patterns import LIST_GAP as _LIST_GAP
-from spia_core.adversary.local.patterns import ORDINALS
+from spia_core.adversary.local.patterns import ordinal as ordinal_of
 
 _APPOS_AFTER = re.compile(r"^\s*(?:\(\s*[“\"‘']?\s*|,\s*(?:who was |who is )?|\s)$")
 
@@ -60,7 +61,7 @@ class SubjectState:
         self._token_starts: list[int] | None = None
         names = find_name_mentions(text, ents, masks)
         self.legal = bool(re.search(r"\b(?:the applicants?|the Court|the Government)\b", text))
-        if not self.legal:
+        if not self.legal and rules.enabled("subject.cue_names"):
             cues = find_cue_names(text)
             for n in names:
                 if not n.source and any(
@@ -70,6 +71,7 @@ class SubjectState:
             names += [
                 c for c in cues if not any(n.start < c.end and c.start < n.end for n in names)
             ]
+        if not self.legal and rules.enabled("subject.partner_firms"):
             firms = [m.span() for m in _FIRM.finditer(text) if _firm_like(m.group(0))]
             names = [
                 n for n in names if not any(s <= n.start < e or s < n.end <= e for s, e in firms)
@@ -225,7 +227,7 @@ class SubjectState:
             return d
         app = re.match(r"the (?:(?P<ord>first|second|third) )?applicants?['’]s?", a)
         if app:
-            ordinal = ORDINALS.get(app.group("ord") or "", 0)
+            ordinal = ordinal_of(app.group("ord") or "")
             found = self.with_role("applicant", ordinal)
             return found[0] if len(found) == 1 or (found and ordinal) else None
         party = re.match(r"the (\w+)['’]s$", a)
