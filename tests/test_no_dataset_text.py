@@ -67,13 +67,8 @@ FORMULA_DOCS = 10
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 _NAME_WORDS = frozenset({"of", "for", "and", "the", "de", "la", "no", "on", "in", "at", "to"})
 #: Known hits awaiting their owner's rewording: path -> phrases (an n-gram inside one is let
-#: through). Owner of these: general (asked in CONTRACTS.md). This file is not scanned.
-EXEMPT: dict[str, tuple[str, ...]] = {
-    "spia_core/adversary/local/attributes/work.py": (
-        "ideal for budding nurses or seasoned professionals",
-        "director of legal affairs with the ministry",
-    ),
-}
+#: through). Empty: keep it so.
+EXEMPT: dict[str, tuple[str, ...]] = {}
 
 
 def _grams(text: str) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]], list[int]]:

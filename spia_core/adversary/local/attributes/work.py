@@ -83,8 +83,8 @@ _COMPOUND_BEFORE = re.compile(
 )
 
 
-#: A job word naming the audience of an item or post ("great for students", "ideal for budding
-#: nurses or seasoned professionals", "a must for teachers").
+#: A job word naming the audience of an item or post ("great for students", "perfect for new
+#: pharmacists and busy parents", "a must for teachers").
 _AUDIENCE_BEFORE = re.compile(
     r"\b(?:great|ideal|perfect|suitable|useful|handy|good|best|designed|made|a must)\s+for\s+"
     r"(?:(?:any|all|new|young|budding|aspiring|future|student|fellow|busy|seasoned)\s+)*$",
@@ -191,9 +191,27 @@ def _role_findings(ctx: DocContext, d: Draft) -> list[Finding]:
 
 
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
+    """Occupation, position, education and affiliation of one person, in a fixed order."""
     out: list[Finding] = _role_findings(ctx, d)
+    out.extend(_job_words(ctx, d))
+    out.extend(_job_before(ctx, d))
+    out.extend(_positions_and_orgs(ctx, d))
+    out.extend(_employers(ctx, d))
+    out.extend(_work_status(ctx, d))
+    out.extend(_appositive_title(ctx, d))
+    out.extend(_email_affiliation(ctx, d))
+    out.extend(_handle_job(ctx, d))
+    if "agent" in d.roles:
+        out.extend(_agent_affiliation(ctx, d))
+    out.extend(_courts_and_offices(ctx, d))
+    out.extend(_titles_and_children(ctx, d))
+    return out
+
+
+def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
+    """Job words right after the mention (apposition) or in its predicates."""
+    out: list[Finding] = []
     table, jobs = lexicons.occupations()
-    # Job words right after the mention (apposition) or in its predicates.
     for m, off in segment_matches(ctx, d, jobs):
         word = m.group(0).lower()
         job = table.get(word)
@@ -223,6 +241,13 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         if job.education:
             edu = "work.job_education" if near else "work.job_education_far"
             out.append(rule(edu).find(job.education, [ctx.ev(s, e)]))
+    return out
+
+
+def _job_before(ctx: DocContext, d: Draft) -> list[Finding]:
+    """A job title just before the mention ("the nurse Ann ...")."""
+    out: list[Finding] = []
+    table, jobs = lexicons.occupations()
     for chunk, off in lookback(ctx, d, 40):
         m = re.search(rf"(?:{jobs.pattern})\s*,?\s*$", chunk, re.IGNORECASE)
         if m:
@@ -240,7 +265,12 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
                             job.education, [ctx.ev(off + m.start(), off + m.end())], certainty=3
                         )
                     )
-    # Positions and affiliations in apposition.
+    return out
+
+
+def _positions_and_orgs(ctx: DocContext, d: Draft) -> list[Finding]:
+    """Positions and affiliations in apposition; organisations worked at or led."""
+    out: list[Finding] = []
     for m, off in segment_matches(ctx, d, _POSITION):
         s = off + m.start()
         if s - off > 120 or ctx.is_masked(s, off + m.end()):
@@ -270,6 +300,12 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             s, e = off + m.start("org"), off + m.end("org")
             if not ctx.is_masked(s, e):
                 out.append(rule("work.firm").find(m.group("org"), [ctx.ev(s, e)]))
+    return out
+
+
+def _employers(ctx: DocContext, d: Draft) -> list[Finding]:
+    """Who a judgment's person works for or belongs to (``_EMPLOYER``)."""
+    out: list[Finding] = []
     for rx, cert in _EMPLOYER:
         for m, off in segment_matches(ctx, d, rx, ("mention", "pronoun")):
             s, e = off + m.start("org"), off + m.end("org")
@@ -279,12 +315,12 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             if lexicons.gazetteer().lookup(org) is not None or _NOT_AN_EMPLOYER.search(org):
                 continue
             out.append(rule("work.employer").find(org, [ctx.ev(s, s + len(org))], certainty=cert))
-    out.extend(_work_status(ctx, d))
-    out.extend(_appositive_title(ctx, d))
-    out.extend(_email_affiliation(ctx, d))
-    out.extend(_handle_job(ctx, d))
-    if "agent" in d.roles:
-        out.extend(_agent_affiliation(ctx, d))
+    return out
+
+
+def _courts_and_offices(ctx: DocContext, d: Draft) -> list[Finding]:
+    """Courts of a role or sentence, the State's government, the ECHR, ministries."""
+    out: list[Finding] = []
     for org, s, e in [] if echr_official(ctx, d) else role_courts(ctx, d):
         if org.strip() in {"Court", "Tribunal"}:
             continue
@@ -312,6 +348,12 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         if s - off < 80 and not ctx.is_masked(s, e):
             ev = [ctx.ev(s, e)]
             out.append(rule("work.minister").find(f"Ministry {m.group('of')}", ev))
+    return out
+
+
+def _titles_and_children(ctx: DocContext, d: Draft) -> list[Finding]:
+    """A doctor's or professor's degree; a child's or infant's schooling."""
+    out: list[Finding] = []
     title_words = set(re.findall(r"[a-z]+", d.title.lower()))
     if title_words & {"dr", "doctor", "professor", "prof"}:
         t = next(m for m in d.mentions if m.title)
@@ -596,9 +638,9 @@ def _work_status(ctx: DocContext, d: Draft) -> list[Finding]:
     return out
 
 
-#: A civil-service title in apposition to a name ("Mr K. Osterberg, Director of Legal Affairs
-#: with the Ministry...", "Mrs H. Brandauer, Ministerialrätin, of the Federal Ministry",
-#: "Mrs T. Solvang, Attorney, Attorney-General's Office"): the post the person holds.
+#: A civil-service title in apposition to a name ("Ms A. Varga, Head of Consular Affairs at
+#: the Department...", "Mr P. Lindqvist, Ministerialrat, of the Federal Office", "Mrs R.
+#: Okafor, Attorney, State Counsel's Office"): the post the person holds.
 _TITLE_HEAD = (
     r"(?:(?:Deputy|Acting|Senior|Chief|Principal|Assistant)\s+)?(?:Head|Director(?:-General)?|"
     r"Legal Adviser|Adviser|Advisor|Counsellor|Attorney|Ambassador|Secretary(?:-General)?|"
