@@ -93,6 +93,19 @@ def test_a_role_noun_and_pronouns_are_one_person(adv) -> None:
     assert labels == ["Patient"], labels
 
 
+def test_office_holders_of_minutes_and_notes_are_subjects(adv) -> None:
+    """Everyday office roles name one person each (invented minutes and notes); a piece of
+    furniture is no person."""
+    minutes = (
+        "Minutes of the allotment society, 3 May. The treasurer reported a small surplus; "
+        "the secretary will circulate the accounts. Our new intern starts on Monday."
+    )
+    descriptions = " ".join(s.description for s in adv.infer(minutes).subjects).lower()
+    for role in ("treasurer", "secretary", "intern"):
+        assert role in descriptions, descriptions
+    assert len(adv.infer("I sat on the chair by the window and read.").subjects) <= 1
+
+
 def test_a_possessed_relative_of_a_role_is_a_subject(adv) -> None:
     text = "The claimant was dismissed in May. The claimant's brother gave evidence for him."
     labels = [label.lower() for label in _labels(adv, text)]
