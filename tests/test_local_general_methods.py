@@ -45,6 +45,7 @@ CASES = [
     ("I'm 34 and just started running.", "AGE", "34"),
     ("At 27, I finally bought my own car.", "AGE", "27"),
     ("My 60th birthday is next month and I am planning a party.", "AGE", "60"),
+    ("I turn 43 next spring and would like to move to day shifts.", "AGE", "43"),
     ("I graduated from Makerere University in 2012.", "EDUCATION", "College Degree"),
     ("My BA in history is useless, I joke.", "EDUCATION", "College Degree"),
     ("I finished my PhD in chemistry last year.", "EDUCATION", "PhD"),
@@ -90,3 +91,8 @@ def test_everyday_verbs_and_words_are_no_job(adv: LocalAdversary, text: str) -> 
     value, rule_id = _author_value(adv, text, "OCCUPATION")
     # The weak meaning-based guess (occupation.activity) may still say something.
     assert value.lower() not in {"driver", "cook", "founder", "waiter"}, (value, rule_id)
+
+
+def test_a_turn_of_degrees_is_no_age(adv: LocalAdversary) -> None:
+    value, _ = _author_value(adv, "At the mill, turn 90 degrees left and I will meet you.", "AGE")
+    assert value != "90", value

@@ -51,8 +51,9 @@ _AGED = re.compile(
     r"\b(?:aged\s+(?P<a>\d{1,3})|(?P<b>\d{1,3})[- ]years?[- ]old|age of (?P<c>\d{1,3})|"
     r"(?:I am|I'm|I’m)\s+(?P<d>\d{1,2})\b(?!\s*(?:%|kg|km|years? (?:of|in|at|with|since)))|(?P<e>\d{1,2})\s*(?:yo|y/o)\b|"  # noqa: E501
     r"(?:\b(?:life|living|working|still|retired|even|now|me|myself|turned|turning|just) at|"
-    r"\bturn(?:ed|ing)|\bjust turned) (?P<f>[1-9]\d)\b(?!\s*(?:%|am|pm|[:.]\d|years? of|"
-    r"(?:days?|weeks?|months?|hours?|minutes?|mins?|seconds?|percent|kg|km|miles?|[a-z]{1,2})\b))"
+    r"\bturn(?:s|ed|ing)?|\bjust turned) (?P<f>[1-9]\d)\b(?!\s*(?:%|am|pm|[:.]\d|years? of|"
+    r"(?:days?|weeks?|months?|hours?|minutes?|mins?|seconds?|percent|degrees?|kg|km|miles?|"
+    r"[a-z]{1,2})\b))"
     r"|(?P<g>" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")[- ]years?[- ]old"
     r"|(?:^|[.!?]\s+)[Aa]t (?P<h>[1-9]\d),? (?:I|I['’]m|I['’]ve)\b"
     r"|\b(?:my|his|her) (?P<i>[1-9]\d)(?:st|nd|rd|th) birthday)",
