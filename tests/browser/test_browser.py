@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import time
+from typing import Any
 
 import pytest
 
@@ -12,6 +13,12 @@ from .conftest import CHROMIUM_ARGS, ROOT
 
 pytestmark = pytest.mark.browser
 SHOTS = ROOT / "artifacts" / "browser"
+
+
+def _run_button(page: Any) -> Any:
+    """The enabled "Run audit" button: while a rerun settles, Streamlit can show a stale,
+    disabled copy beside the new one (two buttons of that name: a strict-mode error)."""
+    return page.locator("button:enabled").filter(has_text="Run audit").first
 
 
 def test_offline_audit_of_bundled_sample(chromium_path: str, streamlit_server: dict) -> None:
@@ -31,7 +38,7 @@ def test_offline_audit_of_bundled_sample(chromium_path: str, streamlit_server: d
         t_first = time.perf_counter() - float(streamlit_server["t_launch"])
 
         page.get_by_text("Bundled sample", exact=True).click()
-        run = page.get_by_role("button", name="Run audit")
+        run = _run_button(page)
         try:
             expect(run).to_be_enabled(timeout=30_000)
         except AssertionError:
@@ -64,7 +71,7 @@ def test_offline_audit_of_bundled_sample(chromium_path: str, streamlit_server: d
         )
         _wait_idle(page)
         t0 = time.perf_counter()
-        page.get_by_role("button", name="Run audit").click()
+        _run_button(page).click()
         expect(page.get_by_text(re.compile(r"Audit of TAB-\w+ done in")).first).to_be_visible(
             timeout=120_000
         )
@@ -127,7 +134,7 @@ def test_script_in_pasted_text_is_inert(chromium_path: str, streamlit_server: di
             "<img src=x onerror=alert('img')> <b>bold</b>"
         )
         area.press("Control+Enter")
-        run = page.get_by_role("button", name="Run audit")
+        run = _run_button(page)
         expect(run).to_be_enabled(timeout=30_000)
         run.click()
         expect(page.get_by_text("Verdict:", exact=False).first).to_be_visible(timeout=120_000)
@@ -170,7 +177,7 @@ def test_redacted_only_audit_makes_no_external_request(
         expect(area).to_be_visible(timeout=30_000)
         area.fill(REDACTED_NOTE)
         area.press("Control+Enter")
-        run = page.get_by_role("button", name="Run audit")
+        run = _run_button(page)
         expect(run).to_be_enabled(timeout=30_000)
         run.click()
         expect(
@@ -218,7 +225,7 @@ def test_german_cannot_judge_and_markdown_in_a_file_name(
                 {"name": f"{EVIL}.txt", "mimeType": "text/plain", "buffer": GERMAN_NOTE.encode()}
             ]
         )
-        run = page.get_by_role("button", name="Run audit")
+        run = _run_button(page)
         expect(run).to_be_enabled(timeout=60_000)
         run.click()
         verdict = page.get_by_text("Verdict: cannot judge", exact=False).first
