@@ -18,32 +18,23 @@ from spia_core.llm.batch_api import (
     BatchAnswer,
     BatchRequest,
     BatchStatus,
+    SDKBatchAdapter,
     read_lines,
+    unreadable,
 )
-from spia_core.llm.provider import (
-    ErrorInfo,
-    MalformedResponse,
-    classify_malformed,
-    classify_sdk_error,
-)
-from spia_core.llm.urls import redact_url
+from spia_core.llm.provider import MalformedResponse
 
 
-class AnthropicBatchAPI:
+class AnthropicBatchAPI(SDKBatchAdapter):
     """Message Batches of one :class:`~spia_core.llm.anthropic_llm.AnthropicLLM`'s client."""
 
     provider = "anthropic"
+    sdk = "anthropic"
+    default_endpoint = "https://api.anthropic.com"
 
     def __init__(self, llm: Any, client: Any) -> None:
-        self.llm = llm
+        super().__init__(llm, client)
         self._batches = client.messages.batches
-        self.endpoint = redact_url(llm.base_url) or "https://api.anthropic.com"
-
-    def classify(self, exc: Exception) -> ErrorInfo | None:
-        """How to treat a failed batch API call (retry or not), as for interactive calls."""
-        import anthropic
-
-        return classify_malformed(exc) or classify_sdk_error(exc, anthropic)
 
     def body(
         self, messages: list[Message], schema: dict[str, Any] | None, params: dict[str, Any]
@@ -94,7 +85,7 @@ def read_item(cid: str, item: dict[str, Any]) -> BatchAnswer:
             # built as the SDK builds an interactive answer (construct: no strict validation)
             return BatchAnswer(cid, read_message(SDKMessage.construct(**message)))
         except (ValueError, TypeError, MalformedResponse) as exc:
-            return BatchAnswer(cid, None, "malformed_response", f"unreadable message: {exc}"[:300])
+            return unreadable(cid, "message", exc)
     if kind == "errored":
         error = result.get("error") if isinstance(result.get("error"), dict) else {}
         inner = error.get("error") if isinstance(error.get("error"), dict) else error

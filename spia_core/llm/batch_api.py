@@ -11,6 +11,7 @@ path would have cached under the same key.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import re
 from collections.abc import Callable, Iterable
@@ -18,7 +19,13 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from spia_core.llm.base import Message
-from spia_core.llm.provider import ErrorInfo, RawCompletion
+from spia_core.llm.provider import (
+    ErrorInfo,
+    RawCompletion,
+    classify_malformed,
+    classify_sdk_error,
+)
+from spia_core.llm.urls import redact_url
 
 #: Normalised batch states. ``in_progress`` covers every provider state before the end.
 IN_PROGRESS = "in_progress"
@@ -154,6 +161,30 @@ class BatchAPI(Protocol):
     def answers(self, batch_id: str) -> tuple[list[BatchAnswer], int]:
         """(the answers found, the number of result lines that could not be read at all)."""
         ...
+
+
+class SDKBatchAdapter:
+    """What the provider adapters share: the LLM, its SDK client, the endpoint and error
+    classification (subclasses name ``provider``, ``sdk`` and ``default_endpoint``)."""
+
+    provider = ""
+    #: The SDK's module name, whose exception classes ``classify`` reads.
+    sdk = ""
+    default_endpoint = ""
+
+    def __init__(self, llm: Any, client: Any) -> None:
+        self.llm = llm
+        self._client = client
+        self.endpoint = redact_url(llm.base_url) or self.default_endpoint
+
+    def classify(self, exc: Exception) -> ErrorInfo | None:
+        """How to treat a failed batch API call (retry or not), as for interactive calls."""
+        return classify_malformed(exc) or classify_sdk_error(exc, importlib.import_module(self.sdk))
+
+
+def unreadable(custom_id: str, what: str, exc: Exception) -> BatchAnswer:
+    """The answer of a result whose completion could not be read."""
+    return BatchAnswer(custom_id, None, "malformed_response", f"unreadable {what}: {exc}"[:300])
 
 
 class BatchPending(BaseException):

@@ -21,15 +21,11 @@ from spia_core.llm.batch_api import (
     BatchAnswer,
     BatchRequest,
     BatchStatus,
+    SDKBatchAdapter,
     read_lines,
+    unreadable,
 )
-from spia_core.llm.provider import (
-    ErrorInfo,
-    MalformedResponse,
-    classify_malformed,
-    classify_sdk_error,
-)
-from spia_core.llm.urls import redact_url
+from spia_core.llm.provider import MalformedResponse
 
 #: The batch endpoint: the Responses API, as the interactive OpenAILLM.
 ENDPOINT = "/v1/responses"
@@ -41,21 +37,12 @@ _STATES = {
 }
 
 
-class OpenAIBatchAPI:
+class OpenAIBatchAPI(SDKBatchAdapter):
     """Batches of one :class:`~spia_core.llm.openai_llm.OpenAILLM`'s client."""
 
     provider = "openai"
-
-    def __init__(self, llm: Any, client: Any) -> None:
-        self.llm = llm
-        self._client = client
-        self.endpoint = redact_url(llm.base_url) or "https://api.openai.com/v1"
-
-    def classify(self, exc: Exception) -> ErrorInfo | None:
-        """How to treat a failed batch API call (retry or not), as for interactive calls."""
-        import openai
-
-        return classify_malformed(exc) or classify_sdk_error(exc, openai)
+    sdk = "openai"
+    default_endpoint = "https://api.openai.com/v1"
 
     def body(
         self, messages: list[Message], schema: dict[str, Any] | None, params: dict[str, Any]
@@ -139,4 +126,4 @@ def _completion(cid: str, body: Any) -> BatchAnswer:
         # built as the SDK builds an interactive answer (construct: no strict validation)
         return BatchAnswer(cid, read_response(Response.construct(**body)))
     except (ValueError, TypeError, MalformedResponse) as exc:
-        return BatchAnswer(cid, None, "malformed_response", f"unreadable response: {exc}"[:300])
+        return unreadable(cid, "response", exc)
