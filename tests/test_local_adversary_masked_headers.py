@@ -77,3 +77,22 @@ def test_friends_listed_after_with_are_no_firm(adv: LocalAdversary) -> None:
 def test_partners_firm_is_the_affiliation(adv: LocalAdversary) -> None:
     text = "I work with Pryce, Okonkwo and Lindahl as a customer service rep."
     assert _values(_author(adv, text))["AFFILIATION"][0] == "Pryce, Okonkwo and Lindahl"
+
+
+@pytest.mark.parametrize(
+    "text, label",
+    [
+        ("Ward round. [PATIENT] (aged 61) slept well and asked for her glasses.", "[PATIENT]"),
+        ("[CLIENT_2] says the landlord kept his deposit after he moved out.", "[CLIENT_2]"),
+        ("The statement of [WITNESS] was read aloud; she saw the van at dusk.", "[WITNESS]"),
+    ],
+)
+def test_role_word_placeholder_is_a_person(adv: LocalAdversary, text: str, label: str) -> None:
+    """Redaction tools often write a role in place of a name: that placeholder is a person."""
+    subjects = adv.infer(text).subjects
+    assert any(s.description.startswith(label) for s in subjects), [s.description for s in subjects]
+
+
+def test_non_person_placeholder_is_not_a_person(adv: LocalAdversary) -> None:
+    text = "The parcel left [LOC] on [DATE] and reached [ORG] two days later."
+    assert adv.infer(text).subjects == []

@@ -14,10 +14,10 @@ from spia_core.adversary.local.patterns import (
     HANDLE,
     HEADER_NAME,
     LEAD_NAME,
-    PERSON_LABELS,
     PLACEHOLDER,
     TITLE_BEFORE,
     TITLED_NAME,
+    is_person_label,
     masked_spans,
     number_value,
 )
@@ -241,7 +241,7 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
             taken.append((m.start(), m.end()))
     for start, end, label, num in masks:
         slot = _NOT_A_PERSON_SLOT.search(text[max(0, start - 30) : start])
-        if label in PERSON_LABELS and slot is None:
+        if is_person_label(label) and slot is None:
             before = TITLE_BEFORE.search(text[max(0, start - 12) : start])
             title = before.group("title") if before else ""
             s0 = start - (len(before.group(0)) if before else 0)

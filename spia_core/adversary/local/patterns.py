@@ -61,6 +61,12 @@ FEMALE_PRONOUN = re.compile(r"\b(?:she|her|hers|herself|She|Her)\b")
 PRONOUN = re.compile(r"\b(?:he|him|his|himself|she|her|hers|herself)\b", re.IGNORECASE)
 
 
+def is_person_label(label: str) -> bool:
+    """A placeholder label that hides a person: [PERSON], [NAME], or a role noun a redaction
+    tool writes in place of a name ([PATIENT], [CLIENT_2], [WITNESS])."""
+    return label in PERSON_LABELS or label.lower().replace("_", " ") in lexicons.words("role_noun")
+
+
 def number_value(word: str) -> int | None:
     """2 for 'two' or '2' (2..12), else None."""
     w = word.lower()
