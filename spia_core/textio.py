@@ -8,6 +8,7 @@ what is wrong and what to do.
 from __future__ import annotations
 
 import io
+import logging
 import re
 from collections.abc import Callable, Iterator
 from pathlib import PurePath
@@ -138,6 +139,9 @@ def _extract_docx(data: bytes) -> str:
 def _extract_pdf(data: bytes) -> str:
     import pypdf
 
+    # pypdf logs what it repairs ("invalid pdf header") to stderr; a corrupt file is already
+    # reported once, as an InputError, so its own warnings would only be noise on the console.
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
     reader = pypdf.PdfReader(io.BytesIO(data))
     if reader.is_encrypted and not reader.decrypt(""):
         raise InputError("this PDF is password-protected; remove the password or paste the text")
