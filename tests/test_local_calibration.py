@@ -106,7 +106,7 @@ def test_record_refuses_a_half_or_unmasked_report() -> None:
 
 def test_offline_warning_carries_the_measured_gap() -> None:
     text = lower_bound_warning("PANORAMA-151", "ner-mask")
-    assert "Measured (`bench adversary`)" in text and "PANORAMA-151" in text
+    assert "Measured with the project's adversary bench" in text and "PANORAMA-151" in text
 
 
 def _check_fresh(dataset: str) -> None:

@@ -33,8 +33,8 @@ def lower_bound_warning(dataset: str, anonymizer: str) -> str:
 
     text = (
         "Offline result: the local rule-and-lexicon adversary infers less than an LLM "
-        "adversary, so these protection figures are an upper bound on protection (a lower "
-        "bound on what can be inferred)."
+        "adversary, so what it finds is a lower bound on what can be inferred (and any "
+        "protection figure an upper bound)."
     )
     datasets = [paper_dataset(dataset)] if paper_dataset(dataset) in ("TAB", "PANORAMA") else []
     for ds in datasets or ["TAB", "PANORAMA"]:

@@ -134,4 +134,4 @@ def gap_sentence(
             continue
     if not parts:
         return ""
-    return "Measured (`bench adversary`): " + "; ".join(parts) + "."
+    return "Measured with the project's adversary bench: " + "; ".join(parts) + "."
