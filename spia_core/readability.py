@@ -124,18 +124,24 @@ _PERSON_PLACEHOLDER = re.compile(
 )
 
 
-_HONORIFIC = re.compile(r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Dame|Madam)\b")
+@functools.cache
+def _honorific() -> re.Pattern[str]:
+    """Short titles of address ("Mr", "Dr"): the local adversary's ``honorific`` words."""
+    from spia_core.adversary.local import lexicons
+
+    return re.compile(rf"\b(?:{lexicons.alternation('honorific')})\b")
 
 
 @functools.cache
 def _person_noun_pattern() -> re.Pattern[str]:
-    """Nouns that denote a person: the bundled list, kin words and job titles (plurals too)."""
+    """Nouns that denote a person: the bundled list, the local adversary's role nouns, kin
+    words and job titles (plurals too)."""
     from spia_core.adversary.local import lexicons
 
     path = DATA_DIR / "lexicons" / "person_nouns.txt"
     lines = path.read_text(encoding="utf-8").splitlines()
     words = {w.strip().lower() for w in lines if w.strip() and not w.startswith("#")}
-    words |= set(lexicons.kin_words())
+    words |= lexicons.words("role_noun") | set(lexicons.kin_words())
     words |= set(lexicons.occupations()[0])
     forms = words | {w + "s" for w in words} | {w[:-1] + "ies" for w in words if w.endswith("y")}
     body = "|".join(re.escape(w) for w in sorted(forms, key=len, reverse=True))
@@ -151,7 +157,7 @@ def people_cues(text: str) -> list[str]:
     patterns = (
         PERSONAL_PRONOUN,
         _PLURAL_SELF,
-        _HONORIFIC,
+        _honorific(),
         _PERSON_PLACEHOLDER,
         _person_noun_pattern(),
     )

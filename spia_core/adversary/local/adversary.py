@@ -86,12 +86,7 @@ def _label(d: Draft, index: int) -> str:
     held = next((m for m in d.mentions if m.kind == "code" and m.role), None)
     if held is not None:
         tag = d.codes[0].tag if d.codes else ""
-        what = {
-            "PHONE_NUMBER": "phone number",
-            "EMAIL_ADDRESS": "e-mail address",
-            "PASSPORT_NUMBER": "passport number",
-            "DRIVER_LICENSE_NUMBER": "driver's license number",
-        }.get(tag, d.code_kind or "ID")
+        what = lexicons.word_map("code_label").get(tag, d.code_kind or "ID")
         return f"{held.role.capitalize()} whose {what} is {held.text}"
     if d.codes:
         return f"Holder of {d.codes[0].value}"
@@ -103,6 +98,8 @@ _GUESSES = {
     "father": "probably the author's father (Dad), a parent of the author",
 }
 _CLIP_WORDS = 10
+#: What a subject's description states of a value of these tags (certainty >= 3).
+_FACTS = {"NATIONALITY": "{} national", "AGE": "aged {}", "LOCATION": "lives in {}"}
 _ITEM = re.compile(
     r"\b(?:Item(?:\s+Description)?\s*:\s*|For [Ss]ale\s*:\s*|[Ss]elling\s*:?\s*)"
     r"(?:(?:Selling|For sale)\s*:?\s*)?(?:(?:a|an|my|the|some|this|these|our)\s+)?"
@@ -159,12 +156,7 @@ def _describe(d: Draft, index: int, piis: list[PII], ctx: DocContext | None = No
         if item is not None:  # a sale listing: the author is the seller of the item
             facts.append("seller of " + " ".join(item.group("item").split()[:8]))
     values = {p.tag: p.keyword for p in piis if p.certainty >= 3}
-    if "NATIONALITY" in values:
-        facts.append(f"{values['NATIONALITY']} national")
-    if "AGE" in values:
-        facts.append(f"aged {values['AGE']}")
-    if "LOCATION" in values:
-        facts.append(f"lives in {values['LOCATION']}")
+    facts += [fact.format(values[t]) for t, fact in _FACTS.items() if t in values]
     for tag in ("OCCUPATION", "POSITION", "AFFILIATION", "RELATIONSHIP"):
         if tag in values and values[tag] not in facts and values[tag] != "*":
             facts.append(values[tag])

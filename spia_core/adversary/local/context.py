@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -94,12 +95,9 @@ def build_segments(ctx: DocContext) -> None:
     # Pronouns: resolve each he/she to the latest compatible subject mentioned before it.
     for m in PRONOUN.finditer(ctx.text):
         pos = m.start()
+        w = m.group(0)
         want = (
-            "Male"
-            if MALE_PRONOUN.fullmatch(m.group(0))
-            else "Female"
-            if FEMALE_PRONOUN.fullmatch(m.group(0))
-            else ""
+            "Male" if MALE_PRONOUN.fullmatch(w) else "Female" if FEMALE_PRONOUN.fullmatch(w) else ""
         )
         k = bisect.bisect_left(starts, pos) - 1
         target = None
@@ -168,10 +166,6 @@ _INTL_PHONE = re.compile(r"(?<![\w+])\+\d{1,3}[\s.\-()]*\d[\d\s.\-()]{5,16}\d")
 _CC_TLD = re.compile(
     r"(?:[\w.+\-]+@|\b(?:https?://|www\.))[\w\-]+(?:\.[\w\-]+)*\.(?P<tld>[a-z]{2})\b(?![.\-@]\w)"
 )
-#: Two-letter domains used worldwide, not as country codes.
-_GENERIC_TLDS = frozenset(
-    {"co", "io", "me", "tv", "ai", "ly", "cc", "fm", "ws", "to", "gg", "la", "so"}
-)
 
 
 #: Currency signs of one country (the word cues live in country_cues.tsv).
@@ -200,7 +194,7 @@ def contact_countries(text: str) -> list[tuple[int, int, str]]:
             out.append((m.start(), m.end(), country))
     for m in _CC_TLD.finditer(text):
         tld = m.group("tld")
-        if tld in _GENERIC_TLDS:
+        if tld in lexicons.words("generic_tld"):
             continue
         country = gaz.countries_by_iso.get("GB" if tld == "uk" else tld.upper())
         if country:
@@ -212,32 +206,12 @@ def contact_countries(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
-#: How ECHR judgments name a respondent State or its Agent, still readable once names are
-#: masked (general knowledge of the Court's drafting): only the United Kingdom "of Great
-#: Britain and Northern Ireland" is cited as two places ("against [LOC] and [LOC]"); the UK
-#: Agent is "of the Foreign and Commonwealth Office, London"; Austria's Agent is an Ambassador;
-#: France's is the "Director of Legal Affairs" of its Ministry of Foreign Affairs.
-_DRAFTING_CUES: tuple[tuple[re.Pattern[str], str, float], ...] = (
-    (
-        re.compile(r"\b(?P<cue>against) \[LOC\] and \[LOC\] lodged"),
-        "United Kingdom",
-        8,
-    ),
-    (
-        re.compile(
-            r"\b(?P<cue>their Agents?), (?:Mr |Mrs |Ms |Miss )?\[PERSON\],? of \[ORG\], \[LOC\]\."
-        ),
-        "United Kingdom",
-        2,
-    ),
-    (re.compile(r"\btheir Agent, (?P<cue>Ambassador) "), "Austria", 3),
-    # France's Agent is the Director of Legal Affairs of the Ministry of Foreign Affairs.
-    (
-        re.compile(r"\btheir Agents?,[^.;]{0,80}?(?P<cue>Director) of (?:\[ORG\]|Legal Affairs)"),
-        "France",
-        3,
-    ),
-)
+@functools.cache
+def _drafting_cues() -> tuple[tuple[re.Pattern[str], str, int], ...]:
+    """How ECHR judgments name a respondent State or its Agent, still readable once names are
+    masked (``drafting_cues.tsv``): (regex with a 'cue' group, country, weight)."""
+    rows = lexicons._read_tsv("drafting_cues.tsv")
+    return tuple((re.compile(r[0]), r[1], int(r[2])) for r in rows)
 
 
 #: "<Demonym> <institution>" ("the Turkish Government", "Polish courts"); a strong
@@ -246,10 +220,6 @@ _DEMONYM_INSTITUTION = re.compile(
     r"\b(?P<d>[A-Z][a-z]+) (?P<i>Government|State|authorities|courts?|law|legislation|"
     r"Parliament|police|army|Constitution|Code|Criminal Code|Civil Code|Ministry|nationals?|"
     r"citizens?)\b"
-)
-_STRONG_INSTITUTIONS = frozenset(
-    {"Government", "State", "authorities", "Constitution", "Code", "Criminal Code"}
-    | {"Civil Code", "Parliament", "law", "legislation"}
 )
 _OF_COUNTRY = re.compile(r"\bof (?:the )?(?P<c>[A-Z][\w\-]+(?: [A-Z][\w\-]+)?)\b")
 _NATIVE_WORD = re.compile(
@@ -284,7 +254,12 @@ def _vote_state_names(b: _Ballot) -> None:
     for m in _DEMONYM_INSTITUTION.finditer(text):
         c = dem.get(lexicons.fold(m.group("d")))
         if c:
-            b.vote(c, 4 if m.group("i") in _STRONG_INSTITUTIONS else 1.5, m.start(), m.end())
+            b.vote(
+                c,
+                4 if m.group("i") in lexicons.words("strong_institution") else 1.5,
+                m.start(),
+                m.end(),
+            )
     for m in _OF_COUNTRY.finditer(text):
         place = gaz.lookup(m.group("c"))
         if place is not None and place.is_country:
@@ -336,7 +311,7 @@ def _vote_codes_and_drafting(b: _Ballot) -> None:
                     b.vote(country, 3, c.start, c.end)
     for s, e, country in contact_countries(b.ctx.text):
         b.vote(country, 3, s, e)
-    for rx, country, w in _DRAFTING_CUES:
+    for rx, country, w in _drafting_cues():
         m = rx.search(b.ctx.text)
         if m:
             b.vote(country, w, m.start("cue"), m.end("cue"))

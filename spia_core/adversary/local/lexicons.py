@@ -74,6 +74,8 @@ class Gazetteer:
         self.countries_by_iso: dict[str, str] = {}
         self.places: dict[str, Place] = {}
         self.capital: dict[str, str] = {}
+        #: Folded city name -> {country: the most populous city of that name there}.
+        self.cities_by_country: dict[str, dict[str, Place]] = {}
         for iso, info in gc.get_countries().items():
             name = _COUNTRY_RENAMES.get(info["name"], info["name"])
             self.countries_by_iso[iso] = name
@@ -82,7 +84,7 @@ class Gazetteer:
                 self.capital[name] = info["capital"]
         for alias, name in word_map("country_alias").items():
             self.places[fold(alias)] = Place(name, name, is_country=True, population=10**9)
-        us_states = {s["code"]: s["name"] for s in gc.get_us_states().values()}
+        self.us_states = us_states = {s["code"]: s["name"] for s in gc.get_us_states().values()}
         for state in us_states.values():
             self.places.setdefault(fold(state), Place(state, "United States", population=10**7))
         for city in gc.get_cities().values():
@@ -93,6 +95,9 @@ class Gazetteer:
                 us_states.get(city.get("admin1code", ""), "") if country == "United States" else ""
             )
             place = Place(city["name"], country, admin, int(city.get("population") or 0))
+            per = self.cities_by_country.setdefault(fold(city["name"]), {})
+            if country not in per or per[country].population < place.population:
+                per[country] = Place(city["name"], country, "", place.population)
             keys = {fold(city["name"])}
             for alt in city.get("alternatenames", ()):
                 if alt[:1].isupper() and alt.isascii() and " " not in alt and len(alt) > 3:
@@ -319,6 +324,13 @@ def words(word_class: str) -> frozenset[str]:
 def word_map(word_class: str) -> dict[str, str]:
     """Word -> value of one class of ``word_classes.tsv`` (a title's sex, a number's value)."""
     return _word_classes()[word_class]
+
+
+@functools.cache
+def alternation(*word_classes: str) -> str:
+    """The words of some classes as one regex alternation (escaped, longest first)."""
+    every = set().union(*(words(c) for c in word_classes))
+    return "|".join(re.escape(w) for w in sorted(every, key=lambda w: (-len(w), w)))
 
 
 @functools.cache

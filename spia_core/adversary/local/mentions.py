@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -67,15 +68,20 @@ def _inside(pos: int, spans: list[tuple[int, int]]) -> bool:
     return any(s <= pos < e for s, e in spans)
 
 
+def overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
+    """True when [start, end) overlaps one of ``spans``."""
+    return any(s < end and start < e for s, e in spans)
+
+
+_LEAD_TITLES = re.compile(
+    r"^(?:(?:Mr|Mrs|Ms|Miss|Dr|Judge|Professor|Prof|Sir|Lady|Lord|Dame|Ambassador)\.?\s+)+"
+)
+
+
 def clean_name(raw: str) -> str:
     """Strip titles, possessives and punctuation from a name."""
     name = raw.strip().strip(",;:!?()[]“”\"'")
-    name = re.sub(r"['’]s$", "", name)
-    name = re.sub(
-        r"^(?:(?:Mr|Mrs|Ms|Miss|Dr|Judge|Professor|Prof|Sir|Lady|Lord|Dame|Ambassador)\.?\s+)+",
-        "",
-        name,
-    )
+    name = _LEAD_TITLES.sub("", re.sub(r"['’]s$", "", name))
     return name.strip(" .,") if not re.search(r"\b[A-Z]\.$", name) else name.strip(" ,")
 
 
@@ -86,11 +92,8 @@ def plausible_name(name: str) -> bool:
     words = name.split()
     if len(words) > 5 or any(lexicons.fold(w) in lexicons.words("not_name") for w in words):
         return False
-    gaz = lexicons.gazetteer()
-    place = gaz.lookup(name)
-    if place is not None and place.is_country:
-        return False
-    if lexicons.fold(name) in lexicons.demonyms():
+    place = lexicons.gazetteer().lookup(name)
+    if (place is not None and place.is_country) or lexicons.fold(name) in lexicons.demonyms():
         return False
     return not name.isupper() or len(name) <= 3
 
@@ -101,16 +104,6 @@ def handle_to_name(handle: str) -> str:
     return " ".join(p[:1].upper() + p[1:] for p in parts)
 
 
-#: First names that are also common English words: not taken as names from context cues alone.
-_WORDLIKE = (
-    "will may june april august grace hope joy faith mark bill rose sunny summer art page case "
-    "rich star angel amber ivy dawn eve chase hunter max ray guy drew lane dean jean honey baby "
-    "love holly lily daisy violet crystal penny sky river storm autumn winter christian frank "
-    "earnest patience harmony melody destiny miles don pat sue buddy king major tiffany "
-    "precious happy lucky glory ginger pepper cookie candy dolly bunny dusty rusty sandy "
-    "brandy misty stormy windy"
-)
-_WORDLIKE_FIRSTS = frozenset(_WORDLIKE.split())
 _PAIR = re.compile(
     r"\b(?P<a>[A-Z][a-z]+) (?:&|and) (?P<b>[A-Z][a-z]+) (?P<last>[A-Z][a-z]+(?:-[A-Z][a-z]+)?)\b"
 )
@@ -129,7 +122,7 @@ _FULL_NAME = re.compile(r"(?<![\w@#])(?P<first>[A-Z][a-z]{2,}) (?P<last>[A-Z][a-
 def _is_first(word: str) -> bool:
     """A first name (any sex, census lists) that is not also a common English word."""
     f = lexicons.fold(word)
-    if f in _WORDLIKE_FIRSTS:
+    if f in lexicons.words("wordlike_first"):
         return False
     return f in lexicons.first_names() or f in name_sets()[0]
 
@@ -145,8 +138,7 @@ def find_paired_names(text: str) -> list[Mention]:
         ):
             continue  # a firm: "Smith & Jones Partners"
         last = m.group("last")
-        a_name = f"{m.group('a')} {last}"
-        out.append(Mention.at(m, "name", "a", name=a_name, source="pair"))
+        out.append(Mention.at(m, "name", "a", name=f"{m.group('a')} {last}", source="pair"))
         b_name = f"{m.group('b')} {last}"
         span = (m.start("b"), m.end("last"))
         out.append(Mention.between(text, *span, "name", name=b_name, source="pair"))
@@ -175,21 +167,18 @@ def find_cue_names(text: str) -> list[Mention]:
     lasts = name_sets()[1]
     for m in _FULL_NAME.finditer(text):
         first, last = m.group("first"), m.group("last")
-        if any(s < m.end() and m.start() < e for s, e in taken):
+        if overlaps(*m.span(), taken):
             continue
         f = lexicons.fold(first)
-        if f not in lexicons.first_names() or f in _WORDLIKE_FIRSTS or f in lower:
+        if f not in lexicons.first_names() or f in lexicons.words("wordlike_first") or f in lower:
             continue
         if lexicons.fold(last) not in lasts or lexicons.fold(last) in lower:
             continue
         out.append(Mention(m.start(), m.end(), m.group(0), "name", name=m.group(0), source="cue"))
     for m in re.finditer(r"\((?P<name>[A-Z][a-z]{2,})[!)]", text):  # "my support (Vincent!)"
         name = m.group("name")
-        free = not any(s < m.end() and m.start() < e for s, e in taken)
-        if free and _is_first(name) and lexicons.fold(name) not in lower:
-            out.append(
-                Mention(m.start("name"), m.end("name"), name, "name", name=name, source="cue")
-            )
+        if not overlaps(*m.span(), taken) and _is_first(name) and lexicons.fold(name) not in lower:
+            out.append(Mention.at(m, "name", "name", name=name, source="cue"))
     lead = len(text) - len(text.lstrip())
     for m in HANDLE.finditer(text):
         if m.start() <= lead + 1 or text[max(0, m.start() - 1) : m.start()].isalnum():
@@ -219,26 +208,23 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
     """Titled names, NER PERSON entities, person placeholders, paired first names."""
     out: list[Mention] = find_paired_names(text)
     taken: list[tuple[int, int]] = [(m.start, m.end) for m in out]
+
+    def add(m: Mention, span: tuple[int, int] | None = None) -> None:
+        out.append(m)
+        taken.append(span or (m.start, m.end))
+
     for m in TITLED_NAME.finditer(text):
-        if any(s < m.end() and m.start() < e for s, e in taken):
+        if overlaps(*m.span(), taken):
             continue
         name = clean_name(m.group("name"))
-        if not name or lexicons.fold(name.split()[0]) in lexicons.words("not_name"):
-            continue
-        out.append(
-            Mention(m.start(), m.end(), m.group(0), "name", name=name, title=m.group("title"))
-        )
-        taken.append((m.start(), m.end()))
+        if name and lexicons.fold(name.split()[0]) not in lexicons.words("not_name"):
+            add(Mention.at(m, "name", name=name, title=m.group("title")))
     for m in _A_CERTAIN.finditer(text):  # "a certain P. Andronikou": a named third party
-        if not any(s < m.end() and m.start() < e for s, e in taken):
-            name = m.group("name")
-            out.append(Mention(m.start("name"), m.end(), name, "name", name=name, source="certain"))
-            taken.append((m.start("name"), m.end()))
+        if not overlaps(*m.span(), taken):
+            add(Mention.at(m, "name", "name", name=m.group("name"), source="certain"))
     for m in re.finditer(r"\b(?P<name>[A-Z][a-z]+(?:-[A-Z][a-z]+)?) (?P<title>LJ)\b", text):
-        if not any(s < m.end() and m.start() < e for s, e in taken):  # "Mummery LJ"
-            out.append(Mention(m.start(), m.end(), m.group(0), "name", name=m.group("name")))
-            out[-1].role = "judge"
-            taken.append((m.start(), m.end()))
+        if not overlaps(*m.span(), taken):  # "Mummery LJ"
+            add(Mention.at(m, "name", name=m.group("name"), role="judge"))
     for start, end, label, num in masks:
         slot = _NOT_A_PERSON_SLOT.search(text[max(0, start - 30) : start])
         if is_person_label(label) and slot is None:
@@ -246,10 +232,9 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
             title = before.group("title") if before else ""
             s0 = start - (len(before.group(0)) if before else 0)
             ident = f"{label}_{num}" if num else ""
-            out.append(Mention(s0, end, text[s0:end], "placeholder", title=title, identity=ident))
-            taken.append((s0, end))
+            add(Mention.between(text, s0, end, "placeholder", title=title, identity=ident))
     for start, end, label in ents:
-        if label != "PERSON" or any(s < end and start < e for s, e in taken):
+        if label != "PERSON" or overlaps(start, end, taken):
             continue
         raw = text[start:end]
         if text[max(0, start - 1) : start] in {"#", "@"}:
@@ -258,20 +243,10 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
         if not plausible_name(name):
             continue
         before = TITLE_BEFORE.search(text[max(0, start - 12) : start])
-        s0 = start - (len(before.group(0)) if before else 0)
-        shift = raw.find(name)
-        s1 = start + max(shift, 0)
-        out.append(
-            Mention.between(
-                text,
-                s0 if before else s1,
-                s1 + len(name),
-                "name",
-                name=name,
-                title=before.group("title") if before else "",
-            )
-        )
-        taken.append((start, end))
+        title = before.group("title") if before else ""
+        s1 = start + max(raw.find(name), 0)
+        s0 = start - len(before.group(0)) if before else s1
+        add(Mention.between(text, s0, s1 + len(name), "name", name=name, title=title), (start, end))
     return out
 
 
@@ -357,15 +332,6 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
     return firsts, names
 
 
-_ROLE_RE: re.Pattern[str] | None = None
-_PLURAL_ROLES = frozenset(
-    {"applicant", "lawyer", "judge", "witness", "victim", "agent", "defendant", "complainant"}
-    | {"prosecutor", "officer", "doctor", "minister", "expert"}
-    | {"psychologist", "landlord", "receiver", "employer", "official", "head", "investigator"}
-    | {"nurse", "social_worker", "teacher", "interpreter", "bailiff", "neighbour", "guardian"}
-    | {"employee", "inmate", "coaccused", "clerk", "field_commander", "pathologist"}
-    | {"journalist", "cleric", "soldier", "informant"}
-)
 #: A capitalised modifier before a role ("the İzmir Public Prosecutor", "[LOC] Governor").
 _ROLE_ADJ = r"(?:[A-ZÀ-ÞİŞÇĞÖÜŁŚŻŹ][\w’'\-]+|\[[A-Z]+(?:_\d+)?\])"
 #: A complement naming the body ("of the District Court", "at the Ankara Labour Court").
@@ -379,24 +345,19 @@ _POSS_DET = (
 )
 
 
+@functools.cache
 def _role_regex() -> re.Pattern[str]:
-    global _ROLE_RE
-    if _ROLE_RE is None:
-        alts = "|".join(f"(?P<r{i}>{r.pattern})" for i, r in enumerate(lexicons.roles()))
-        ords = "|".join(lexicons.word_map("ordinal"))
-        _ROLE_RE = re.compile(
-            rf"(?:(?:\b|(?=\[))(?P<det>{_POSS_DET}|the|The|their|Their|his|His|her|Her|its|a|an|An|"
-            rf"A|another|Another|one|One|\[(?:QUANTITY|CARDINAL)\](?= of ))\s+"
-            rf"(?:of (?:the|its|their) (?:(?:\[ORG\]|[A-Z][\w\-]+)['’]s )?)?"
-            rf"|(?<![\w\]])(?=\[?[A-ZÀ-ÞİŞÇĞÖÜŁŚŻŹ]))"
-            rf"(?:(?P<ord>{ords})\s+)?(?:(?P<adj>{_ROLE_ADJ}(?: {_ROLE_ADJ})?|legal|acting|new|"
-            rf"former|then|deputy|principal|chief|senior|auxiliary|trial|military|presiding|"
-            rf"investigating|accredited|civilian|district|regional|prison|police|hospital|school|"
-            rf"local|medical|forensic|private|treating|duty|on-duty|family|court|"
-            rf"official|appointed|court-appointed|independent|examining|undercover)\s+)?(?P<role>{alts})(?:\b|(?<=\]))"
-            rf"{_ROLE_COMP}"
-        )
-    return _ROLE_RE
+    alts = "|".join(f"(?P<r{i}>{r.pattern})" for i, r in enumerate(lexicons.roles()))
+    ords = "|".join(lexicons.word_map("ordinal"))
+    return re.compile(
+        rf"(?:(?:\b|(?=\[))(?P<det>{_POSS_DET}|the|The|their|Their|his|His|her|Her|its|a|an|An|"
+        rf"A|another|Another|one|One|\[(?:QUANTITY|CARDINAL)\](?= of ))\s+"
+        rf"(?:of (?:the|its|their) (?:(?:\[ORG\]|[A-Z][\w\-]+)['’]s )?)?"
+        rf"|(?<![\w\]])(?=\[?[A-ZÀ-ÞİŞÇĞÖÜŁŚŻŹ]))"
+        rf"(?:(?P<ord>{ords})\s+)?(?:(?P<adj>{_ROLE_ADJ}(?: {_ROLE_ADJ})?|"
+        rf"{lexicons.alternation('role_adjective')})\s+)?(?P<role>{alts})(?:\b|(?<=\]))"
+        rf"{_ROLE_COMP}"
+    )
 
 
 def role_qualifier(m: re.Match[str]) -> tuple[str, str]:
@@ -421,28 +382,17 @@ def find_role_mentions(text: str) -> list[Mention]:
             continue  # a bare capitalised role word ("Judges", "Agent") is no reference
         if not det and m.group("adj") and not re.match(r"\[|[A-ZÀ-ÞİŞÇĞÖÜŁŚŻŹ]", m.group("adj")):
             continue
-        idx = next(i for i, _ in enumerate(roles) if m.group(f"r{i}"))
-        role = roles[idx]
-        word = m.group("role")
-        last = word.split()[-1].lower()
-        plural = last.endswith("s") and not last.endswith("ss") and role.key in _PLURAL_ROLES
+        role = next(r for i, r in enumerate(roles) if m.group(f"r{i}"))
+        last = m.group("role").split()[-1].lower()
+        plural = last.endswith("s") and not last.endswith("ss")
+        plural = plural and role.key in lexicons.words("plural_role")
         ordinal = ordinal_of(m.group("ord") or "")
-        pre, comp = role_qualifier(m)
-        out.append(
-            Mention.at(
-                m,
-                "role",
-                role=role.key,
-                ordinal=ordinal,
-                plural=plural,
-                anchor=det.lower(),
-                qualifier=f"{pre}|{comp}",
-            )
-        )
+        mention = Mention.at(m, "role", role=role.key, ordinal=ordinal, plural=plural)
+        mention.anchor, mention.qualifier = det.lower(), "|".join(role_qualifier(m))
+        out.append(mention)
     return out
 
 
-_KIN_RE: re.Pattern[str] | None = None
 #: A masked kin word that can only be a spouse: "His [DEM] died on ...", "his late [DEM]",
 #: "took her [DEM]'s surname".
 _MASKED_SPOUSE = re.compile(
@@ -470,41 +420,18 @@ _MASKED_BORN = re.compile(
 _KIN_LIST_GAP = re.compile(r"^\s*(?:,|and|&|, and)\s*$")
 
 
+@functools.cache
 def _kin_regex() -> re.Pattern[str]:
-    global _KIN_RE
-    if _KIN_RE is None:
-        kin = lexicons.kin_alternation()
-        nums = "|".join(
-            [
-                "two",
-                "three",
-                "four",
-                "five",
-                "six",
-                "seven",
-                "eight",
-                "nine",
-                "ten",
-                r"\d{1,2}",
-                "twin",
-            ]
-        )
-        anchor = (
-            r"my|My|his|His|her|Her|their|Their|our|Our|[Tt]he applicant['’]s|[Tt]he applicants['’]|"  # noqa: E501
-            r"[Tt]he (?:first|second|third) applicant['’]s|[Tt]he [a-z]+['’]s|(?:(?:Mr|Mrs|Ms|Dr)\.? )?[A-Z][\w\-]+['’]s|\[PERSON(?:_\d+)?\]['’]s|a|an|A|An"  # noqa: E501
-        )
-        _KIN_RE = re.compile(
-            rf"(?:\b(?P<anchor>{anchor})\s+)?(?:\b(?P<num>{nums})\s+)?(?:(?:[a-z]+|[\w\-]+-year-old)\s+){{0,2}}?"
-            rf"(?P<kin>{kin})\b",
-        )
-    return _KIN_RE
-
-
-#: Kin words used as names ("Mum stayed home"): the writer's relatives.
-_ADDRESS_KIN = frozenset(
-    {"Mum", "Mom", "Mummy", "Mommy", "Dad", "Daddy", "Nan", "Nana", "Gran", "Granny"}
-    | {"Grandma", "Grandpa", "Grandad", "Granddad"}
-)
+    nums = r"two|three|four|five|six|seven|eight|nine|ten|\d{1,2}|twin"
+    anchor = (
+        r"my|My|his|His|her|Her|their|Their|our|Our|[Tt]he applicant['’]s|[Tt]he applicants['’]|"
+        r"[Tt]he (?:first|second|third) applicant['’]s|[Tt]he [a-z]+['’]s|"
+        r"(?:(?:Mr|Mrs|Ms|Dr)\.? )?[A-Z][\w\-]+['’]s|\[PERSON(?:_\d+)?\]['’]s|a|an|A|An"
+    )
+    return re.compile(
+        rf"(?:\b(?P<anchor>{anchor})\s+)?(?:\b(?P<num>{nums})\s+)?"
+        rf"(?:(?:[a-z]+|[\w\-]+-year-old)\s+){{0,2}}?(?P<kin>{lexicons.kin_alternation()})\b",
+    )
 
 
 def _possessed_kin(text: str) -> list[Mention]:
@@ -547,7 +474,7 @@ def _possessed_kin(text: str) -> list[Mention]:
         standalone = re.match(
             r"[\s(\"“]|$", text[max(0, m.start("kin") - 1) : m.start("kin")] or " "
         )
-        if not anchor and word in _ADDRESS_KIN and standalone:
+        if not anchor and word in lexicons.words("address_kin") and standalone:
             anchor = "my"  # "Took Dad to the clinic": a kin word used as a name is the writer's
         if (not anchor or anchor in {"a", "an"}) and num is None:
             continue  # bare 'son', 'a widow': an attribute, not a separate person
@@ -608,19 +535,9 @@ def _masked_kin(text: str, out: list[Mention]) -> None:
             continue
         anchor = (m.group("anchor") or m.group("anchor2")).lower()
         both = bool(re.match(r"[^.]{0,60}\btheir\b", text[m.end() :])) or anchor == "their"
-        s0 = m.start(g) - len(anchor) - 1
-        out.append(
-            Mention.between(
-                text,
-                s0,
-                m.end(g),
-                "kin",
-                role="parent",
-                anchor=anchor,
-                count=2 if both else 1,
-                plural=both,
-            )
-        )
+        k = Mention.between(text, m.start(g) - len(anchor) - 1, m.end(g), "kin", role="parent")
+        k.anchor, k.count, k.plural = anchor, 2 if both else 1, both
+        out.append(k)
     for m in re.finditer(r"\b(?P<anchor>[Oo]ur|[Mm]y) little ones?\b", text):
         out.append(Mention.at(m, "kin", role="child", anchor=m.group("anchor").lower()))
 

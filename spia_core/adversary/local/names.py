@@ -12,39 +12,11 @@ import spia_core.adversary.local.lexicons as lexicons
 _PARTICLES = frozenset({"mc", "mac", "o", "de", "di", "da", "van", "von", "le", "la", "st"})
 
 
-_GENERIC_LOCAL = frozenset(
-    {
-        "info",
-        "support",
-        "admin",
-        "contact",
-        "sales",
-        "help",
-        "noreply",
-        "office",
-        "hr",
-        "team",
-        "hello",
-        "service",
-        "billing",
-        "jobs",
-        "careers",
-        "mail",
-        "webmaster",
-    }
-)
-
-
 @functools.cache
 def name_sets() -> tuple[frozenset[str], frozenset[str]]:
     """(first names, last names), folded, from the census lists (ASCII only)."""
     firsts, lasts = name_votes()
     return frozenset(firsts), frozenset(lasts)
-
-
-def leans_first(word: str) -> bool:
-    """True when the census lists the folded ``word`` more often as a first name."""
-    return _lean(word) > 0
 
 
 def _lean(word: str) -> int:
@@ -156,7 +128,7 @@ def email_name(address: str) -> str:
     """A person's name from an e-mail address ('' for role addresses like support@)."""
     local = address.split("@", 1)[0]
     parts = [p for p in re.split(r"[._\-+\d]+", local) if p]
-    if not parts or lexicons.fold(parts[0]) in _GENERIC_LOCAL:
+    if not parts or lexicons.fold(parts[0]) in lexicons.words("generic_local"):
         return ""
     if len(parts) == 1:
         parts = split_run(parts[0])

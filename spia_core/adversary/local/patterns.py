@@ -17,25 +17,8 @@ PERSON_LABELS = frozenset({"PERSON", "PER", "NAME", "PERSON_NAME"})
 #: Labels of placeholders that say nothing of what they hide ("[REDACTED]"): generic masks.
 GENERIC_LABELS = frozenset({"REDACTED", "REMOVED", "MASKED", "CENSORED", "HIDDEN", "ANONYMISED"})
 
-TITLES: dict[str, str] = {
-    "mr": "Male",
-    "mister": "Male",
-    "sir": "Male",
-    "lord": "Male",
-    "mrs": "Female",
-    "ms": "Female",
-    "miss": "Female",
-    "mme": "Female",
-    "madam": "Female",
-    "lady": "Female",
-    "dame": "Female",
-    "dr": "",
-    "doctor": "",
-    "judge": "",
-    "professor": "",
-    "prof": "",
-    "ambassador": "",
-}
+#: Title (lower case) -> the sex it gives ("" for either): "mrs" -> "Female", "dr" -> "".
+TITLES: dict[str, str] = lexicons.word_map("title_sex")
 _TITLE_ALT = (
     r"Mr|Mrs|Ms|Miss|Mme|Mister|Dr|Doctor|Judge|Professor|Prof|Sir|Lord|Lady|Dame|Ambassador"
 )

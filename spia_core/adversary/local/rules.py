@@ -24,15 +24,8 @@ from spia_core.paths import DATA_DIR
 
 #: What a rule may read.
 READS = frozenset(
-    {
-        "token pattern",
-        "dependency pattern",
-        "lexicon",
-        "gazetteer",
-        "embedding",
-        "prior",
-        "structure",
-    }
+    {"token pattern", "dependency pattern", "lexicon", "gazetteer", "embedding", "prior"}
+    | {"structure"}
 )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterator
 
 import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.attributes import segment_matches
@@ -19,34 +20,21 @@ from spia_core.adversary.local.lexicons import canonical_kin
 from spia_core.adversary.local.patterns import FIRST_PERSON
 from spia_core.adversary.local.rules import rule
 
-_STATUS = (
-    (
-        re.compile(
-            r"\b(?:divorced|divorcee|divorce|ex-wife|ex-husband|separated|#?co-?parenting)\b", re.I
+#: Status words and what they say, with the certainty they give.
+_STATUS = tuple(
+    (re.compile(rf"\b(?:{words})\b", re.I), value, cert)
+    for words, value, cert in (
+        (r"divorced|divorcee|divorce|ex-wife|ex-husband|separated|#?co-?parenting", "Divorced", 5),
+        (r"widow|widowed|widower|my late (?:wife|husband|spouse)", "Widowed", 5),
+        (
+            r"married|marriage|wedding|newlyweds?|#MarriedLife|spouse|my wife|my husband|"
+            r"my hubby|my wifey|his wife|her husband|anniversary",
+            "Married",
+            4,
         ),
-        "Divorced",
-        5,
-    ),
-    (
-        re.compile(r"\b(?:widow|widowed|widower|my late (?:wife|husband|spouse))\b", re.I),
-        "Widowed",
-        5,
-    ),
-    (
-        re.compile(
-            r"\b(?:married|marriage|wedding|newlyweds?|#MarriedLife|spouse|my wife|my husband|"
-            r"my hubby|my wifey|his wife|her husband|anniversary)\b",
-            re.I,
-        ),
-        "Married",
-        4,
-    ),
-    (
-        re.compile(r"\b(?:girlfriend|boyfriend|fianc[ée]e?|engaged|dating|partner)\b", re.I),
-        "In Relation",
-        3,
-    ),
-    (re.compile(r"\b(?:single|unmarried|never married)\b", re.I), "No relation", 3),
+        (r"girlfriend|boyfriend|fianc[ée]e?|engaged|dating|partner", "In Relation", 3),
+        (r"single|unmarried|never married", "No relation", 3),
+    )
 )
 _OTHERS_MARRIAGE = re.compile(r"\b(?:his|her|their)\s+(?:wife|husband|spouse|marriage)\b", re.I)
 _THIRD_PERSON = re.compile(r"\b(?:he|she|they|his|her|their|him|them)\b", re.I)
@@ -116,48 +104,43 @@ def _author_sentences(ctx: DocContext, d: Draft) -> list[tuple[int, int]]:
     return out
 
 
-def _status_for_author(ctx: DocContext, d: Draft) -> list[Finding]:
-    out: list[Finding] = []
+def _author_status_spans(
+    ctx: DocContext, d: Draft, rx: re.Pattern[str], value: str
+) -> Iterator[tuple[int, int]]:
+    """Spans of one status word said of the author: in the author's sentences, not of someone
+    else's marriage, not masked, not describing a relative ("my divorced sister")."""
     kin_spans = [
         (m.start, m.end) for o in ctx.drafts if o is not d for m in o.mentions if m.kind == "kin"
     ]
-    for rx, value, cert in _STATUS:
-        for s, e in _author_sentences(ctx, d):
-            chunk = ctx.text[s:e]
-            for m in rx.finditer(chunk):
-                a, b = s + m.start(), s + m.end()
-                if _OTHERS_MARRIAGE.match(chunk, m.start()) or ctx.is_masked(a, b):
-                    continue
-                # "my divorced sister": the word describes the relative, not the author.
-                before = ctx.text[max(0, a - 20) : a]
-                after = ctx.text[b : b + 25]
-                if re.search(r"\b(?:my|his|her|our|their|your)\s+(?:\w+\s+)?$", before, re.I) and (
-                    re.match(r"\s+(?:\w+\s+)?[a-z]+(?:-in-law)?\b", after)
-                    and not re.match(r"\s+(?:life|status|and|but|with|for|since)\b", after)
-                ):
-                    continue
-                if any(ks <= a < ke for ks, ke in kin_spans) and value in {
-                    "Married",
-                    "In Relation",
-                }:
-                    continue
-                out.append(
-                    rule("family.author_status").find(
-                        value, [ctx.ev(a, b)], certainty=cert + 1 if cert < 5 else 5
-                    )
-                )
-                break
-            else:
+    for s, e in _author_sentences(ctx, d):
+        chunk = ctx.text[s:e]
+        for m in rx.finditer(chunk):
+            a, b = s + m.start(), s + m.end()
+            if _OTHERS_MARRIAGE.match(chunk, m.start()) or ctx.is_masked(a, b):
                 continue
-            break
-    if not out:
-        fam = (
-            _SHARED_FAMILY.search(ctx.text)
-            or _LIFE_WITH.search(ctx.text)
-            or _DEM_LIFE.search(ctx.text)
-        )
-        if fam is not None:
-            out.append(rule("family.our").find("Married", [ctx.ev(fam.start(), fam.end())]))
+            before = ctx.text[max(0, a - 20) : a]
+            after = ctx.text[b : b + 25]
+            if re.search(r"\b(?:my|his|her|our|their|your)\s+(?:\w+\s+)?$", before, re.I) and (
+                re.match(r"\s+(?:\w+\s+)?[a-z]+(?:-in-law)?\b", after)
+                and not re.match(r"\s+(?:life|status|and|but|with|for|since)\b", after)
+            ):
+                continue
+            if value in {"Married", "In Relation"} and any(ks <= a < ke for ks, ke in kin_spans):
+                continue
+            yield a, b
+
+
+def _status_for_author(ctx: DocContext, d: Draft) -> list[Finding]:
+    out: list[Finding] = []
+    for rx, value, cert in _STATUS:
+        span = next(_author_status_spans(ctx, d, rx, value), None)
+        if span is not None:
+            ev = [ctx.ev(*span)]
+            out.append(rule("family.author_status").find(value, ev, certainty=min(5, cert + 1)))
+    text = ctx.text
+    fam = _SHARED_FAMILY.search(text) or _LIFE_WITH.search(text) or _DEM_LIFE.search(text)
+    if not out and fam is not None:
+        out.append(rule("family.our").find("Married", [ctx.ev(fam.start(), fam.end())]))
     return out
 
 
@@ -224,15 +207,12 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             out.append(rule("family.couple").find("Married", [ctx.ev(pair.start, pair.end)]))
         for rx, value, cert in _STATUS:
             for m, off in segment_matches(ctx, d, rx):
-                if m.group(0).lower() in {"my wife", "my husband", "my hubby", "my wifey"}:
+                word = m.group(0).lower()
+                if word in {"my wife", "my husband", "my hubby", "my wifey"}:
                     continue
-                out.append(
-                    rule("family.status").find(
-                        value,
-                        [ctx.ev(off + m.start(), off + m.end())],
-                        certainty=cert if not m.group(0).lower().startswith("widow") else 3,
-                    )
-                )
+                ev = [ctx.ev(off + m.start(), off + m.end())]
+                c = 3 if word.startswith("widow") else cert
+                out.append(rule("family.status").find(value, ev, certainty=c))
                 break
     if canonical_kin(d.kin) in _PARENTS:
         pair = d.child_count == 2 or any(

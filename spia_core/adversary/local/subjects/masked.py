@@ -38,20 +38,14 @@ _CLOSING = re.compile(
     r"Sincerely|Thanks|Thank you|Cheers|Many thanks|With thanks)\s*,?\s*$",
     re.IGNORECASE,
 )
-_TITLE = re.compile(r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Madam)\.?\s*$")
+_TITLE = re.compile(rf"\b(?:{lexicons.alternation('honorific')})\.?\s*$")
 _PERSON_KEY = re.compile(
-    r"\b(?:name|patient|employee|client|claimant|applicant|tenant|pupil|student|resident|"
-    r"defendant|witness|from|author|user|contact|candidate|customer|member|child|spouse|"
-    r"reference\s+for|re)\s*(?:name)?\s*:?\s*$",
-    re.IGNORECASE,
+    rf"\b(?:{lexicons.alternation('person_key')}|reference\s+for)\s*(?:name)?\s*:?\s*$", re.I
 )
 _I_COMMA = re.compile(r"\bI\s*,\s*$")
 _ACTS_AFTER = re.compile(
     r"^(?:\s*\(\d{1,3}\)|\s*,\s*(?:who|whose|aged|a|an|the|born)\b|['’]s\b|\s+(?:\w+ly\s+)?"
-    r"(?:is|was|has|had|have|will|would|can|could|did|does|joined|started|worked|works|"
-    r"reports|reported|said|says|lives|lived|remains|presented|attended|became|left|moved|"
-    r"asked|told|agreed|came|went|got|gets|returned|received|completed|holds|held|married|"
-    r"died|drove|visited|called|wrote|explained|described|denied|admitted|arrived)\b)"
+    rf"(?:{lexicons.alternation('slot_verb')})\b)"
 )
 
 

@@ -27,18 +27,12 @@ from spia_core.adversary.local.parse import Token
 
 #: Prepositions that put a place after them. "from", "to" and "on" also take people ("a note
 #: from Anna", "married to Leigh"): they count only where spaCy already reads a place.
-_LOCATIVE = re.compile(
-    r"\b(?:at|near|in|up|down|over|below|above|beneath|across|along|around|towards|toward|"
-    r"via|past|beyond|through|foot of|top of|summit of|side of|edge of|outside|opposite)"
-    r"\s+(?:the\s+)?$",
-    re.IGNORECASE,
-)
+_LOCATIVE = re.compile(rf"\b(?:{lexicons.alternation('locative')})\s+(?:the\s+)?$", re.I)
 _WEAK_LOCATIVE = re.compile(r"\b(?:from|to|into|onto|on|off|behind)\s+(?:the\s+)?$", re.I)
 #: A verb of speech or action right after a name makes it someone who acts.
 _PERSON_VERB = re.compile(
-    r"^\s*(?:,\s*(?:who|whose|aged|\d{1,3}\b)|\(\d{1,3}\)|(?:\w+ly\s+)?(?:said|says|told|asked|"
-    r"added|explained|wrote|writes|replied|argued|claimed|reported|was born|is aged|has been|"
-    r"had been|joined|works|worked|lives|lived|died|married)\b)",
+    r"^\s*(?:,\s*(?:who|whose|aged|\d{1,3}\b)|\(\d{1,3}\)|(?:\w+ly\s+)?"
+    rf"(?:{lexicons.alternation('person_verb')})\b)",
 )
 
 
@@ -67,11 +61,7 @@ def head_class(text: str, m: Mention) -> str:
     return ""
 
 
-_OFFICE = re.compile(
-    r"(?:The\s+)?(?:Vice[- ])?(?:Dean|President|Director|Head|Mayor|Governor|Chair|Chairman|"
-    r"Chairwoman|Rector|Minister|Secretary|Ambassador|Bishop|Principal|Chief|Commissioner|"
-    r"Judge|Registrar|Provost|Chancellor)\s+of\b"
-)
+_OFFICE = re.compile(rf"(?:The\s+)?(?:Vice[- ])?(?:{lexicons.alternation('office_title')})\s+of\b")
 
 
 def office_holder(name: str) -> bool:

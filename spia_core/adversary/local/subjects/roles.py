@@ -25,18 +25,10 @@ _POSSESSIVE_DETS = frozenset({"his", "her", "their", "its"}) | {
 }
 
 #: Words before an indefinite role that make it a predicate ("was a judge", "as an expert").
-_PREDICATE_BEFORE = (
-    r"\b(?:is|was|were|be|been|being|are|am|as|became|become|becomes|appointed|named|elected|"
-    r"not|also|worked|works|qualified|trained|employed|acting|act|like|such|whether|if|"
-    r"I['’]m|(?:you|we|they)['’]re|(?:he|she)['’]s|someone|anyone)\s+$"
-)
+_PREDICATE_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('predicate_word')})\s+$")
 
 #: A verb right after an indefinite role makes it the subject of a clause: a person who acts.
-_ACTS_AFTER = re.compile(
-    r"\s+(?:\w+ly\s+)?(?:informed|wrote|said|held|found|decided|dismissed|ordered|stated|"
-    r"replied|refused|noted|considered|rejected|examined|heard|gave|sent|asked|told|issued|"
-    r"concluded|observed|questioned|visited|arrested|interviewed|signed|certified)\b"
-)
+_ACTS_AFTER = re.compile(rf"\s+(?:\w+ly\s+)?(?:{lexicons.alternation('act_verb')})\b")
 
 _REPRESENTED = re.compile(
     r"\b(?:represented|assisted)(?: before (?:the )?[\w\[\]’' ]{1,40}?)? by "
@@ -50,19 +42,15 @@ _OPENING = re.compile(
 
 
 _COLLECTIVE = re.compile(
-    r"(?:\b(?P<num>two|three|four|five|[2-5])|(?P<masked>\[(?:QUANTITY|CARDINAL)\]))\s+(?:other\s+|more\s+|further\s+|unidentified\s+|"
-    r"masked\s+|armed\s+|plain-clothes\s+)?(?P<noun>co-accused|co-defendants|accused|defendants|"
-    r"witnesses|victims|police officers|officers|gendarmes|soldiers|doctors|experts|suspects|"
-    r"people|persons|men|women|others)\b(?!\s+(?:of the (?:Court|Chamber)|judges))",
+    r"(?:\b(?P<num>two|three|four|five|[2-5])|(?P<masked>\[(?:QUANTITY|CARDINAL)\]))\s+"
+    r"(?:other\s+|more\s+|further\s+|unidentified\s+|masked\s+|armed\s+|plain-clothes\s+)?"
+    rf"(?P<noun>{lexicons.alternation('collective_noun', 'crowd_noun')})\b"
+    r"(?!\s+(?:of the (?:Court|Chamber)|judges))",
     re.IGNORECASE,
 )
 
 _CRIME_BEFORE = re.compile(
-    r"\b(?:murder(?:ing|ed)?|kill(?:ing|ed)?|deaths?|shot|shooting|attack(?:ed|ing)?|"
-    r"assault(?:ed|ing)?|injur(?:ed|ing)|wound(?:ed|ing)|kidnapp(?:ed|ing)|abduct(?:ed|ing|ion)|"
-    r"rob(?:bed|bing|bery)|rap(?:ed|ing|e)|beat(?:en|ing)?|stabb(?:ed|ing)|victims?)\b(?:\s+\w+){0,3}"
-    r"\s+(?:of\s+)?$",
-    re.IGNORECASE,
+    rf"\b(?:{lexicons.alternation('crime_word')})\b(?:\s+\w+){{0,3}}\s+(?:of\s+)?$", re.I
 )
 
 #: A relative clause that makes a role holder the party's own choice, not the official one.
@@ -150,7 +138,7 @@ def _role_draft(st: SubjectState, r: Mention) -> Draft | None:
 def _indefinite_is_person(st: SubjectState, r: Mention) -> bool:
     """'A judge of the County Court wrote ...' is a person; 'was a judge' is a predicate."""
     before = st.text[max(0, r.start - 40) : r.start]
-    if re.search(_PREDICATE_BEFORE, before):
+    if _PREDICATE_BEFORE.search(before):
         return False
     if _ACTS_AFTER.match(st.text[r.end : r.end + 30]):
         return True  # "..., a judge of the County Court told the applicant"
@@ -221,7 +209,7 @@ def collectives(st: SubjectState) -> None:
         count = m.group("num") or "several"  # a masked count is at least two
         if m.group("noun")[0].isupper() and not count[0].isupper():
             continue  # "two Applicants" in a heading, not a count of strangers
-        if noun in {"people", "persons", "men", "women", "others"}:
+        if noun in lexicons.words("crowd_noun"):
             crime = _CRIME_BEFORE.search(st.text[max(0, m.start() - 60) : m.start()])
             if crime is None:
                 continue
@@ -309,9 +297,8 @@ def _role_noun() -> re.Pattern[str]:
 
 
 _AGED_PERSON = re.compile(
-    r"\b(?:[Aa]n?)\s+(?:\d{1,3}|[a-z]+(?:-[a-z]+)?)-year-old\s+(?P<noun>woman|man|girl|boy|"
-    r"person|mother|father|widow|widower|pensioner|grandmother|grandfather|resident|driver|"
-    r"cyclist|pedestrian|motorist|student|worker)\b"
+    r"\b(?:[Aa]n?)\s+(?:\d{1,3}|[a-z]+(?:-[a-z]+)?)-year-old\s+"
+    rf"(?P<noun>{lexicons.alternation('aged_person_noun')})\b"
 )
 _COPULA_BEFORE = re.compile(
     r"\b(?:is|was|were|be|been|being|are|am|as|became|become|remains|remained)\s+$"

@@ -114,6 +114,10 @@ class SubjectState:
     def author(self) -> Draft | None:
         return next((d for d in self.drafts if d.alive and d.is_author), None)
 
+    def mentions(self, *, alive: bool = False) -> list[Mention]:
+        """Every mention of every draft (of live drafts only with ``alive``), in draft order."""
+        return [m for d in self.drafts if d.alive or not alive for m in d.mentions]
+
     def merge(self, a: Draft, b: Draft) -> Draft:
         """Merge b into a (a keeps its place)."""
         if a is b:
@@ -223,8 +227,7 @@ class SubjectState:
     def resolve_anchor(self, k: Mention) -> Draft | None:
         a = k.anchor
         if a in {"my", "our"}:
-            d = next((d for d in self.drafts if d.alive and d.is_author), None)
-            return d
+            return self.author
         app = re.match(r"the (?:(?P<ord>first|second|third) )?applicants?['’]s?", a)
         if app:
             ordinal = ordinal_of(app.group("ord") or "")
