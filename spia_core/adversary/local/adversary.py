@@ -112,8 +112,7 @@ def _context_clip(ctx: DocContext, d: Draft) -> str:
     """The words around a subject's first mention, as an LLM would describe an unnamed person
     ("mentioned in: 'Big thanks to my ... and ... for the inspiration'"); placeholders dropped."""
     m = next(
-        (m for m in sorted(d.mentions, key=lambda m: m.start) if m.kind != "author" and m.end),
-        None,
+        (m for m in sorted(d.mentions, key=lambda m: m.start) if m.kind != "author" and m.end), None
     )
     if m is None:
         return ""

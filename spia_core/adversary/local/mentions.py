@@ -11,6 +11,7 @@ import spia_core.adversary.local.lexicons as lexicons
 import spia_core.adversary.local.rules as rules
 from spia_core.adversary.local.names import handle_name, name_sets
 from spia_core.adversary.local.patterns import (
+    CLOSING,
     FIRST_PERSON,
     HANDLE,
     HEADER_NAME,
@@ -22,9 +23,7 @@ from spia_core.adversary.local.patterns import (
     masked_spans,
     number_value,
 )
-from spia_core.adversary.local.patterns import (
-    ordinal as ordinal_of,
-)
+from spia_core.adversary.local.patterns import ordinal as ordinal_of
 
 
 @dataclass
@@ -251,9 +250,7 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
 
 
 _CLOSING_LINE = re.compile(
-    r"(?:^|\n)[ \t]*(?:Yours(?: sincerely| faithfully| truly)?|(?:Kind |Best |Warm )?[Rr]egards|"
-    r"Best(?: wishes)?|Sincerely|Thanks|Thank you|Cheers|Many thanks|With thanks|"
-    r"[-–—]+)[ \t]*,?[ \t]*(?:\n[ \t]*){1,2}"
+    rf"(?:^|\n)[ \t]*(?:{CLOSING}|[-–—]+)[ \t]*,?[ \t]*(?:\n[ \t]*){{1,2}}"
     r"(?P<name>(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof|Professor)\.? )?[A-Z][a-z]+(?:[ -][A-Z][\w'’\-]+){0,2})"
     r"[ \t]*(?=\n|$)"
 )
@@ -430,7 +427,7 @@ def _kin_regex() -> re.Pattern[str]:
     )
     return re.compile(
         rf"(?:\b(?P<anchor>{anchor})\s+)?(?:\b(?P<num>{nums})\s+)?"
-        rf"(?:(?:[a-z]+|[\w\-]+-year-old)\s+){{0,2}}?(?P<kin>{lexicons.kin_alternation()})\b",
+        rf"(?:(?:[a-z]+|[\w\-]+-year-old)\s+){{0,2}}?(?P<kin>{lexicons.kin_alternation()})\b"
     )
 
 
@@ -484,24 +481,27 @@ def _possessed_kin(text: str) -> list[Mention]:
     return out
 
 
+#: 'parent of two', 'mum of 3' (not 'mother of two sons': the sons are counted themselves).
+_PARENT_OF = re.compile(
+    r"\b(?:parent|mother|father|mom|mum|dad|mama|papa) ?of ?(?P<num>two|three|four|five|six|\d)\b"
+    r"(?! \w*\s*(?:sons|daughters|children|kids|boys|girls))",
+    re.IGNORECASE,
+)
+#: 'one amazing kid', 'our daughter', 'a one-year-old'.
+_ONE_CHILD = re.compile(
+    r"\b(?:[Oo]ne|[Aa]n?|[Oo]ur|[Mm]y) (?:(?:amazing|wonderful|beautiful|lovely|little|"
+    r"sweet|adorable|awesome|precious) )?(?P<kin>kid|child|son|daughter|baby|toddler|"
+    r"(?P<age>one|two|three|four|five|\d{1,2})[- ](?:year|month)[- ]old)\b(?![- ]\w)"
+)
+
+
 def _counted_children(text: str, out: list[Mention]) -> None:
     """'parent of two', 'one amazing kid', 'a one-year-old'."""
     kinmap = lexicons.kin_words()
-    for m in re.finditer(
-        r"\b(?:parent|mother|father|mom|mum|dad|mama|papa) ?of ?"
-        r"(?P<num>two|three|four|five|six|\d)\b"
-        r"(?! \w*\s*(?:sons|daughters|children|kids|boys|girls))",
-        text,
-        re.IGNORECASE,
-    ):
+    for m in _PARENT_OF.finditer(text):
         n = number_value(m.group("num")) or 1
         out.append(Mention.at(m, "kin", "num", role="child", anchor="my", count=n, plural=True))
-    for m in re.finditer(
-        r"\b(?:[Oo]ne|[Aa]n?|[Oo]ur|[Mm]y) (?:(?:amazing|wonderful|beautiful|lovely|little|"
-        r"sweet|adorable|awesome|precious) )?(?P<kin>kid|child|son|daughter|baby|toddler|"
-        r"(?P<age>one|two|three|four|five|\d{1,2})[- ](?:year|month)[- ]old)\b(?![- ]\w)",
-        text,
-    ):
+    for m in _ONE_CHILD.finditer(text):
         if any(k.start <= m.start("kin") < k.end for k in out):
             continue
         if m.group(0).split()[0].lower() in {"a", "an"} and not m.group("age"):

@@ -11,6 +11,11 @@ PLACEHOLDER = re.compile(
     r"\[(?P<label>[A-Z][A-Z_]*?)(?:[_ ]?(?P<num>\d+))?\]|<(?P<label2>[A-Z][A-Z_]*?)(?:_(?P<num2>\d+))?>"  # noqa: E501
     r"|\[(?:redacted|REDACTED|Redacted|removed|MASKED|masked)\]|\*{3,}|█+|(?<![A-Za-z])X{3,}(?![A-Za-z])"
 )
+#: Closing formulas of a letter or a post ("Kind regards", "Yours sincerely", "Cheers").
+CLOSING = (
+    r"Yours(?: sincerely| faithfully| truly)?|(?:Kind |Best |Warm )?[Rr]egards|Best(?: wishes)?|"
+    r"Sincerely|Thanks|Thank you|Cheers|Many thanks|With thanks"
+)
 #: The gap between two items of a list of people ("A, B and C").
 LIST_GAP = re.compile(r"^\s*(?:,|and|&|, and|,\s*and)\s*$")
 PERSON_LABELS = frozenset({"PERSON", "PER", "NAME", "PERSON_NAME"})

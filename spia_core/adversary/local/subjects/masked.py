@@ -14,6 +14,7 @@ import re
 
 import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.mentions import Mention
+from spia_core.adversary.local.patterns import CLOSING
 from spia_core.adversary.local.subjects.state import SubjectState
 
 #: Words right before a placeholder that make it a value (a date, an address, a number).
@@ -33,11 +34,7 @@ _VALUE_AFTER = re.compile(
 )
 _GREETING = re.compile(r"(?:^|\n)\s*(?:Dear|Hi|Hello|Hey|Good (?:morning|afternoon)|Attn:?)\s*$")
 _SIGNED = re.compile(r"\b(?:Signed|Signature|Sign-off)\s*:?\s*$", re.IGNORECASE)
-_CLOSING = re.compile(
-    r"(?:Yours(?: sincerely| faithfully| truly)?|(?:Kind |Best |Warm )?[Rr]egards|Best(?: wishes)?|"
-    r"Sincerely|Thanks|Thank you|Cheers|Many thanks|With thanks)\s*,?\s*$",
-    re.IGNORECASE,
-)
+_CLOSING = re.compile(rf"(?:{CLOSING})\s*,?\s*$", re.IGNORECASE)
 _TITLE = re.compile(rf"\b(?:{lexicons.alternation('honorific')})\.?\s*$")
 _PERSON_KEY = re.compile(
     rf"\b(?:{lexicons.alternation('person_key')}|reference\s+for)\s*(?:name)?\s*:?\s*$", re.I

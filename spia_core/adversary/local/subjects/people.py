@@ -32,7 +32,7 @@ _WEAK_LOCATIVE = re.compile(r"\b(?:from|to|into|onto|on|off|behind)\s+(?:the\s+)
 #: A verb of speech or action right after a name makes it someone who acts.
 _PERSON_VERB = re.compile(
     r"^\s*(?:,\s*(?:who|whose|aged|\d{1,3}\b)|\(\d{1,3}\)|(?:\w+ly\s+)?"
-    rf"(?:{lexicons.alternation('person_verb')})\b)",
+    rf"(?:{lexicons.alternation('person_verb')})\b)"
 )
 
 

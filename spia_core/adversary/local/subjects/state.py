@@ -43,11 +43,7 @@ class SubjectState:
     """One text's subject finding: inputs, mentions and drafts; passes extend it in order."""
 
     def __init__(
-        self,
-        text: str,
-        ents: list[tuple[int, int, str]],
-        masks,
-        tokens: list[Token] | None = None,
+        self, text: str, ents: list[tuple[int, int, str]], masks, tokens: list[Token] | None = None
     ) -> None:
         self.text = text
         self.ents = ents
