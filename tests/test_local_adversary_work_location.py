@@ -121,13 +121,13 @@ def test_contact_countries_from_phone_prefix_and_cc_domain():
 
 
 def test_header_place_abbreviations_and_unknown_towns():
-    from spia_core.adversary.local.attributes.location import header_place
+    from spia_core.adversary.local.attributes.location import header_place_cert as place
 
-    assert header_place("NT") == ("Northern Territory / Australia", True)
-    assert header_place("WA") == ("Washington / United States", True)
-    assert header_place("WA", "Australia") == ("Western Australia / Australia", True)
-    assert header_place("Masalukot", "Philippines") == ("Masalukot / Philippines", False)
-    assert header_place("Masalukot") == ("", False)
+    assert place("NT") == ("Northern Territory / Australia", 5)
+    assert place("WA") == ("Washington / United States", 5)
+    assert place("WA", "Australia") == ("Western Australia / Australia", 5)
+    assert place("Masalukot", "Philippines") == ("Masalukot / Philippines", 3)
+    assert place("Masalukot") == ("", 0)
 
 
 def test_header_location_reaches_the_author_and_their_children():

@@ -53,19 +53,21 @@ def _kin_phrase(d: Draft) -> str:
     return f"{kin}{num} of {_owner(d)}"
 
 
+_ROLE_DETERMINER = re.compile(
+    r"^(?:the|their|his|her|its|a|an|another|one|\[QUANTITY\])\s+(?:of the\s+)?"
+    r"(?:\[ORG\]['’]s\s+)?",
+    re.IGNORECASE,
+)
+
+
 def _role_phrase(d: Draft) -> str:
     """The most specific role phrase of a subject, without its determiner."""
     phrases = [m.text for m in d.mentions if m.kind == "role" and m.role != "applicant"]
-    if not phrases:
-        return ""
-    best_phrase = max(phrases, key=len)
-    return re.sub(
-        r"^(?:the|their|his|her|its|a|an|another|one|\[QUANTITY\])\s+(?:of the\s+)?"
-        r"(?:\[ORG\]['’]s\s+)?",
-        "",
-        best_phrase,
-        flags=re.IGNORECASE,
-    )
+    return _ROLE_DETERMINER.sub("", max(phrases, key=len)) if phrases else ""
+
+
+def _capitalised(phrase: str) -> str:
+    return phrase[:1].upper() + phrase[1:]
 
 
 def _label(d: Draft, index: int) -> str:
@@ -75,11 +77,10 @@ def _label(d: Draft, index: int) -> str:
     if d.is_author:
         return "The author"
     if d.kin:
-        return _kin_phrase(d)[:1].upper() + _kin_phrase(d)[1:]
+        return _capitalised(_kin_phrase(d))
     m = next((m for m in d.mentions if m.kind == "role"), None)
     if m is not None:
-        phrase = _role_phrase(d) or m.text.strip()
-        return phrase[:1].upper() + phrase[1:]
+        return _capitalised(_role_phrase(d) or m.text.strip())
     m = next((m for m in d.mentions if m.kind == "placeholder"), None)
     if m is not None:
         return m.text.strip()
@@ -200,7 +201,6 @@ class LocalAdversary:
         text = _validate(text)
         t0 = time.perf_counter()
         pipe = self._nlp()
-        warnings: list[str] = []
         from spia_core.nlp import parse
 
         progress.report(0, 1, "parse")
@@ -210,8 +210,6 @@ class LocalAdversary:
             sents = [(s.start_char, s.end_char) for s in doc.sents]
         else:
             sents = _rule_sentences(text)
-        if pipe.degraded:
-            warnings.append("no trained spaCy model: names come from titles and rules only")
         t1 = time.perf_counter()
         masks = masked_spans(text)
         decisions: list[tuple[str, int, int, str]] = []
@@ -245,12 +243,13 @@ class LocalAdversary:
             "document_country_certainty": ctx.country_certainty,
             "timings_s": {"nlp": round(t1 - t0, 4), "rules": round(t2 - t1, 4)},
         }
+        warnings = ["no trained spaCy model: names come from titles and rules only"]
         return InferenceResult(
-            subjects=subjects,
-            adversary=self.name,
+            subjects,
+            self.name,
             trace=trace,
             degraded=pipe.degraded,
-            warnings=warnings,
+            warnings=warnings if pipe.degraded else [],
         )
 
 

@@ -94,22 +94,14 @@ def build_segments(ctx: DocContext) -> None:
             out[id(d)].append(Segment(tail_start, max(tail_start, min(sent_end, nxt)), "list"))
     # Pronouns: resolve each he/she to the latest compatible subject mentioned before it.
     for m in PRONOUN.finditer(ctx.text):
-        pos = m.start()
-        w = m.group(0)
-        want = (
+        pos, w = m.start(), m.group(0)
+        sex = (
             "Male" if MALE_PRONOUN.fullmatch(w) else "Female" if FEMALE_PRONOUN.fullmatch(w) else ""
         )
-        k = bisect.bisect_left(starts, pos) - 1
-        target = None
-        seen = 0
-        while k >= 0 and seen < 12:
-            d = refs[k][2]
-            sex = ctx.pre_sex.get(id(d), "")
-            if not d.is_author and (not sex or sex == want):
-                target = d
-                break
-            k -= 1
-            seen += 1
+        k = bisect.bisect_left(starts, pos)
+        back = (refs[j][2] for j in range(k - 1, max(-1, k - 13), -1))  # the 12 latest mentions
+        fits = (d for d in back if not d.is_author and ctx.pre_sex.get(id(d), "") in {"", sex})
+        target = next(fits, None)
         if target is None:
             continue
         _, sent_end = ctx.sentence_of(pos)
@@ -183,13 +175,9 @@ def contact_countries(text: str) -> list[tuple[int, int, str]]:
     out = []
     for m in _INTL_PHONE.finditer(text):
         digits = re.sub(r"\D", "", m.group(0))
-        for n in (1, 2, 3):
-            region = phonenumbers.region_code_for_country_code(int(digits[:n]))
-            if region and region != "ZZ":
-                break
-        else:
-            continue
-        country = gaz.countries_by_iso.get(region)
+        regions = (phonenumbers.region_code_for_country_code(int(digits[:n])) for n in (1, 2, 3))
+        region = next((r for r in regions if r and r != "ZZ"), None)
+        country = gaz.countries_by_iso.get(region) if region else None
         if country:
             out.append((m.start(), m.end(), country))
     for m in _CC_TLD.finditer(text):

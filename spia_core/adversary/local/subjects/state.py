@@ -18,6 +18,7 @@ from spia_core.adversary.local.mentions import (
     find_kin_mentions,
     find_name_mentions,
     find_role_mentions,
+    overlaps,
 )
 from spia_core.adversary.local.parse import Token
 from spia_core.adversary.local.patterns import LIST_GAP as _LIST_GAP
@@ -59,14 +60,12 @@ class SubjectState:
         self.legal = bool(re.search(r"\b(?:the applicants?|the Court|the Government)\b", text))
         if not self.legal and rules.enabled("subject.cue_names"):
             cues = find_cue_names(text)
+            cue_spans = [(c.start, c.end) for c in cues if c.kind == "name"]
             for n in names:
-                if not n.source and any(
-                    n.start < c.end and c.start < n.end for c in cues if c.kind == "name"
-                ):
+                if not n.source and overlaps(n.start, n.end, cue_spans):
                     n.source = "cue"
-            names += [
-                c for c in cues if not any(n.start < c.end and c.start < n.end for n in names)
-            ]
+            spans = [(n.start, n.end) for n in names]
+            names += [c for c in cues if not overlaps(c.start, c.end, spans)]
         if not self.legal and rules.enabled("subject.partner_firms"):
             firms = [m.span() for m in _FIRM.finditer(text) if _firm_like(m.group(0))]
             names = [
