@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from spia_core.paths import DATA_DIR as BUNDLED_DATA_DIR
 from spia_core.text.alternation import WordAlternation
-from spia_core.text.normalise import fold as _normalise_fold
+
+# Lookups fold text as the scorer does (lower case, no accents): one folding for the project.
+from spia_core.text.normalise import fold
 
 LEXICON_DIR = BUNDLED_DATA_DIR / "lexicons"
 
@@ -34,12 +37,6 @@ def _read_tsv(name: str) -> list[list[str]]:
                 raise ValueError(f"{path}:{lineno}: expected tab-separated columns, got {line!r}")
             rows.append([c.strip() for c in cells])
     return rows
-
-
-def fold(text: str) -> str:
-    """Lower-case and strip accents (for lookups only): the scorer's
-    :func:`spia_core.text.normalise.fold`, so one folding serves the whole project."""
-    return _normalise_fold(text)
 
 
 @dataclass(frozen=True)
@@ -167,36 +164,36 @@ def _plural(word: str) -> str:
     return word + "s"
 
 
-@functools.cache
-def occupations() -> tuple[dict[str, Job], WordAlternation]:
-    """Job title (lower-case, singular and plural) -> Job, from ``occupation_taxonomy.tsv``
-    (SOC 2018 detailed occupations), and one regex matching any title."""
-    table: dict[str, Job] = {}
+def _job_titles() -> Iterator[tuple[Job, str]]:
+    """(job, lower-case title) for the label and every other title of each job of
+    ``occupation_taxonomy.tsv`` (SOC 2018 detailed occupations)."""
     for row in _read_tsv("occupation_taxonomy.tsv"):
         if len(row) != 5:
             raise ValueError(f"occupation_taxonomy.tsv: row {row[:2]!r} needs 5 columns")
         job = Job(row[2], "" if row[3] == "-" else row[3], row[0])
         for title in [row[2], *row[4].split("|")]:
-            word = title.strip().lower()
-            if word:
-                table.setdefault(word, job)
-                table.setdefault(_plural(word), job)
-    words = sorted(table, key=len, reverse=True)
+            if title.strip():
+                yield job, title.strip().lower()
+
+
+@functools.cache
+def occupations() -> tuple[dict[str, Job], WordAlternation]:
+    """Job title (lower-case, singular and plural) -> Job, and one regex matching any title."""
+    table: dict[str, Job] = {}
+    for job, word in _job_titles():
+        table.setdefault(word, job)
+        table.setdefault(_plural(word), job)
     # \b(w1|w2|...)\b, IGNORECASE; its finditer is exact and much faster (performance only)
-    pattern = WordAlternation(words, re.IGNORECASE)
-    return table, pattern
+    return table, WordAlternation(sorted(table, key=len, reverse=True), re.IGNORECASE)
 
 
 @functools.cache
 def _singulars() -> dict[str, str]:
     """Every title key of the taxonomy (plural forms too) -> its singular title."""
     out: dict[str, str] = {}
-    for row in _read_tsv("occupation_taxonomy.tsv"):
-        for title in [row[2], *row[4].split("|")]:
-            word = title.strip().lower()
-            if word:
-                out.setdefault(word, word)
-                out.setdefault(_plural(word), word)
+    for _, word in _job_titles():
+        out.setdefault(word, word)
+        out.setdefault(_plural(word), word)
     return out
 
 

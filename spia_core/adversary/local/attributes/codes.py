@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import spia_core.adversary.local.lexicons as lexicons
+
 _EMAIL = re.compile(r"\b[\w.+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+\b")
 _PREFIXED = re.compile(
     r"\b(?P<cc>[A-Z]{2})-(?P<kind>ID|DL|PP|PASS|SSN|NIN)-(?P<num>[A-Z0-9]{4,14})\b"
@@ -41,14 +43,6 @@ _NOT_PHONE_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _PASSPORT_NEAR = re.compile(r"(?<![\w\-])[A-Z]{0,2}\d{6,9}(?![\w\-])")
-_KIND_TAG = {
-    "ID": "IDENTIFICATION_NUMBER",
-    "SSN": "IDENTIFICATION_NUMBER",
-    "NIN": "IDENTIFICATION_NUMBER",
-    "DL": "DRIVER_LICENSE_NUMBER",
-    "PP": "PASSPORT_NUMBER",
-    "PASS": "PASSPORT_NUMBER",
-}
 
 
 @dataclass(frozen=True)
@@ -121,7 +115,8 @@ def find_codes(text: str) -> list[CodeHit]:
     for m in _EMAIL.finditer(text):
         add("EMAIL_ADDRESS", m.start(), m.end())
     for m in _PREFIXED.finditer(text):
-        add(_KIND_TAG[m.group("kind")], m.start(), m.end(), m.group("cc"))
+        tag = lexicons.word_map("code_prefix")[m.group("kind")]
+        add(tag, m.start(), m.end(), m.group("cc"))
     for m in _SSN.finditer(text):
         add("IDENTIFICATION_NUMBER", m.start(), m.end(), "US")
     for rx, tag in (
@@ -130,18 +125,16 @@ def find_codes(text: str) -> list[CodeHit]:
         (_IDNUM, "IDENTIFICATION_NUMBER"),
     ):
         for m in rx.finditer(text):
-            if not re.search(r"\d{4}", m.group("num")):
-                continue
-            add(tag, m.start("num"), m.end("num"))
+            if re.search(r"\d{4}", m.group("num")):
+                add(tag, m.start("num"), m.end("num"))
     for m in _PHONE.finditer(text):
         if phone_at(text, m):
             add("PHONE_NUMBER", m.start(), m.end())
     for m in re.finditer(r"\bpassports?\b", text, re.IGNORECASE):
-        window_start = max(0, m.start() - 60)
-        window = text[window_start : m.end() + 60]
-        for n in _PASSPORT_NEAR.finditer(window):
-            if re.search(r"\d{6}", n.group(0)):
-                add("PASSPORT_NUMBER", window_start + n.start(), window_start + n.end())
-                break
+        w0 = max(0, m.start() - 60)
+        near = _PASSPORT_NEAR.finditer(text[w0 : m.end() + 60])
+        n = next((n for n in near if re.search(r"\d{6}", n.group(0))), None)
+        if n is not None:
+            add("PASSPORT_NUMBER", w0 + n.start(), w0 + n.end())
     hits.sort(key=lambda h: h.start)
     return hits

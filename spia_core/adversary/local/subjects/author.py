@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from spia_core.adversary.local.draft import _same_person
-from spia_core.adversary.local.mentions import Mention
+from spia_core.adversary.local.draft import Draft, _same_person
+from spia_core.adversary.local.mentions import Mention, overlaps
 from spia_core.adversary.local.subjects.state import SubjectState
 
 #: A comment on an article or an essay (its writer is a person of the text).
@@ -41,29 +41,19 @@ def link_author(st: SubjectState) -> None:
     if lead is not None:
         st.merge(author, st.draft_of(lead))
     for h in st.author_names:
-        same = next(
-            (
-                d
-                for d in st.drafts
-                if d.alive
-                and not d.is_author
-                and any(_same_person(n.name, h.name) for n in d.names)
-            ),
-            None,
-        )
+        same = next((d for d in st.drafts if _named_as(d, h)), None)
         st.attach(author, h)
         if same is not None:
             st.merge(author, same)
         for d in st.drafts:  # "Name: [PERSON]": the header placeholder is the author
-            if (
-                d.alive
-                and d is not author
-                and any(
-                    m.kind == "placeholder" and m.start < h.end and h.start < m.end
-                    for m in d.mentions
-                )
-            ):
+            placeholders = [(m.start, m.end) for m in d.mentions if m.kind == "placeholder"]
+            if d.alive and d is not author and overlaps(h.start, h.end, placeholders):
                 st.merge(author, d)
+
+
+def _named_as(d: Draft, h: Mention) -> bool:
+    """Another live person named like the author's handle or header name."""
+    return d.alive and not d.is_author and any(_same_person(n.name, h.name) for n in d.names)
 
 
 def _lead_placeholder(st: SubjectState) -> Mention | None:

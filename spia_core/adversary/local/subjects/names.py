@@ -40,18 +40,14 @@ def cluster_names(st: SubjectState) -> None:
                     by_identity[m.identity] = d
             continue
         near = {id(d): d for t in _tokens(m.name) for d in by_token.get(t, [])}
+        sex = TITLES.get(m.title.lower(), "")  # "Mrs Lee" is not "Mr Lee"
         candidates = [
             d
             for d in sorted(near.values(), key=lambda d: order[id(d)])
             if d.alive
             and d.best_name
+            and not (sex and d.title_sex and sex != d.title_sex)
             and any(names_compatible(n.name, m.name) for n in d.names)
-            and not (
-                m.title
-                and d.title_sex
-                and TITLES.get(m.title.lower(), "")
-                and TITLES.get(m.title.lower(), "") != d.title_sex
-            )
         ]
         if not candidates:
             index(st.new(m), m)
@@ -86,9 +82,11 @@ def drop_weak_names(st: SubjectState) -> None:
         if known or (multi and len(names) > 1):
             continue
         plain = multi and not re.search(_ORGISH, " ".join(m.name for m in names))
-        if plain and any(_placeish(st, m) for m in names):
-            plain = False
-        if plain and lexicons.gazetteer().lookup(names[0].name) is None:
+        if (
+            plain
+            and not any(_placeish(st, m) for m in names)
+            and lexicons.gazetteer().lookup(names[0].name) is None
+        ):
             continue
         st.drop(d)
 
@@ -99,9 +97,7 @@ def _placeish(st: SubjectState, m: Mention) -> bool:
     after = st.text[m.end : m.end + 2]
     if re.search(r"(?:\b(?:in|at|from|near|of|Location|pickup|Pickup)\s*:?\s*|[(“\"])$", before):
         return True
-    if after[:1] in {")", "”"} or after.startswith('"'):
-        return True
-    return any(t[:1].islower() for t in m.name.split())
+    return after[:1] in {")", "”", '"'} or any(t[:1].islower() for t in m.name.split())
 
 
 def _first_line(m: Mention) -> bool:

@@ -136,16 +136,8 @@ class SubjectState:
         """Name and placeholder mentions of live drafts, by start (and by end), cached until a
         draft changes: passes look people up by position without rescanning every draft."""
         if self._people is None:
-            people = sorted(
-                (
-                    m
-                    for d in self.drafts
-                    if d.alive
-                    for m in d.mentions
-                    if m.kind in {"name", "placeholder"}
-                ),
-                key=lambda m: m.start,
-            )
+            people = [m for m in self.mentions(alive=True) if m.kind in {"name", "placeholder"}]
+            people.sort(key=lambda m: m.start)
             self._people = (people, [m.start for m in people])
         return self._people
 
@@ -246,14 +238,11 @@ class SubjectState:
             return None
         if a in {"his", "her", "their"}:
             want = {"his": "Male", "her": "Female"}.get(a, "")
-            best = None
+            best = None  # the live non-relative, not of the other sex, mentioned last before k
             for d in self.drafts:
-                if not d.alive or d.kin:
-                    continue
                 prior = [m.start for m in d.mentions if m.start < k.start and m.kind != "kin"]
-                if not prior:
-                    continue
-                if want and d.title_sex and d.title_sex != want:
+                clash = want and d.title_sex and d.title_sex != want
+                if not d.alive or d.kin or not prior or clash:
                     continue
                 if best is None or max(prior) > best[0]:
                     best = (max(prior), d)
