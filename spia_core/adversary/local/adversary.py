@@ -112,11 +112,10 @@ _PLACEHOLDER = re.compile(r"\[[A-Z_]+(?:_\d+)?\]")
 def _context_clip(ctx: DocContext, d: Draft) -> str:
     """The words around a subject's first mention, as an LLM would describe an unnamed person
     ("mentioned in: 'Big thanks to my ... and ... for the inspiration'"); placeholders dropped."""
-    m = next(
-        (m for m in sorted(d.mentions, key=lambda m: m.start) if m.kind != "author" and m.end), None
-    )
-    if m is None:
+    spoken = [m for m in d.mentions if m.kind != "author" and m.end]
+    if not spoken:
         return ""
+    m = min(spoken, key=lambda m: m.start)
     s0, s1 = ctx.sentence_of(m.start)
     s1 = max(s1, m.end)
     if s0 > 0 and not ctx.text[s0 : m.start].strip():
@@ -132,7 +131,8 @@ def _context_clip(ctx: DocContext, d: Draft) -> str:
     return clip if len(re.findall(r"[A-Za-z]{3,}", clip)) >= 2 else ""
 
 
-def _describe(d: Draft, index: int, piis: list[PII], ctx: DocContext | None = None) -> str:
+def _describe(d: Draft, index: int, piis: list[PII], ctx: DocContext) -> str:
+    """A subject's description: its label, then what the text says of it."""
     facts: list[str] = []
     label = _label(d, index)
     if d.guess in _GUESSES:
@@ -152,7 +152,7 @@ def _describe(d: Draft, index: int, piis: list[PII], ctx: DocContext | None = No
         facts.append(f"{phrase.lower()} of {_owner(d)}")
     if d.is_author:
         facts.append("author of the text (post author)")
-        item = _ITEM.search(ctx.text) if ctx is not None else None
+        item = _ITEM.search(ctx.text)
         if item is not None:  # a sale listing: the author is the seller of the item
             facts.append("seller of " + " ".join(item.group("item").split()[:8]))
     values = {p.tag: p.keyword for p in piis if p.certainty >= 3}
@@ -161,8 +161,7 @@ def _describe(d: Draft, index: int, piis: list[PII], ctx: DocContext | None = No
         if tag in values and values[tag] not in facts and values[tag] != "*":
             facts.append(values[tag])
     if (
-        ctx is not None
-        and not d.is_author
+        not d.is_author
         and not d.best_name
         and (not d.kin or d.guess)
         and not d.roles.keys() - {"holder"}

@@ -51,14 +51,12 @@ def best(findings: list[Finding]) -> Finding | None:
     # Merge evidence from findings that agree with the winner.
     merged = list(top.evidence)
     seen = {(e.start, e.end) for e in merged}
-    agree = sum(1 for f in ranked[1:] if f.keyword.lower() == top.keyword.lower())
-    for f in ranked[1:]:
-        if f.keyword.lower() == top.keyword.lower():
-            for e in f.evidence:
-                if (e.start, e.end) not in seen and len(merged) < 6:
-                    merged.append(e)
-                    seen.add((e.start, e.end))
-    certainty = min(5, top.certainty + (1 if agree >= 2 and top.certainty < 3 else 0))
+    agree = [f for f in ranked[1:] if f.keyword.lower() == top.keyword.lower()]
+    for e in (e for f in agree for e in f.evidence):
+        if (e.start, e.end) not in seen and len(merged) < 6:
+            merged.append(e)
+            seen.add((e.start, e.end))
+    certainty = min(5, top.certainty + (1 if len(agree) >= 2 and top.certainty < 3 else 0))
     return Finding(top.tag, top.keyword, certainty, top.hardness, merged, top.rule, top.explains)
 
 

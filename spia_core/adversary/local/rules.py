@@ -15,6 +15,7 @@ subject-finding passes check.
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -75,7 +76,6 @@ RULES: dict[str, Rule] = {}
 #: The attribute stage's rules, one a line (id, tag, reads, certainty, hardness, source,
 #: explanation template, invented examples).
 RULES_FILE = DATA_DIR / "rules" / "local_adversary_rules.tsv"
-_LOADED: list[bool] = []
 _DISABLED: set[str] = set()
 
 
@@ -89,14 +89,13 @@ def register(*rules: Rule) -> None:
 
 def rule(rule_id: str) -> Rule:
     """The registered rule ``rule_id`` (KeyError when unknown)."""
-    if rule_id not in RULES:
-        _load_table()
-    return RULES[rule_id]
+    return RULES[rule_id] if rule_id in RULES else all_rules()[rule_id]
 
 
+@functools.cache
 def all_rules() -> dict[str, Rule]:
-    """Every registered rule (the attribute stage's table loaded)."""
-    _load_table()
+    """Every registered rule (the table read on first use)."""
+    register(*_read_table())
     return RULES
 
 
@@ -109,21 +108,10 @@ def _read_table() -> list[Rule]:
         if len(cells) != 8:
             raise ValueError(f"{RULES_FILE.name}:{lineno}: expected 8 tab-separated columns")
         rid, tag, reads, cert, hard, source, explains, examples = cells
-        ex = (
-            () if examples == "-" else tuple(e.replace("\\n", "\n") for e in examples.split(" || "))
-        )
-        out.append(
-            Rule(
-                rid, tag, reads, int(cert), explains, ex, int(hard), "" if source == "-" else source
-            )
-        )
+        ex = () if examples == "-" else examples.replace("\\n", "\n").split(" || ")
+        source = "" if source == "-" else source
+        out.append(Rule(rid, tag, reads, int(cert), explains, tuple(ex), int(hard), source))
     return out
-
-
-def _load_table() -> None:
-    if not _LOADED:
-        _LOADED.append(True)
-        register(*_read_table())
 
 
 def enabled(rule_id: str) -> bool:

@@ -69,21 +69,14 @@ _PLACE_BEFORE = re.compile(rf"(?P<place>{_CAP}(?:[ \-]{_CAP})?)\s+$")
 def leading_place(phrase: str, country: str = "") -> tuple[lexicons.Place | None, str]:
     """'İzmir Public Prosecutor' -> (İzmir, 'Public Prosecutor'); no place -> (None, phrase)."""
     words = phrase.split()
+    role_words = lexicons.words("role_word")
+    if len(words) < 2 or lexicons.fold(words[0]) in role_words:
+        return None, phrase
     for k in (2, 1):
-        if len(words) > k:
-            head = " ".join(words[:k])
-            if lexicons.fold(words[0]) in lexicons.words("role_word"):
-                break
-            place = _exact_place(head, country)
-            if place is not None:
-                return place, " ".join(words[k:])
-    if (
-        len(words) > 1
-        and words[0][:1].isupper()
-        and lexicons.fold(words[0]) not in lexicons.words("role_word")
-        and lexicons.fold(words[1]) in lexicons.words("role_word")
-        and country
-    ):
+        place = _exact_place(" ".join(words[:k]), country) if len(words) > k else None
+        if place is not None:
+            return place, " ".join(words[k:])
+    if words[0][:1].isupper() and lexicons.fold(words[1]) in role_words and country:
         # An unknown capitalised word before a role word names a place ('Kartal District
         # Governor'): a town of the document's country.
         return lexicons.Place(words[0], country), " ".join(words[1:])
@@ -97,12 +90,10 @@ def role_courts(ctx: DocContext, d: Draft) -> list[tuple[str, int, int]]:
     for m in d.mentions:
         if m.kind != "role":
             continue
-        inside = _COURT.search(m.text)
-        if inside and not ctx.is_masked(m.start + inside.start(), m.start + inside.end()):
-            out.append((inside.group("org"), m.start + inside.start(), m.start + inside.end()))
-        hit = _COURT_AFTER.match(ctx.text[m.end : m.end + 90])
-        if hit and not ctx.is_masked(m.end + hit.start("org"), m.end + hit.end("org")):
-            out.append((hit.group("org"), m.end + hit.start("org"), m.end + hit.end("org")))
+        inside, after = _COURT.search(m.text), _COURT_AFTER.match(ctx.text[m.end : m.end + 90])
+        for hit, off in ((inside, m.start), (after, m.end)):
+            if hit and not ctx.is_masked(off + hit.start("org"), off + hit.end("org")):
+                out.append((hit.group("org"), off + hit.start("org"), off + hit.end("org")))
         if m.role == "prosecutor":
             before = _PLACE_BEFORE.search(ctx.text[max(0, m.start - 40) : m.start])
             phrase = re.sub(r"^(?:the|The)\s+", "", m.text.strip())
@@ -161,9 +152,7 @@ def full_court_name(ctx: DocContext, org: str) -> str:
         and _place(m.group(1).split()[-1], ctx.country) is not None
     }
     places = {p.split()[-1] for p in places}
-    if len(places) == 1:
-        return f"{places.pop()} {org}"
-    return org
+    return f"{places.pop()} {org}" if len(places) == 1 else org
 
 
 def _role_place(ctx: DocContext, d: Draft) -> list[Finding]:
