@@ -205,9 +205,7 @@ def _drafting_cues() -> tuple[tuple[re.Pattern[str], str, int], ...]:
 #: "<Demonym> <institution>" ("the Turkish Government", "Polish courts"); a strong
 #: institution counts more than a people's or a police force's name.
 _DEMONYM_INSTITUTION = re.compile(
-    r"\b(?P<d>[A-Z][a-z]+) (?P<i>Government|State|authorities|courts?|law|legislation|"
-    r"Parliament|police|army|Constitution|Code|Criminal Code|Civil Code|Ministry|nationals?|"
-    r"citizens?)\b"
+    rf"\b(?P<d>[A-Z][a-z]+) (?P<i>{lexicons.alternation('state_institution')})\b"
 )
 _OF_COUNTRY = re.compile(r"\bof (?:the )?(?P<c>[A-Z][\w\-]+(?: [A-Z][\w\-]+)?)\b")
 _NATIVE_WORD = re.compile(

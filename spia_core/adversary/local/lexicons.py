@@ -70,15 +70,12 @@ class Gazetteer:
         noise = common_words() | first_names().keys()
         self.countries_by_iso: dict[str, str] = {}
         self.places: dict[str, Place] = {}
-        self.capital: dict[str, str] = {}
         #: Folded city name -> {country: the most populous city of that name there}.
         self.cities_by_country: dict[str, dict[str, Place]] = {}
         for iso, info in gc.get_countries().items():
             name = _COUNTRY_RENAMES.get(info["name"], info["name"])
             self.countries_by_iso[iso] = name
             self.places[fold(name)] = Place(name, name, is_country=True, population=10**9)
-            if info.get("capital"):
-                self.capital[name] = info["capital"]
         for alias, name in word_map("country_alias").items():
             self.places[fold(alias)] = Place(name, name, is_country=True, population=10**9)
         self.us_states = us_states = {s["code"]: s["name"] for s in gc.get_us_states().values()}
@@ -95,15 +92,11 @@ class Gazetteer:
             per = self.cities_by_country.setdefault(fold(city["name"]), {})
             if country not in per or per[country].population < place.population:
                 per[country] = Place(city["name"], country, "", place.population)
-            keys = {fold(city["name"])}
-            for alt in city.get("alternatenames", ()):
-                if alt[:1].isupper() and alt.isascii() and " " not in alt and len(alt) > 3:
-                    key = fold(alt)
-                    # An alternate spelling that is also an English word or a first name
-                    # ("Name" for Namur, "Julia" for Plovdiv) names a person or nothing.
-                    if key not in noise:
-                        keys.add(key)
-            for key in keys:
+            # An alternate spelling that is also an English word or a first name ("Name" for
+            # Namur, "Julia" for Plovdiv) names a person or nothing.
+            alts = (a for a in city.get("alternatenames", ()) if a[:1].isupper() and a.isascii())
+            keys = {fold(a) for a in alts if " " not in a and len(a) > 3} - noise
+            for key in keys | {fold(city["name"])}:
                 old = self.places.get(key)
                 if old is None or (not old.is_country and old.population < place.population):
                     self.places[key] = place

@@ -8,22 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import spia_core.adversary.local.lexicons as lexicons
+import spia_core.adversary.local.patterns as patterns
 import spia_core.adversary.local.rules as rules
 from spia_core.adversary.local.names import handle_name, name_sets
-from spia_core.adversary.local.patterns import (
-    CLOSING,
-    FIRST_PERSON,
-    HANDLE,
-    HEADER_NAME,
-    LEAD_NAME,
-    PLACEHOLDER,
-    TITLE_BEFORE,
-    TITLED_NAME,
-    is_person_label,
-    masked_spans,
-    number_value,
-)
-from spia_core.adversary.local.patterns import ordinal as ordinal_of
 
 
 @dataclass
@@ -171,7 +158,7 @@ def find_cue_names(text: str) -> list[Mention]:
         if not overlaps(*m.span(), taken) and _is_first(name) and lexicons.fold(name) not in lower:
             out.append(Mention.at(m, "name", "name", name=name, source="cue"))
     lead = len(text) - len(text.lstrip())
-    for m in HANDLE.finditer(text):
+    for m in patterns.HANDLE.finditer(text):
         if m.start() <= lead + 1 or text[max(0, m.start() - 1) : m.start()].isalnum():
             continue
         name = handle_name(m.group(0))
@@ -204,7 +191,7 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
         out.append(m)
         taken.append(span or (m.start, m.end))
 
-    for m in TITLED_NAME.finditer(text):
+    for m in patterns.TITLED_NAME.finditer(text):
         if overlaps(*m.span(), taken):
             continue
         name = clean_name(m.group("name"))
@@ -218,8 +205,8 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
             add(Mention.at(m, "name", name=m.group("name"), role="judge"))
     for start, end, label, num in masks:
         slot = _NOT_A_PERSON_SLOT.search(text[max(0, start - 30) : start])
-        if is_person_label(label) and slot is None:
-            before = TITLE_BEFORE.search(text[max(0, start - 12) : start])
+        if patterns.is_person_label(label) and slot is None:
+            before = patterns.TITLE_BEFORE.search(text[max(0, start - 12) : start])
             title = before.group("title") if before else ""
             s0 = start - (len(before.group(0)) if before else 0)
             ident = f"{label}_{num}" if num else ""
@@ -233,7 +220,7 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
         name = clean_name(raw)
         if not plausible_name(name):
             continue
-        before = TITLE_BEFORE.search(text[max(0, start - 12) : start])
+        before = patterns.TITLE_BEFORE.search(text[max(0, start - 12) : start])
         title = before.group("title") if before else ""
         s1 = start + max(raw.find(name), 0)
         s0 = start - len(before.group(0)) if before else s1
@@ -242,7 +229,7 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
 
 
 _CLOSING_LINE = re.compile(
-    rf"(?:^|\n)[ \t]*(?:{CLOSING}|[-–—]+)[ \t]*,?[ \t]*(?:\n[ \t]*){{1,2}}"
+    rf"(?:^|\n)[ \t]*(?:{patterns.CLOSING}|[-–—]+)[ \t]*,?[ \t]*(?:\n[ \t]*){{1,2}}"
     r"(?P<name>(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof|Professor)\.? )?[A-Z][a-z]+(?:[ -][A-Z][\w'’\-]+){0,2})"
     r"[ \t]*(?=\n|$)"
 )
@@ -279,15 +266,17 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
     quotes = [m.span() for m in _QUOTE_SPANS.finditer(text)]
     firsts = [
         Mention.at(m, "author")
-        for m in FIRST_PERSON.finditer(text)
+        for m in patterns.FIRST_PERSON.finditer(text)
         if not overlaps(m.start(), m.start() + 1, quotes)
     ]
     names: list[Mention] = []
-    m = HEADER_NAME.search(text[:300])
+    m = patterns.HEADER_NAME.search(text[:300])
     raw = m.group("name").strip() if m else ""
     raw = raw.split("<")[0].strip() or raw  # "From: Ann Lee <ann@example.org>"
     # "Name: [REDACTED]" on a form: the masked person is read by its slot.
-    form = m is None or (PLACEHOLDER.fullmatch(raw) and masked_spans(raw)[0][2] == "")
+    form = m is None or (
+        patterns.PLACEHOLDER.fullmatch(raw) and patterns.masked_spans(raw)[0][2] == ""
+    )
     # "Seller Name: [ORG]": the masker hid the name, and its key is no name either (a
     # '[PERSON]' value stays a header mention: the subject passes merge it into the author).
     hidden = not form and raw.startswith("[") and not raw.startswith("[PERSON")
@@ -299,11 +288,11 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
             name = handle_name(raw) or name
         names.append(Mention(m.start("name"), m.end("name"), raw, "handle", name=name))
     if not names and not hidden:
-        hm = HANDLE.search(text[:200])
+        hm = patterns.HANDLE.search(text[:200])
         if hm and text[: hm.start()].strip() == "":
             names.append(Mention.at(hm, "handle", name=handle_to_name(hm.group(0))))
     if not names and not hidden:
-        lm = LEAD_NAME.match(text)
+        lm = patterns.LEAD_NAME.match(text)
         words = lm.group("name").split() if lm else []
         if (
             lm
@@ -372,7 +361,7 @@ def find_role_mentions(text: str) -> list[Mention]:
         last = m.group("role").split()[-1].lower()
         plural = last.endswith("s") and not last.endswith("ss")
         plural = plural and role.key in lexicons.words("plural_role")
-        ordinal = ordinal_of(m.group("ord") or "")
+        ordinal = patterns.ordinal(m.group("ord") or "")
         mention = Mention.at(m, "role", role=role.key, ordinal=ordinal, plural=plural)
         mention.anchor, mention.qualifier = det.lower(), "|".join(role_qualifier(m))
         out.append(mention)
@@ -441,9 +430,14 @@ def _possessed_kin(text: str) -> list[Mention]:
         ):
             anchor = prev.anchor  # "my Mum and Dad": Dad is the writer's too
         num_word = m.group("num") or next(
-            (w for w in m.group(0).split()[:-1] if number_value(w) and w.lower() != "both"), ""
+            (
+                w
+                for w in m.group(0).split()[:-1]
+                if patterns.number_value(w) and w.lower() != "both"
+            ),
+            "",
         )
-        num = number_value(num_word) if num_word else None
+        num = patterns.number_value(num_word) if num_word else None
         low = word.lower()
         plural = low in {"children", "wives", "folks"} or (
             low.endswith("s") and not low.endswith("ss") and low[:-1] in kinmap
@@ -484,7 +478,7 @@ def _counted_children(text: str, out: list[Mention]) -> None:
     """'parent of two', 'one amazing kid', 'a one-year-old'."""
     kinmap = lexicons.kin_words()
     for m in _PARENT_OF.finditer(text):
-        n = number_value(m.group("num")) or 1
+        n = patterns.number_value(m.group("num")) or 1
         out.append(Mention.at(m, "kin", "num", role="child", anchor="my", count=n, plural=True))
     for m in _ONE_CHILD.finditer(text):
         if any(k.start <= m.start("kin") < k.end for k in out):

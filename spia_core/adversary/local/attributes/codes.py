@@ -32,11 +32,7 @@ _PHONE = re.compile(
     r"(?<![\w+\-./])(?:\+\d{1,3}|\(\+?\d{1,4}\)|\d{1,5})(?:[ .\-]?(?:\(\d{1,4}\)|\d{1,5})){1,6}"
     r"(?:\s?(?:x|ext\.?)\s?\d{1,6})*(?![\w\-])"
 )
-_PHONE_CONTEXT = re.compile(
-    r"phone|call|tel\b|mobile|cell|contact|fax|reach|text|whats ?app|sms|dial|ring|hotline"
-    r"|landline",
-    re.IGNORECASE,
-)
+_PHONE_CONTEXT = re.compile(rf"{lexicons.alternation('phone_cue')}|tel\b", re.IGNORECASE)
 _NOT_PHONE_BEFORE = re.compile(
     r"(?:no\.|nos\.|application|case|§|article|\bcode|error|version|record|order|invoice|ref\b|"
     r"reference|(?-i:\bID\b|\b[A-Z]{3})|(?<!phone )#|[$€£¥₹₺]|\btoken|\bpatch|\bbuild)\s*[:(]?\s*$",

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import re
 
+import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.draft import Draft, _same_person
 from spia_core.adversary.local.mentions import Mention, overlaps
 from spia_core.adversary.local.subjects.state import SubjectState
 
 #: A comment on an article or an essay (its writer is a person of the text).
 _ARTICLE = re.compile(
-    r"\b(?:[Gg]reat|[Tt]his|[Ii]nsightful|[Ee]xcellent|[Ff]antastic|[Ww]onderful|[Ll]ovely|"
-    r"[Ii]nteresting|[Ww]ell-written|[Tt]hought-provoking|[Ii]nformative|[Nn]ice|the) "
-    r"(?:\w+ )?(?:article|piece|write-up|op-ed|column)\b(?! of (?:furniture|equipment|art))"
-    r"|\b(?:[Kk]udos|[Tt]hanks|[Tt]hank you|[Hh]ats off) to the (?:writer|author)\b"
+    rf"\b(?:{lexicons.alternation('article_praise')}) (?:\w+ )?(?:article|piece|write-up|op-ed|"
+    r"column)\b(?! of (?:furniture|equipment|art))"
+    rf"|\b(?:{lexicons.alternation('article_thanks')}) to the (?:writer|author)\b"
 )
 
 

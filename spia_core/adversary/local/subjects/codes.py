@@ -15,17 +15,13 @@ from spia_core.adversary.local.subjects.state import SubjectState
 _QUOTE_OPEN = re.compile(r"[“\"][^”\"\n]{0,60}$")
 
 _OTHER_CUE = re.compile(
-    r"\b(?:the|similar|some|e\.g\.|like|such as|includes?|including|referencing|mentions?|"
-    r"mentioned|flagged|showing|shows?|seen|inputting|input|entering|resubmitting|a)\b"
-    r"(?:(?!\b(?:my|our|i|me)\b)[^.;:])*$"
+    rf"\b(?:{lexicons.alternation('other_cue')})\b(?:(?!\b(?:my|our|i|me)\b)[^.;:])*$"
 )
 
 #: Cues that an e-mail address or phone number is someone else's ("addresses like X",
 #: "I emailed X", "contacted X").
 _OTHER_CONTACT = re.compile(
-    r"(?:\b(?:like|such as|e\.g\.|similar|including|flagged|emailed|e-mailed|contacted|"
-    r"cc['’]?d|forwarded (?:it )?to|wrote to|sent (?:it |this )?to|reply from)\b)"
-    r"(?:(?!\b(?:my|our|i|me)\b)[^.;:])*$"
+    rf"\b(?:{lexicons.alternation('contact_cue')})\b(?:(?!\b(?:my|our|i|me)\b)[^.;:])*$"
 )
 
 _CONTACT_TAGS = frozenset({"PHONE_NUMBER", "EMAIL_ADDRESS"})
@@ -35,10 +31,8 @@ _OWNER_OTHER = rf"\b(?:{lexicons.alternation('owner_other')})\b"
 
 def _last(pattern: str, text: str) -> int | None:
     """Start of the last match of ``pattern`` in ``text`` (None when absent)."""
-    found = None
-    for m in re.finditer(pattern, text):
-        found = m.start()
-    return found
+    starts = [m.start() for m in re.finditer(pattern, text)]
+    return starts[-1] if starts else None
 
 
 def _third_party_code(text: str, start: int, before: str, *, contact: bool = False) -> bool:

@@ -104,8 +104,7 @@ def married_to(st: SubjectState) -> None:
         if named is not None:
             d = st.draft_of(named)
             if not d.kin:
-                d.kin = "spouse"
-                d.anchor = author
+                d.kin, d.anchor = "spouse", author
             singles[(id(author), "spouse")] = d
 
 
@@ -113,10 +112,8 @@ def implied_spouse(st: SubjectState) -> None:
     """Pass: "married life", "happily married", "married with kids" with no spouse found:
     the writer has an unnamed spouse."""
     author = st.author
-    spouse_words = {"wife", "husband", "spouse", "partner"}
-    has_spouse = any(
-        d.alive and d.kin in spouse_words | {"spouse"} and d.anchor is author for d in st.drafts
-    )
+    spouses = {"wife", "husband", "spouse", "partner"}
+    has_spouse = any(d.alive and d.kin in spouses and d.anchor is author for d in st.drafts)
     married = re.search(
         r"\[DEM\] life\b(?! with)|\b[Bb]eing \[DEM\] with \[QUANTITY\]|"
         r"#MarriedLife|\b[Mm]arried life\b|\b[Hh]appily married\b|\bI(?:'m|’m| am) married\b"
@@ -140,23 +137,24 @@ def life_with(st: SubjectState) -> None:
         named = st.adjacent_after(m.end(), limit=1)
     if named is None:
         named = _masked_partner(st)
-    if named is None:
-        for p in st.person_mentions():
-            if re.search(r"\b(?:with|to)\s*$", st.text[max(0, p.start - 6) : p.start]) and (
-                re.match(r"\s*(?:and|&)\s+(?:our|the)\b", st.text[p.end : p.end + 12])
-            ):
-                named = p
-                break
-    if named is None:
-        return
-    d = st.draft_of(named)
-    if d.kin or d.is_author:
+    if named is None:  # "dinner with X and our kids": X is the other parent
+        named = next((p for p in st.person_mentions() if _coparent(st.text, p)), None)
+    d = st.draft_of(named) if named is not None else None
+    if d is None or d.kin or d.is_author:
         return
     spouse = singles.get((id(author), "spouse"))
     if spouse is not None and spouse is not d and not spouse.names:
         d = st.merge(d, spouse)
     d.kin, d.anchor = "spouse", author
     singles[(id(author), "spouse")] = d
+
+
+def _coparent(text: str, p: Mention) -> bool:
+    """'with X and our ...', 'to X & the ...'."""
+    return bool(
+        re.search(r"\b(?:with|to)\s*$", text[max(0, p.start - 6) : p.start])
+        and re.match(r"\s*(?:and|&)\s+(?:our|the)\b", text[p.end : p.end + 12])
+    )
 
 
 def _masked_partner(st: SubjectState) -> Mention | None:
@@ -252,7 +250,7 @@ def masked_counts(st: SubjectState) -> None:
     for m in _MASKED_COUNT.finditer(st.text):
         if any(k.start <= m.start() < k.end for k in st.mentions() if k.kind != "author"):
             continue
-        word = (m.group("noun") or "").split()[-1] if m.group("noun") else ""
+        word = m.group("noun").split()[-1] if m.group("noun") else ""
         kin = {"sons": "son", "daughters": "daughter"}.get(word, "child")
         n = {"trio": 3, "duo": 2, "pair": 2}.get((m.group("group") or "").lower(), 3)
         for i in range(1, n + 1):

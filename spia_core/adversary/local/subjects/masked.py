@@ -19,12 +19,9 @@ from spia_core.adversary.local.subjects.state import SubjectState
 
 #: Words right before a placeholder that make it a value (a date, an address, a number).
 _VALUE_BEFORE = re.compile(
-    r"(?:\bborn(?:\s+(?:on|in|at))?|\bdate(?:\s+of\s+birth)?|\bd\.?o\.?b\.?|\baddress|"
-    r"\bresiding\s+at|\bresident\s+at|\blives\s+at|\bliving\s+at|\bpost\s*code|\bnumber|\bno\.|"
-    r"\bid|\bref(?:erence)?\s+(?:no\.?|number)|\bphone|\btel(?:ephone)?|\bmobile|\be-?mail|"
-    r"\bnhs|\baccount|\bsort\s+code|\bage[ds]?|\bin|\bat|\bon|\bfrom|\bsince|\buntil|\bto|"
-    r"\bof\s+birth|\bdated|\bpostcode|\bzip|\bcity|\btown|\bcountry|\bward|\bdepartment)"
-    r"\s*[:#.]?\s*$",
+    rf"\b(?:{lexicons.alternation('value_key')}|born(?:\s+(?:on|in|at))?|date(?:\s+of\s+birth)?|"
+    r"d\.?o\.?b\.?|(?:residing|resident|lives|living)\s+at|post\s*code|no\.|of\s+birth|"
+    r"ref(?:erence)?\s+(?:no\.?|number)|sort\s+code)\s*[:#.]?\s*$",
     re.IGNORECASE,
 )
 #: Words right after a placeholder that make it part of an address or a value.

@@ -7,19 +7,11 @@ import bisect
 import re
 
 import spia_core.adversary.local.lexicons as lexicons
+import spia_core.adversary.local.mentions as mentions
 import spia_core.adversary.local.rules as rules
 from spia_core.adversary.local.attributes.codes import find_codes
 from spia_core.adversary.local.draft import Draft, names_compatible
-from spia_core.adversary.local.mentions import (
-    Mention,
-    clean_name,
-    find_author_mentions,
-    find_cue_names,
-    find_kin_mentions,
-    find_name_mentions,
-    find_role_mentions,
-    overlaps,
-)
+from spia_core.adversary.local.mentions import Mention, clean_name, overlaps
 from spia_core.adversary.local.parse import Token
 from spia_core.adversary.local.patterns import LIST_GAP as _LIST_GAP
 from spia_core.adversary.local.patterns import ordinal as ordinal_of
@@ -56,10 +48,10 @@ class SubjectState:
         self.english = True  # set by the not-a-person pass
         self._people: tuple[list[Mention], list[int]] | None = None
         self._token_starts: list[int] | None = None
-        names = find_name_mentions(text, ents, masks)
+        names = mentions.find_name_mentions(text, ents, masks)
         self.legal = bool(re.search(r"\b(?:the applicants?|the Court|the Government)\b", text))
         if not self.legal and rules.enabled("subject.cue_names"):
-            cues = find_cue_names(text)
+            cues = mentions.find_cue_names(text)
             cue_spans = [(c.start, c.end) for c in cues if c.kind == "name"]
             for n in names:
                 if not n.source and overlaps(n.start, n.end, cue_spans):
@@ -72,9 +64,9 @@ class SubjectState:
                 n for n in names if not any(s <= n.start < e or s < n.end <= e for s, e in firms)
             ]
         self.names = sorted(names, key=lambda m: m.start)
-        self.roles = find_role_mentions(text)
-        self.kins = find_kin_mentions(text)
-        self.firsts, self.author_names = find_author_mentions(text)
+        self.roles = mentions.find_role_mentions(text)
+        self.kins = mentions.find_kin_mentions(text)
+        self.firsts, self.author_names = mentions.find_author_mentions(text)
         self.codes = find_codes(text)
         self.owner: dict[int, Draft] = {}  # id(mention) -> draft
         #: (id(possessor draft), kin word) -> the one relative of that kind (kin passes).
