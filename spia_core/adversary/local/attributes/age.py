@@ -6,7 +6,6 @@ import calendar
 import functools
 import re
 
-import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.attributes import segment_matches
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft
@@ -15,7 +14,27 @@ from spia_core.adversary.local.rules import rule
 from spia_core.taxonomy import REFERENCE_DATE
 
 _MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
-_UNITS = list(lexicons.word_map("number_unit"))  # "one" ... "nineteen", in order
+_UNITS = [
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70}
 _TENS.update({"eighty": 80, "ninety": 90})
 #: Spelled numbers up to 99 ("one" -> 1, "forty-two" -> 42).
