@@ -1,100 +1,120 @@
-"""OCCUPATION of a post's author from what they say they do, by meaning: the author's own
-first-person sentences are embedded with the static word vectors shipped inside the wordllama
-wheel (no download) and compared with plain descriptions of what workers of each occupation do
-(``data/lexicons/occupation_activities.tsv``, rows of the SOC-based taxonomy).
-
-A weak cue by design (certainty 1): a stated job
-(``attributes.occupation``) always wins. The thresholds were set on invented sentences before
-any dataset run: a cosine of at least 0.42 to the best occupation (everyday sentences such as
-"I had coffee with friends" reach 0.32, "garden chairs for sale" 0.40) and 0.08 above the
-best different occupation.
-"""
+"""OCCUPATION of a post's author from the trade words of their own text (lemma or as written;
+not the stretches about other people), matched with ``occupation_activities.tsv``. The row with
+the highest sum of cue weights among rows, log(rows / rows listing the cue), wins when its cues
+weigh ``MIN_SCORE`` among fields (SOC major groups): one word of one trade ("charting") is
+enough, words of every trade ("shift") are not. A runner-up of the same field within
+``FIELD_SHARE`` of the winner gives the field's label ("Healthcare worker"). Certainty 1: a
+stated job always wins. Thresholds chosen on the written dev sets and the bundled posts."""
 
 from __future__ import annotations
 
-import bisect
 import functools
-import itertools
-import re
-from pathlib import Path
+import math
+from collections import defaultdict
 from typing import Any
 
-from spia_core.adversary.local import lexicons
+import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.rules import rule
 
-MIN_COSINE = 0.42
-MIN_MARGIN = 0.08
-_FIRST_PERSON = re.compile(r"\b(?:I|I['’]m|I['’]ve|my|me|we|our)\b")
-_MAX_SENTENCES = 30
+MIN_SCORE = 3.0
+#: A runner-up of the same field within this share of the best score makes the field the label.
+FIELD_SHARE = 0.6
+#: SOC major group -> the everyday label of a job known only by its field.
+_FIELDS = dict(lexicons._read_tsv("occupation_fields.tsv"))
 
 
 @functools.cache
-def _model() -> Any:
-    """The wordllama model from the files inside its wheel (downloads disabled)."""
-    import wordllama
-    from wordllama import WordLlama
-
-    return WordLlama.load(cache_dir=Path(wordllama.__file__).parent, disable_download=True)
-
-
-@functools.cache
-def _index() -> tuple[tuple[str, ...], Any]:
-    """(occupation label per row, normalised embedding matrix of the activity descriptions)."""
-    labels_by_code = {r[0]: r[2] for r in lexicons._read_tsv("occupation_taxonomy.tsv")}
+def _cues() -> tuple[
+    dict[str, list[int]], tuple[str, ...], tuple[str, ...], dict[str, float], dict[str, float]
+]:
+    """(cue -> row indices, label per row, SOC major group per row, cue -> weight among rows,
+    cue -> weight among fields)."""
+    labels_by_code: dict[str, str] = {}
+    for r in lexicons._read_tsv("occupation_taxonomy.tsv"):
+        labels_by_code.setdefault(r[0], r[2])
     rows = lexicons._read_tsv("occupation_activities.tsv")
     unknown = [r[0] for r in rows if r[0] not in labels_by_code]
     if unknown:
         raise ValueError(f"occupation_activities.tsv: codes not in the taxonomy: {unknown}")
-    labels = tuple(labels_by_code[r[0]] for r in rows)
-    return labels, _model().embed([r[1] for r in rows], norm=True)
+    index: dict[str, list[int]] = defaultdict(list)
+    for i, row in enumerate(rows):
+        for cue in {c.strip().lower() for c in row[1].split(",") if c.strip()}:
+            index[cue].append(i)
+    weight = {cue: math.log(len(rows) / len(ids)) for cue, ids in index.items()}
+    labels = tuple(r[2] if len(r) > 2 and r[2] else labels_by_code[r[0]] for r in rows)
+    groups = tuple(r[0][:2] for r in rows)
+    n_fields = len(set(groups))
+    field_weight = {
+        cue: math.log(n_fields / len({groups[i] for i in ids})) for cue, ids in index.items()
+    }
+    return dict(index), labels, groups, weight, field_weight
 
 
-def _author_sentences(ctx: DocContext, d: Draft) -> list[tuple[int, int]]:
-    """The author's own first-person sentences (unmasked words left), in text order."""
-    own = sorted((g.start, g.end) for g in ctx.segs(d) if g.via == "mention")
-    starts = [a for a, _ in own]
-    reach = list(itertools.accumulate((b for _, b in own), max))  # furthest end so far
-    out = []
-    for s, e in ctx.sentences:
-        i, j = bisect.bisect_right(starts, s), bisect.bisect_left(starts, e)
-        # some own segment with a <= s < b, or with a < e <= b
-        if not ((i and reach[i - 1] > s) or (j and reach[j - 1] >= e)):
-            continue
-        chunk = ctx.text[s:e]
-        if _FIRST_PERSON.search(chunk) and len(re.findall(r"[A-Za-z]{3,}", chunk)) >= 4:
-            out.append((s, e))
-    return out[:_MAX_SENTENCES]
+def _author_tokens(ctx: DocContext, d: Draft) -> list[Any]:
+    """Tokens of the text outside every other subject's segments and every mask."""
+    spans = [(g.start, g.end) for o in ctx.drafts if o is not d for g in ctx.segs(o)]
+    spans = sorted(spans + [(s, e) for s, e, _, _ in ctx.masks])
+    out, j, reach = [], 0, -1
+    for t in ctx.doc:
+        while j < len(spans) and spans[j][0] <= t.idx:
+            reach, j = max(reach, spans[j][1]), j + 1
+        if t.idx >= reach:
+            out.append(t)
+    return out
 
 
-def best_activity(sentences: list[str]) -> tuple[str, float, float, int] | None:
-    """(label, cosine, margin over the next different label, sentence index) of the closest
-    occupation over all sentences, or None."""
-    if not sentences:
+def _hits(tokens: list[Any]) -> dict[str, Any]:
+    """Cue -> first token where it occurs (one- and two-word cues, lemma or text)."""
+    index = _cues()[0]
+    out: dict[str, Any] = {}
+    for i, t in enumerate(tokens):
+        forms = {t.text.lower(), t.lemma_.lower()}
+        if i + 1 < len(tokens) and tokens[i + 1].i == t.i + 1:
+            nxt = tokens[i + 1]
+            forms |= {f"{a} {b}" for a in forms for b in (nxt.text.lower(), nxt.lemma_.lower())}
+        for form in forms:
+            if form in index and form not in out:
+                out[form] = t
+    return out
+
+
+def best_activity(hits: dict[str, Any]) -> tuple[str, float, list[str]] | None:
+    """(label, strength, cues of the winner) or None: the row with the highest sum of row
+    weights; its strength sums the field weights of its cues."""
+    index, labels, groups, weight, field_weight = _cues()
+    score: dict[int, float] = defaultdict(float)
+    found: dict[int, list[str]] = defaultdict(list)
+    used: set[tuple[int, int]] = set()  # (row, token): a token counts once per row
+    for cue in sorted(hits, key=lambda c: -weight[c]):
+        for row in index[cue]:
+            if (row, hits[cue].i) not in used:
+                used.add((row, hits[cue].i))
+                score[row] += weight[cue]
+                found[row].append(cue)
+    if not score:
         return None
-    labels, matrix = _index()
-    scores = _model().embed(sentences, norm=True) @ matrix.T
-    best = None
-    for i, row in enumerate(scores):
-        order = row.argsort()[::-1]
-        top = order[0]
-        runner = next((j for j in order[1:] if labels[j] != labels[top]), top)
-        cand = (labels[top], float(row[top]), float(row[top] - row[runner]), i)
-        if best is None or cand[1] > best[1]:
-            best = cand
-    return best
+    order = sorted(score, key=lambda r: -score[r])
+    top = order[0]
+    runner = next((r for r in order[1:] if labels[r] != labels[top]), None)
+    same_field = runner is not None and groups[runner] == groups[top]
+    label = labels[top]
+    if same_field and score[runner] >= FIELD_SHARE * score[top]:
+        label = _FIELDS.get(groups[top], label)
+    return label, sum(field_weight[c] for c in found[top]), found[top]
 
 
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
-    if not d.is_author:
+    if not d.is_author or getattr(ctx, "doc", None) is None:
         return []
-    spans = _author_sentences(ctx, d)
-    hit = best_activity([ctx.text[s:e] for s, e in spans])
+    hits = _hits(_author_tokens(ctx, d))
+    hit = best_activity(hits)
     if hit is None:
         return []
-    label, cosine, margin, i = hit
-    if cosine < MIN_COSINE or margin < MIN_MARGIN:
+    label, strength, cues = hit
+    if strength < MIN_SCORE:
         return []
-    return [rule("occupation.activity").find(label, [ctx.ev(*spans[i])])]
+    ev = [ctx.ev(hits[c].idx, hits[c].idx + len(hits[c].text)) for c in sorted(cues)[:4]]
+    return [rule("occupation.activity").find(label, sorted(ev, key=lambda e: e.start))]

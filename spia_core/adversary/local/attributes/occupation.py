@@ -306,6 +306,9 @@ def _findings(ctx: DocContext, d: Draft, tok: Any, rule_id: str) -> list[Finding
 def _after_work_verb(tok: Any) -> bool:
     """'I work as a <tok>', 'my job as a <tok>': any agent noun there is a job."""
     head = tok.head
+    by = [c for p in tok.children if p.text.lower() == "by" for c in p.children]
+    if any(c.text.lower() in {"trade", "profession", "training"} for c in by):
+        return True  # "a glassblower by trade"
     return (
         tok.dep_ == "pobj"
         and head.text.lower() == "as"

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 import spia_core.adversary.local.lexicons as lexicons
-from spia_core.adversary.local.attributes import lookback, segment_matches
+from spia_core.adversary.local.attributes import segment_matches
 from spia_core.adversary.local.attributes.location import (
     demonym_of,
     echr_judge,
@@ -194,7 +194,6 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     """Occupation, position, education and affiliation of one person, in a fixed order."""
     out: list[Finding] = _role_findings(ctx, d)
     out.extend(_job_words(ctx, d))
-    out.extend(_job_before(ctx, d))
     out.extend(_positions_and_orgs(ctx, d))
     out.extend(_employers(ctx, d))
     out.extend(_work_status(ctx, d))
@@ -220,6 +219,8 @@ def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
         s, e = off + m.start(), off + m.end()
         if not job_used_as_job(ctx.text, s, e) or not _job_of_subject(ctx.text, s, d):
             continue
+        if word in _NOT_KIND and jobs.match(ctx.text, e + 1):
+            continue  # "a retired firefighter", "a freelance translator": the trade is the job
         near = s - off < 80
         if d.is_author:
             # Any job word in a post author's text is only a hint ("my doctor", "great for
@@ -238,33 +239,8 @@ def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
             # "the applicant, who is a veterinary surgeon": the post held is the job word.
             pos = _job_position(m.group(0))
             out.append(rule("work.job_position").find(pos, [ctx.ev(s, e)]))
-        if job.education:
-            edu = "work.job_education" if near else "work.job_education_far"
-            out.append(rule(edu).find(job.education, [ctx.ev(s, e)]))
-    return out
-
-
-def _job_before(ctx: DocContext, d: Draft) -> list[Finding]:
-    """A job title just before the mention ("the nurse Ann ...")."""
-    out: list[Finding] = []
-    table, jobs = lexicons.occupations()
-    for chunk, off in lookback(ctx, d, 40):
-        m = re.search(rf"(?:{jobs.pattern})\s*,?\s*$", chunk, re.IGNORECASE)
-        if m:
-            job = table.get(m.group(1).lower())
-            if job and job_used_as_job(ctx.text, off + m.start(1), off + m.end(1)):
-                out.append(
-                    rule("work.job_before").find(
-                        lexicons.job_label(m.group(1)) or job.occupation,
-                        [ctx.ev(off + m.start(), off + m.end())],
-                    )
-                )
-                if job.education:
-                    out.append(
-                        rule("work.job_education").find(
-                            job.education, [ctx.ev(off + m.start(), off + m.end())], certainty=3
-                        )
-                    )
+        if job.education and near:
+            out.append(rule("work.job_education").find(job.education, [ctx.ev(s, e)]))
     return out
 
 
@@ -400,6 +376,7 @@ _OWN_BODY = re.compile(r"Prison|HMP|School|Hospital|University|Bank|Company", re
 
 #: Mail providers: their domain says nothing about an employer.
 _WEBMAIL = frozenset(dict(lexicons._read_tsv("work_words.tsv"))["webmail"].split())
+_NOT_KIND = frozenset(dict(lexicons._read_tsv("work_words.tsv"))["not_kind"].split())
 #: A firm named by three surnames ("Loghan, O'Donnell and McQuade") owning something.
 _FIRM_POSSESSIVE = re.compile(
     r"(?P<org>[A-Z][\w’'\-]+, [A-Z][\w’'\-]+,? (?:and|&) [A-Z][\w\-]*?(?:[’'][A-Z][\w\-]*)?)"
