@@ -32,12 +32,10 @@ def _cues() -> tuple[
 ]:
     """(cue -> row indices, label per row, SOC major group per row, cue -> weight among rows,
     cue -> weight among fields)."""
-    labels_by_code: dict[str, str] = {}
-    for r in lexicons._read_tsv("occupation_taxonomy.tsv"):
-        labels_by_code.setdefault(r[0], r[2])
+    # the first row of a code names it (23-1011 is Lawyer before Prosecutor)
+    labels_by_code = {r[0]: r[2] for r in reversed(lexicons._read_tsv("occupation_taxonomy.tsv"))}
     rows = lexicons._read_tsv("occupation_activities.tsv")
-    unknown = [r[0] for r in rows if r[0] not in labels_by_code]
-    if unknown:
+    if unknown := [r[0] for r in rows if r[0] not in labels_by_code]:
         raise ValueError(f"occupation_activities.tsv: codes not in the taxonomy: {unknown}")
     index: dict[str, list[int]] = defaultdict(list)
     for i, row in enumerate(rows):

@@ -1,14 +1,11 @@
 """OCCUPATION, AFFILIATION, EDUCATION and POSITION from how English states a job, read on the
-spaCy dependency parse, with job titles from the SOC-based taxonomy (``lexicons.occupations``).
-
-Rules: ``occupation.stated`` ("I am / I'm / been a <job>", "<relative> is a <job>", "I work /
-have been working as a <job>", "my life as a <non-job> and a <job>", "a student at <College>"),
-``occupation.stated_weak`` ("As a <job>, I ...", "fellow <jobs>"), ``work.org`` for the
-organisation after the job or the work verb ("at / for / with <Org>"),
-``occupation.education_stated`` (a degree the author names, "studying <field> at
-<University>"), ``occupation.rank`` (a ranked title as POSITION), ``occupation.hashtag`` and
-``occupation.job_education``. The value echoes the writer's own title (``lexicons.job_label``).
-"""
+spaCy parse with titles from the SOC-based taxonomy (``lexicons.occupations``). Rules:
+``occupation.stated`` ("I am / been a <job>", "<relative> is a <job>", "I work as a <job>", "a
+<job> by trade", "a student at <College>"), ``occupation.stated_weak`` ("As a <job>, I", "fellow
+<jobs>"), ``work.org`` ("<job / work verb> at|for|with <Org>"), ``work.org_named`` (any named
+firm after at/for/with in the author's words), ``occupation.education_stated``,
+``occupation.rank``, ``occupation.hashtag``, ``occupation.job_education``. The value echoes
+the writer's own title (``lexicons.job_label``)."""
 
 from __future__ import annotations
 
@@ -201,11 +198,15 @@ def _affiliations(ctx: DocContext, d: Draft, tok: Any) -> list[Finding]:
         return []
     if head.dep_ in {"dobj", "npadvmod"} and not _org_head(head.text):
         head = head.head  # "I teach maths at X": the verb's
-    if obj is None or not (_org_head(head.text) or _agent_of(head.text)):
-        return []
-    org = _org_at(ctx, obj)
+    org = _org_at(ctx, obj) if obj is not None else None
     if org is None:
         return []
+    if not (_org_head(head.text) or _agent_of(head.text)):
+        # "everyone at Kestrel Print Studio": where the author works, as a weak guess
+        named = org[0].split()[-1].lower() in _words("org_words")
+        if not (d.is_author and named and _speaker(ctx, head) is d):
+            return []
+        return [rule("work.org_named").find(org[0], [ctx.ev(org[1], org[2])])]
     mine = any(c.dep_ == "poss" and c.text.lower() in {"my", "our"} for c in head.children)
     if not (d.is_author and mine) and _speaker(ctx, head) is not d:
         return []
