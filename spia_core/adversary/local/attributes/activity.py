@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from collections import defaultdict
 from typing import Any
 
@@ -70,6 +71,8 @@ def _hits(tokens: list[Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for i, t in enumerate(tokens):
         forms = {t.text.lower(), t.lemma_.lower()}
+        if re.search("[a-z][A-Z]", t.text):  # a CamelCase hashtag: #NurseLife -> nurse, life
+            forms |= {w.lower() for w in re.findall(r"[A-Z][a-z]+", t.text)}
         if i + 1 < len(tokens) and tokens[i + 1].i == t.i + 1:
             nxt = tokens[i + 1]
             forms |= {f"{a} {b}" for a in forms for b in (nxt.text.lower(), nxt.lemma_.lower())}
@@ -109,10 +112,8 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         return []
     hits = _hits(_author_tokens(ctx, d))
     hit = best_activity(hits)
-    if hit is None:
+    if hit is None or hit[1] < MIN_SCORE:
         return []
-    label, strength, cues = hit
-    if strength < MIN_SCORE:
-        return []
+    label, _, cues = hit
     ev = [ctx.ev(hits[c].idx, hits[c].idx + len(hits[c].text)) for c in sorted(cues)[:4]]
     return [rule("occupation.activity").find(label, sorted(ev, key=lambda e: e.start))]

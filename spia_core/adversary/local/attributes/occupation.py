@@ -3,9 +3,8 @@ spaCy parse with titles from the SOC-based taxonomy (``lexicons.occupations``). 
 ``occupation.stated`` ("I am / been a <job>", "<relative> is a <job>", "I work as a <job>", "a
 <job> by trade", "a student at <College>"), ``occupation.stated_weak`` ("As a <job>, I", "fellow
 <jobs>"), ``work.org`` ("<job / work verb> at|for|with <Org>"), ``work.org_named`` (any named
-firm after at/for/with in the author's words), ``occupation.education_stated``,
-``occupation.rank``, ``occupation.hashtag``, ``occupation.job_education``. The value echoes
-the writer's own title (``lexicons.job_label``)."""
+firm after at/for/with in the author's words), ``occupation.education_stated``, ``.rank``,
+``.hashtag``, ``.job_education``. Values echo the writer's own title (``lexicons.job_label``)."""
 
 from __future__ import annotations
 
