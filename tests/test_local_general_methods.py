@@ -66,6 +66,28 @@ CASES = [
     ),
     ("I teach maths at Greenhill Academy.", "AFFILIATION", "Greenhill Academy"),
     ("My colleagues at Amber Valley Bank threw me a party.", "AFFILIATION", "Amber Valley Bank"),
+    ("I'm a glassblower by trade and sell vases at markets.", "OCCUPATION", "Glassblower"),
+    (
+        "Busy day caring for patients, then dinner with my family.",
+        "OCCUPATION",
+        "Healthcare worker",
+    ),
+    (
+        "My pull request fixed the null pointer bug we deployed on Friday.",
+        "OCCUPATION",
+        "Software developer",
+    ),
+    ("Long week of lambing, and my tractor broke down in the top field.", "OCCUPATION", "Farmer"),
+    (
+        "I spent the morning tuning the mixing desk for a recording session. #AudioLife",
+        "OCCUPATION",
+        "Sound engineer",
+    ),
+    (
+        "I am thankful to everyone at Harrow Dental Clinic for a warm welcome.",
+        "AFFILIATION",
+        "Harrow Dental Clinic",
+    ),
     ("My name is Oluwaseun and I restore old radios.", "NAME", "Oluwaseun"),
     ("I restore old radios in my garage. Thanks for reading, Chidinma", "SEX", "Female"),
 ]
@@ -91,6 +113,12 @@ def test_everyday_verbs_and_words_are_no_job(adv: LocalAdversary, text: str) -> 
     value, rule_id = _author_value(adv, text, "OCCUPATION")
     # The weak meaning-based guess (occupation.activity) may still say something.
     assert value.lower() not in {"driver", "cook", "founder", "waiter"}, (value, rule_id)
+
+
+def test_a_retired_trade_is_the_trade(adv: LocalAdversary) -> None:
+    subjects = adv.infer("My husband, a retired firefighter, grows tomatoes now.").subjects
+    husband = next(s for s in subjects if "husband" in s.description.lower())
+    assert [p.keyword for p in husband.piis if p.tag == "OCCUPATION"] == ["Firefighter"]
 
 
 def test_a_turn_of_degrees_is_no_age(adv: LocalAdversary) -> None:
