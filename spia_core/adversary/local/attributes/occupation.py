@@ -23,7 +23,7 @@ _MADE = frozenset({"promoted", "appointed", "elected", "named", "made"})
 _FIRST = frozenset({"i", "me", "we"})
 _RANK = re.compile(
     r"\b(?:senior|junior|head|lead|chief|principal|deputy|assistant|associate|trainee|"
-    r"apprentice|intern|manager|director|supervisor|team leader)\b",
+    r"apprentice|intern|manager|director|supervisor|team leader|charge|regional)\b",
     re.IGNORECASE,
 )
 _STUDY_VERBS = frozenset({"studying", "study", "studies", "studied", "enrolled", "majoring"})
