@@ -97,3 +97,57 @@ def test_role_word_placeholder_is_a_person(adv: LocalAdversary, text: str, label
 def test_non_person_placeholder_is_not_a_person(adv: LocalAdversary) -> None:
     text = "The parcel left [LOC] on [DATE] and reached [ORG] two days later."
     assert adv.infer(text).subjects == []
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("We drove to the coast with my wife Kavita and the dog.", "Kavita"),
+        ("My colleague Aroha and I share a desk by the window.", "Aroha"),
+        ("Proud of my nephew Tiago, who finished his first marathon.", "Tiago"),
+    ],
+)
+def test_given_name_after_a_kin_word_is_a_name(adv: LocalAdversary, text: str, name: str) -> None:
+    """A given name from any country's records names the relative or colleague before it."""
+    names = {p.keyword for s in adv.infer(text).subjects for p in s.piis if p.tag == "NAME"}
+    assert name in names
+
+
+def test_place_after_a_kin_word_is_not_taken_for_a_given_name(adv: LocalAdversary) -> None:
+    names = {
+        p.keyword
+        for s in adv.infer("Off to see my cousin Manila style: noodles and a long chat.").subjects
+        for p in s.piis
+        if p.tag == "NAME"
+    }
+    assert "Manila" not in names
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("Review by Mirela K. - 3/5 stars\nThe room was clean but loud.", "Mirela"),
+        ("Comment from tall_oak77: my sister and I loved this recipe.", "Tall Oak"),
+        ("Posted by Hendrik Vos: I sold my old van last week.", "Hendrik Vos"),
+    ],
+)
+def test_by_line_header_names_the_author(adv: LocalAdversary, text: str, name: str) -> None:
+    assert _values(_author(adv, text))["NAME"][0].startswith(name)
+
+
+def test_by_line_with_a_description_is_no_name(adv: LocalAdversary) -> None:
+    author = _author(adv, "Comment from the moderator: I will lock this thread tonight.")
+    assert "NAME" not in _values(author)
+
+
+def test_definite_role_is_not_the_relative_named_before(adv: LocalAdversary) -> None:
+    text = "We spent a week there with my husband Dario. The receptionist, sadly, was rude to us."
+    described = [s.description for s in adv.infer(text).subjects]
+    husband = next(d for d in described if d.startswith("Dario"))
+    assert "receptionist" not in husband.lower()
+
+
+def test_her_son_is_not_the_son_of_a_first_person_writer(adv: LocalAdversary) -> None:
+    text = "Laura and I swam at the pool again today. Her son swims faster than I ever did."
+    described = [s.description for s in adv.infer(text).subjects]
+    assert "Son of Laura" in described, described

@@ -10,7 +10,7 @@ from typing import Any
 import spia_core.adversary.local.lexicons as lexicons
 import spia_core.adversary.local.patterns as patterns
 import spia_core.adversary.local.rules as rules
-from spia_core.adversary.local.names import handle_name, name_sets
+from spia_core.adversary.local.names import handle_name, name_sets, world_given_names
 
 
 @dataclass
@@ -88,9 +88,11 @@ _PAIR = re.compile(
 #: Words after which a capitalised first name is a person in informal text ("tea with Kimberly").
 _NAME_CUE = re.compile(
     r"(?:\b(?:with|and|to|for|from|by|thanks|Thanks|met|meet|love|miss)|&|"
-    r"\b(?:hubby|wifey|bestie|friend|buddy|mate|son|daughter|husband|wife|partner|boyfriend|"
+    r"\b(?P<kin>hubby|wifey|bestie|friend|buddy|mate|son|daughter|husband|wife|partner|boyfriend|"
     r"girlfriend|parents|folks|kids|children|sons|daughters|twins|mom|mum|dad|brother|sister|"
-    r"fianc[ée]e?)\b,?)\s+"
+    r"fianc[ée]e?|niece|nephew|cousin|aunt|uncle|grandma|grandpa|grandson|granddaughter|"
+    r"colleague|coworker|co-worker|neighbou?r|boss|apprentice|roommate|flatmate|classmate|"
+    r"called|named)\b,?)\s+"
     r"(?P<name>[A-Z][a-z]{2,}(?: [A-Z][a-z]{2,})?)\b"
 )
 #: A full name with no cue: a known first name and a known surname ("Helena Marsh").
@@ -103,6 +105,14 @@ def _is_first(word: str) -> bool:
     if f in lexicons.words("wordlike_first"):
         return False
     return f in lexicons.first_names() or f in name_sets()[0]
+
+
+def _is_world_given(word: str) -> bool:
+    """A given name of the international records that is not a common word or a place."""
+    f = lexicons.fold(word)
+    if f in lexicons.words("wordlike_first") or f in lexicons.common_words():
+        return False
+    return f in world_given_names() and lexicons.gazetteer().lookup(word) is None
 
 
 def find_paired_names(text: str) -> list[Mention]:
@@ -132,7 +142,10 @@ def find_cue_names(text: str) -> list[Mention]:
     for m in _NAME_CUE.finditer(text):
         name = m.group("name")
         first = name.split()[0]
-        if not _is_first(first) or lexicons.fold(first) in lower:
+        # after a kin or social word ("my wife Kavita", "a man called Ibrahim") a given name of
+        # any country's records counts; after a bare preposition only a census first name does
+        known = _is_first(first) or (bool(m.group("kin")) and _is_world_given(first))
+        if not known or lexicons.fold(first) in lower:
             continue
         if " " in name and (
             lexicons.fold(name.split()[1]) in lexicons.words("not_name")
@@ -271,7 +284,10 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
     ]
     names: list[Mention] = []
     m = patterns.HEADER_NAME.search(text[:300])
-    raw = m.group("name").strip() if m else ""
+    group = "name" if m is None or m.group("name") else "by"
+    raw = m.group(group).strip() if m else ""
+    if group == "by" and " " in raw and not raw[:1].isupper():
+        m, raw = None, ""  # "Comment from the moderator": a description, not a name
     raw = raw.split("<")[0].strip() or raw  # "From: Ann Lee <ann@example.org>"
     # "Name: [REDACTED]" on a form: the masked person is read by its slot.
     form = m is None or (
@@ -281,12 +297,12 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
     # '[PERSON]' value stays a header mention: the subject passes merge it into the author).
     hidden = not form and raw.startswith("[") and not raw.startswith("[PERSON")
     if hidden:
-        firsts.insert(0, Mention(m.start("name"), m.end("name"), raw, "author"))
+        firsts.insert(0, Mention(m.start(group), m.end(group), raw, "author"))
     elif not form:
         name = handle_to_name(raw) if re.search(r"[_.\d@]", raw) or " " not in raw else raw
         if "@" in raw:
             name = handle_name(raw) or name
-        names.append(Mention(m.start("name"), m.end("name"), raw, "handle", name=name))
+        names.append(Mention(m.start(group), m.end(group), raw, "handle", name=name))
     if not names and not hidden:
         hm = patterns.HANDLE.search(text[:200])
         if hm and text[: hm.start()].strip() == "":

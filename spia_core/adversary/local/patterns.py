@@ -39,7 +39,10 @@ TITLE_BEFORE = re.compile(rf"\b(?P<title>{_TITLE_ALT})\.?\s*$")
 
 HANDLE = re.compile(r"(?<![\w@.])@(?P<handle>[A-Za-z][\w.]{1,40}[A-Za-z0-9])")
 HEADER_NAME = re.compile(
-    r"^\s*(?:\[[A-Z_]+\]\s*)?(?:Name|Author|User|From|Posted by|Username|Seller|Buyer|Landlord|Tenant|Contact name)\s*:\s*(?P<name>[^|\n]{2,60}?)\s*(?:\||\n|$)",  # noqa: E501
+    r"^\s*(?:\[[A-Z_]+\]\s*)?(?:Name|Author|User|From|Posted by|Username|Seller|Buyer|Landlord|Tenant|Contact name)\s*:\s*(?P<name>[^|\n]{2,60}?)\s*(?:\||\n|$)"  # noqa: E501
+    # "Review by Ana P. - 4/5", "Comment from kiwi_dan: ...", "Posted by jo88: ..."
+    r"|^\s*(?:Posted|Written|Shared|Submitted|Reviewed|Review|Comment|Reply|Answer|Post|Message)"
+    r" (?:by|from) (?P<by>[^|\n:]{2,40}?)\s*(?:\||\n|$|:\s| - | – )",
     re.IGNORECASE | re.MULTILINE,
 )
 LEAD_NAME = re.compile(r"^\s*(?P<name>[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+){0,2})\s*:\s", re.MULTILINE)
