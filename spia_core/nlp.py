@@ -10,6 +10,7 @@ English pipeline is returned and ``degraded`` is True: callers must say so in th
 from __future__ import annotations
 
 import functools
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -49,10 +50,38 @@ def load_pipeline(preference: tuple[str, ...] = MODEL_PREFERENCE) -> Pipeline:
         except OSError:
             continue
         nlp.max_length = max(nlp.max_length, 2_000_000)
+        use_numpy_matmul(nlp)
         return Pipeline(nlp=nlp, model_name=name, degraded=False)
     nlp = spacy.blank("en")
     nlp.max_length = 2_000_000
     return Pipeline(nlp=nlp, model_name="blank", degraded=True)
+
+
+#: ``SPIA_MATMUL=blis`` keeps thinc's default matrix products (blis) instead of numpy's.
+MATMUL_ENV = "SPIA_MATMUL"
+
+
+def use_numpy_matmul(nlp: Language) -> bool:
+    """Run the pipeline's dense layers on numpy's BLAS, one BLAS thread per process.
+
+    thinc multiplies matrices with blis, whose wheel falls back to its generic reference kernel
+    on CPUs it does not recognise (AMD family 19h here: a third of numpy's OpenBLAS speed, and
+    ~30% of an audit's CPU). One BLAS thread: forked workers and Ray actors each use one core.
+    The annotations were identical on every bundled text, original and ner-mask output, in the
+    three readings the engine uses (docs/scale.md). False when ``SPIA_MATMUL=blis``.
+    """
+    if os.environ.get(MATMUL_ENV, "").strip().lower() == "blis":
+        return False
+    import threadpoolctl
+    from thinc.api import NumpyOps
+
+    ops = NumpyOps(use_blis=False)
+    for _, component in nlp.pipeline:
+        model = getattr(component, "model", None)
+        for node in model.walk() if hasattr(model, "walk") else ():
+            node.ops = ops
+    threadpoolctl.threadpool_limits(1, user_api="blas")
+    return True
 
 
 # --------------------------------------------------------------------------- one parse per text
