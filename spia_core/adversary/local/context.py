@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -52,8 +53,7 @@ class DocContext:
     def sentence_of(self, pos: int) -> tuple[int, int]:
         if len(self._starts) != len(self.sentences):
             self._starts = [s for s, _ in self.sentences]
-        starts = self._starts
-        i = max(0, bisect.bisect_right(starts, pos) - 1)
+        i = max(0, bisect.bisect_right(self._starts, pos) - 1)
         return self.sentences[i] if self.sentences else (0, len(self.text))
 
     def segs(self, d: Draft) -> list[Segment]:
@@ -257,13 +257,9 @@ def _vote_places(b: _Ballot) -> None:
     ctx, gaz, dem = b.ctx, lexicons.gazetteer(), lexicons.demonyms()
     text = ctx.text
     for cue in lexicons.country_cues():
-        hits = 0
-        for m in cue.pattern.finditer(text):
-            if hits >= (_CUE_MAX_HITS if cue.weight > 1 else 1):
-                break
-            if not ctx.is_masked(m.start(), m.end()):
-                hits += 1
-                b.vote(cue.country, cue.weight * 0.7, m.start(), m.end())
+        free = (m for m in cue.pattern.finditer(text) if not ctx.is_masked(m.start(), m.end()))
+        for m in itertools.islice(free, _CUE_MAX_HITS if cue.weight > 1 else 1):
+            b.vote(cue.country, cue.weight * 0.7, m.start(), m.end())
     for s, e, country in _unmasked_cities(ctx):
         b.vote(country, 1.0, s, e)
     for s, e, label in ctx.ents:
@@ -311,18 +307,13 @@ def infer_country(ctx: DocContext) -> None:
     _vote_codes_and_drafting(b)
     votes = b.votes
     prior = lexicons.genre_priors().get("echr") if _LEGAL.search(ctx.text) else None
-    if not votes:
+    if not votes or (prior and max(votes.values()) < _PRIOR_WEIGHT):
+        # No cue, or weak cues only (one generic term): the genre prior wins, at certainty 1.
         if prior:
             ctx.country, ctx.country_certainty = prior, 1
         return
-    if prior and max(votes.values()) < _PRIOR_WEIGHT:
-        # Weak cues only (one generic term): the genre prior still wins, at certainty 1.
-        ctx.country, ctx.country_certainty = prior, 1
-        return
-    (top, score), *rest = [*votes.most_common(2), ("", 0.0)]
-    second = rest[0][1] if rest else 0.0
-    ctx.country = top
-    ctx.country_evidence = b.ev.get(top, [])
+    (top, score), (_, second) = [*votes.most_common(2), ("", 0.0)][:2]
+    ctx.country, ctx.country_evidence = top, b.ev.get(top, [])
     margin = score - second
     ctx.country_certainty = (
         4 if score >= 10 and margin >= 6 else 3 if score >= 4 and margin >= 2 else 2

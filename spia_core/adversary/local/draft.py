@@ -86,9 +86,7 @@ def _same_person(name: str, handle: str) -> bool:
     tn, th = _tokens(name), _tokens(handle)
     if not tn or not th:
         return False
-    if len(th) == 1:
-        return th[0] == tn[0] or (len(tn) == 1 and th[0] == tn[0])
-    return tn == th
+    return th[0] == tn[0] if len(th) == 1 else tn == th
 
 
 def draft_name(d: Draft) -> tuple[str, int, Mention | None]:

@@ -15,9 +15,9 @@ import spia_core.adversary.local.rules as rules
 from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.parse import Token
 from spia_core.adversary.local.subjects import author, codes, kin, masked, names, roles
-from spia_core.adversary.local.subjects.state import _LIST_GAP, SubjectState
+from spia_core.adversary.local.subjects.state import SubjectState
 
-__all__ = ["PASSES", "_LIST_GAP", "Draft", "SubjectPass", "SubjectState", "find_subjects"]
+__all__ = ["PASSES", "Draft", "SubjectPass", "SubjectState", "find_subjects"]
 
 
 @dataclass(frozen=True)
