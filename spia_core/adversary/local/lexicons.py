@@ -265,13 +265,9 @@ def census_names() -> tuple[dict[str, float], dict[str, float], dict[str, float]
     from importlib import resources
 
     def read(fname: str) -> dict[str, float]:
-        out: dict[str, float] = {}
         text = resources.files("names").joinpath(fname).read_text(encoding="utf-8")
-        for line in text.splitlines():
-            parts = line.split()
-            if len(parts) >= 2:
-                out[fold(parts[0])] = float(parts[1])
-        return out
+        rows = (line.split() for line in text.splitlines())
+        return {fold(row[0]): float(row[1]) for row in rows if len(row) >= 2}
 
     return read("dist.male.first"), read("dist.female.first"), read("dist.all.last")
 

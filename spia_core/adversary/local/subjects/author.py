@@ -77,5 +77,5 @@ def article_author(st: SubjectState) -> None:
     if m is None:
         return
     # A zero-width mention: the writer is referred to, never named, and owns no text.
-    d = st.new(Mention(m.start(), m.start(), "the author of the article", "role", role="writer"))
-    d.roles["writer"] = 0
+    writer = Mention(m.start(), m.start(), "the author of the article", "role", role="writer")
+    st.new(writer, holds=True)

@@ -59,12 +59,9 @@ def link_kin(st: SubjectState) -> None:
             first = st.adjacent_after(k.end, limit=3)
             named = st.chain(first, forward=True) if first is not None else []
             named = [p for p in named if not st.draft_of(p).kin][: k.count]
-            for i in range(1, k.count + 1):
-                if i <= len(named):
-                    d = st.draft_of(named[i - 1])
-                    st.attach(d, k)
-                else:
-                    d = st.new(k)
+            for i in range(1, k.count + 1):  # "my two sons, Tom and Ben": named ones first
+                d = st.draft_of(named[i - 1]) if i <= len(named) else st.new()
+                st.attach(d, k)
                 d.kin, d.anchor, d.child_index, d.child_count = word, anchor, i, k.count
             continue
         named = st.adjacent_after(k.end, limit=3) or st.adjacent_before(k.start, limit=3)

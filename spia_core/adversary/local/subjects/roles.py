@@ -3,7 +3,6 @@ counted unnamed groups and masked officials (mostly judgments)."""
 
 from __future__ import annotations
 
-import functools
 import re
 
 import spia_core.adversary.local.lexicons as lexicons
@@ -180,8 +179,7 @@ def link_roles(st: SubjectState) -> None:
         if r.anchor in {"a", "an", "another", "one"}:
             if not _indefinite_is_person(st, r):
                 continue
-            d = st.new(r)
-            d.roles[r.role] = r.ordinal
+            st.new(r, holds=True)
             continue
         own = _OWN_CHOICE.match(st.text, r.end)
         if own is not None:  # "the doctor she had appointed": the party's own, someone new
@@ -191,8 +189,7 @@ def link_roles(st: SubjectState) -> None:
         if found is not None:
             st.attach(found, r)
         else:
-            d = st.new(r)
-            d.roles[r.role] = r.ordinal
+            d = st.new(r, holds=True)
             if r.anchor in _POSSESSIVE_DETS and r.role != "agent":  # "his supervisor"
                 owner = st.resolve_anchor(r)
                 d.anchor = owner if owner is not d else None
@@ -223,9 +220,7 @@ def collectives(st: SubjectState) -> None:
         for i in range(1, n + 1):
             text = f"{singular} {i} of {count} ({m.group(0).strip()})"
             r = Mention(m.start(), m.end(), text, "role", role=key, ordinal=i)
-            d = st.new(r)
-            if key:
-                d.roles[key] = i
+            st.new(r, holds=bool(key))
     for m in _ANOTHER_PERSON.finditer(st.text):
         if any(s <= m.start() < e for s, e in quotes):
             continue
@@ -253,8 +248,7 @@ def masked_officials(st: SubjectState) -> None:
         if known:
             st.attach(known[0], r)
             continue
-        d = st.new(r)
-        d.roles["prosecutor"] = 0
+        st.new(r, holds=True)
 
 
 def _unique_role_holder(st: SubjectState, r: Mention, d: Draft) -> Draft | None:
@@ -273,9 +267,7 @@ def _unique_role_holder(st: SubjectState, r: Mention, d: Draft) -> Draft | None:
 def _link_opening_applicants(st: SubjectState) -> None:
     """'... lodged ... by a Turkish national, Mr X (and Mrs Y)' names the applicant(s)."""
     m = _OPENING.search(st.text[:3000])
-    if m is None:
-        return
-    first = st.adjacent_after(m.end(), limit=3)
+    first = st.adjacent_after(m.end(), limit=3) if m is not None else None
     if first is None:
         return
     people = st.chain(first, forward=True)
@@ -285,15 +277,12 @@ def _link_opening_applicants(st: SubjectState) -> None:
         st.draft_of(p).roles.setdefault("applicant", i if len(people) > 1 else 0)
 
 
-@functools.cache
-def _role_noun() -> re.Pattern[str]:
-    """'the employee', 'our patient': a definite role noun (``role_noun`` words)."""
-    nouns = "|".join(sorted(lexicons.words("role_noun"), key=len, reverse=True))
-    return re.compile(
-        r"\b(?P<det>[Tt]he|[Tt]his|[Oo]ur|[Yy]our)\s+(?:(?:former|new|current|above|said|"
-        r"same|young|elderly|injured|late)\s+)?(?P<noun>" + nouns + r")\b(?!-)(?!s\b)"
-        r"(?!['’]s (?:licen[cs]e|manual|guide|seat|cab)\b)"
-    )
+#: 'the employee', 'our patient': a definite role noun (``role_noun`` words).
+_ROLE_NOUN = re.compile(
+    r"\b(?P<det>[Tt]he|[Tt]his|[Oo]ur|[Yy]our)\s+(?:(?:former|new|current|above|said|"
+    rf"same|young|elderly|injured|late)\s+)?(?P<noun>{lexicons.alternation('role_noun')})\b"
+    r"(?!-)(?!s\b)(?!['’]s (?:licen[cs]e|manual|guide|seat|cab)\b)"
+)
 
 
 _AGED_PERSON = re.compile(
@@ -358,7 +347,7 @@ def role_nouns(st: SubjectState) -> None:
     if st.legal or not st.english:
         return
     taken = [(m.start, m.end) for d in st.drafts if d.alive for m in d.mentions]
-    found = [(m, m.group("noun").lower()) for m in _role_noun().finditer(st.text)]
+    found = [(m, m.group("noun").lower()) for m in _ROLE_NOUN.finditer(st.text)]
     found += [(m, m.group("noun").lower()) for m in _AGED_PERSON.finditer(st.text)]
     for m, noun in sorted(found, key=lambda x: x[0].start()):
         if any(s <= m.start() < e for s, e in taken):

@@ -73,10 +73,13 @@ class SubjectState:
         self.kin_singles: dict[tuple[int, str], Draft] = {}
 
     # ------------------------------------------------------------------ helpers
-    def new(self, mention: Mention | None = None) -> Draft:
+    def new(self, mention: Mention | None = None, *, holds: bool = False) -> Draft:
+        """A new draft, with ``mention``; with ``holds`` it also holds the mention's role."""
         d = Draft()
         if mention is not None:
             self.attach(d, mention)
+            if holds:
+                d.roles[mention.role] = mention.ordinal
         self.drafts.append(d)
         return d
 
