@@ -234,22 +234,12 @@ def _vote_state_names(b: _Ballot) -> None:
     """The respondent State, "<Demonym> Government"-style phrases and "of <Country>"."""
     text, gaz, dem = b.ctx.text, lexicons.gazetteer(), lexicons.demonyms()
     for m in _RESPONDENT.finditer(text):
-        place = gaz.lookup(m.group("c"))
-        if place is not None and place.is_country:
-            b.vote(place.country, 12, m.start(), m.end())
+        b.vote(gaz.country(m.group("c")), 12, m.start(), m.end())
     for m in _DEMONYM_INSTITUTION.finditer(text):
-        c = dem.get(lexicons.fold(m.group("d")))
-        if c:
-            b.vote(
-                c,
-                4 if m.group("i") in lexicons.words("strong_institution") else 1.5,
-                m.start(),
-                m.end(),
-            )
+        strong = m.group("i") in lexicons.words("strong_institution")
+        b.vote(dem.get(lexicons.fold(m.group("d")), ""), 4 if strong else 1.5, m.start(), m.end())
     for m in _OF_COUNTRY.finditer(text):
-        place = gaz.lookup(m.group("c"))
-        if place is not None and place.is_country:
-            b.vote(place.country, 1.5, m.start("c"), m.end("c"))
+        b.vote(gaz.country(m.group("c")), 1.5, m.start("c"), m.end("c"))
 
 
 def _vote_places(b: _Ballot) -> None:
@@ -284,13 +274,9 @@ def _vote_places(b: _Ballot) -> None:
 
 def _vote_codes_and_drafting(b: _Ballot) -> None:
     """ID-code prefixes, phone prefixes and e-mail domains, ECHR drafting cues."""
-    gaz = lexicons.gazetteer()
-    for d in b.ctx.drafts:
-        for c in d.codes:
-            if c.country_iso:
-                country = gaz.countries_by_iso.get(c.country_iso)
-                if country:
-                    b.vote(country, 3, c.start, c.end)
+    by_iso = lexicons.gazetteer().countries_by_iso
+    for c in (c for d in b.ctx.drafts for c in d.codes if c.country_iso):
+        b.vote(by_iso.get(c.country_iso, ""), 3, c.start, c.end)
     for s, e, country in contact_countries(b.ctx.text):
         b.vote(country, 3, s, e)
     for rx, country, w in _drafting_cues():

@@ -11,6 +11,7 @@ import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 from spia_core.paths import DATA_DIR as BUNDLED_DATA_DIR
 from spia_core.text.alternation import WordAlternation
@@ -24,7 +25,9 @@ LEXICON_DIR = BUNDLED_DATA_DIR / "lexicons"
 _COUNTRY_RENAMES = {"Turkey": "Türkiye", "Czech Republic": "Czechia"}
 
 
-def _read_tsv(name: str) -> list[list[str]]:
+def _read_tsv(name: str | Path, columns: int = 0) -> list[list[str]]:
+    """The stripped cells of each row of a tab-separated file of ``data/lexicons/`` (or at a
+    path); comments and blank lines skipped. ``columns``: exactly that many per row."""
     path = LEXICON_DIR / name
     rows: list[list[str]] = []
     with path.open(encoding="utf-8") as fh:
@@ -33,8 +36,9 @@ def _read_tsv(name: str) -> list[list[str]]:
             if not line.strip() or line.startswith("#"):
                 continue
             cells = line.split("\t")
-            if len(cells) < 2:
-                raise ValueError(f"{path}:{lineno}: expected tab-separated columns, got {line!r}")
+            if len(cells) < 2 or (columns and len(cells) != columns):
+                want = columns or "tab-separated"
+                raise ValueError(f"{path}:{lineno}: expected {want} columns, got {line!r}")
             rows.append([c.strip() for c in cells])
     return rows
 
@@ -51,13 +55,8 @@ class Place:
 
     def location(self) -> str:
         """SPIA LOCATION format: most specific level first, all higher levels after."""
-        if self.is_country:
-            return self.country
-        parts = [self.name]
-        if self.admin and self.admin != self.name:
-            parts.append(self.admin)
-        parts.append(self.country)
-        return " / ".join(parts)
+        admin = [self.admin] if self.admin and self.admin != self.name else []
+        return self.country if self.is_country else " / ".join([self.name, *admin, self.country])
 
 
 class Gazetteer:
@@ -100,6 +99,11 @@ class Gazetteer:
                 old = self.places.get(key)
                 if old is None or (not old.is_country and old.population < place.population):
                     self.places[key] = place
+
+    def country(self, name: str) -> str:
+        """The country called ``name``, '' when ``name`` names no country."""
+        place = self.lookup(name)
+        return place.country if place is not None and place.is_country else ""
 
     def lookup(self, name: str) -> Place | None:
         """The most populous place called ``name`` (countries win), or None."""
@@ -220,8 +224,7 @@ def kin_words() -> dict[str, Kin]:
     """Kin word -> what it implies (plural forms included)."""
     out: dict[str, Kin] = {}
     for row in _read_tsv("kin.tsv"):
-        vals = ["" if c == "-" else c for c in row[1:5]]
-        kin = Kin(row[0], *vals)
+        kin = Kin(row[0], *("" if c == "-" else c for c in row[1:5]))
         out[row[0]] = kin
         plural = {"child": "children", "wife": "wives"}.get(row[0], row[0] + "s")
         out.setdefault(plural, kin)

@@ -70,8 +70,7 @@ def plausible_name(name: str) -> bool:
     words = name.split()
     if len(words) > 5 or any(lexicons.fold(w) in lexicons.words("not_name") for w in words):
         return False
-    place = lexicons.gazetteer().lookup(name)
-    if (place is not None and place.is_country) or lexicons.fold(name) in lexicons.demonyms():
+    if lexicons.gazetteer().country(name) or lexicons.fold(name) in lexicons.demonyms():
         return False
     return not name.isupper() or len(name) <= 3
 
@@ -355,11 +354,8 @@ def _role_regex() -> re.Pattern[str]:
 
 def role_qualifier(m: re.Match[str]) -> tuple[str, str]:
     """(modifier, complement) of a role match, folded ('principal public', 'court of cassation')."""
-    role = m.group("role")
-    words = role.split()
-    pre = " ".join([m.group("adj") or "", *words[:-1]]).strip()
-    comp = (m.group("comp") or "").strip()
-    comp = re.sub(r"^(?:of|at|in|for) (?:the )?", "", comp)
+    pre = " ".join([m.group("adj") or "", *m.group("role").split()[:-1]]).strip()
+    comp = re.sub(r"^(?:of|at|in|for) (?:the )?", "", (m.group("comp") or "").strip())
     return lexicons.fold(pre), lexicons.fold(comp)
 
 
@@ -445,24 +441,16 @@ def _possessed_kin(text: str) -> list[Mention]:
             and _KIN_LIST_GAP.match(text[prev.end : m.start("kin")])
         ):
             anchor = prev.anchor  # "my Mum and Dad": Dad is the writer's too
-        num_word = m.group("num") or next(
-            (
-                w
-                for w in m.group(0).split()[:-1]
-                if patterns.number_value(w) and w.lower() != "both"
-            ),
-            "",
-        )
+        counted = (w for w in m.group(0).split()[:-1] if w.lower() != "both")
+        num_word = m.group("num") or next((w for w in counted if patterns.number_value(w)), "")
         num = patterns.number_value(num_word) if num_word else None
         low = word.lower()
         plural = low in {"children", "wives", "folks"} or (
             low.endswith("s") and not low.endswith("ss") and low[:-1] in kinmap
         )
-        if plural and num is None:
-            if kin.word == "parent":
-                num = 2
-            else:
-                continue  # uncounted collective: not subjects
+        if plural and num is None and kin.word != "parent":
+            continue  # uncounted collective: not subjects
+        num = 2 if plural and num is None else num  # "my parents"
         standalone = re.match(
             r"[\s(\"“]|$", text[max(0, m.start("kin") - 1) : m.start("kin")] or " "
         )

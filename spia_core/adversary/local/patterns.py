@@ -62,8 +62,7 @@ def number_value(word: str) -> int | None:
     """2 for 'two' or '2' (2..12), else None."""
     w = word.lower()
     if w.isdigit():
-        n = int(w)
-        return n if 2 <= n <= 12 else None
+        return int(w) if 2 <= int(w) <= 12 else None
     value = lexicons.word_map("number_word").get(w)
     return int(value) if value else None
 

@@ -19,6 +19,7 @@ import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.evidence import Finding
 from spia_core.model import Evidence
 from spia_core.paths import DATA_DIR
@@ -101,13 +102,8 @@ def all_rules() -> dict[str, Rule]:
 
 def _read_table() -> list[Rule]:
     out = []
-    for lineno, line in enumerate(RULES_FILE.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        cells = line.split("\t")
-        if len(cells) != 8:
-            raise ValueError(f"{RULES_FILE.name}:{lineno}: expected 8 tab-separated columns")
-        rid, tag, reads, cert, hard, source, explains, examples = cells
+    for row in lexicons._read_tsv(RULES_FILE, 8):
+        rid, tag, reads, cert, hard, source, explains, examples = row
         ex = () if examples == "-" else examples.replace("\\n", "\n").split(" || ")
         source = "" if source == "-" else source
         out.append(Rule(rid, tag, reads, int(cert), explains, tuple(ex), int(hard), source))

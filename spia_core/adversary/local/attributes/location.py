@@ -158,15 +158,12 @@ def full_court_name(ctx: DocContext, org: str) -> str:
 def _role_place(ctx: DocContext, d: Draft) -> list[Finding]:
     """A place in the name of the role's court or office ('Izmir State Security Court')."""
     out: list[Finding] = []
-    for org, s, e in role_courts(ctx, d):
+    courts = [("location.role_court", c) for c in role_courts(ctx, d)]
+    courts += [("location.sentence_court", c) for c in sentence_courts(ctx, d)]
+    for rule_id, (org, s, e) in courts:
         place, _ = leading_place(org, ctx.country)
         if place is not None and not place.is_country:
-            out.append(rule("location.role_court").find(place.location(), [ctx.ev(s, e)]))
-    for org, s, e in sentence_courts(ctx, d):
-        place, _ = leading_place(org, ctx.country)
-        if place is not None and not place.is_country:
-            ev = [ctx.ev(s, e)]
-            out.append(rule("location.sentence_court").find(place.location(), ev))
+            out.append(rule(rule_id).find(place.location(), [ctx.ev(s, e)]))
     return out
 
 
@@ -186,11 +183,7 @@ def echr_judge(ctx: DocContext, d: Draft) -> bool:
         or not any(m.kind in {"name", "role", "placeholder"} for m in d.mentions)
     ):
         return False
-    for m in d.mentions:
-        s0, e0 = ctx.sentence_of(m.start)
-        if _ECHR_JUDGE.search(ctx.text, s0, e0):
-            return True
-    return False
+    return any(_ECHR_JUDGE.search(ctx.text, *ctx.sentence_of(m.start)) for m in d.mentions)
 
 
 def echr_official(ctx: DocContext, d: Draft) -> bool:
@@ -223,8 +216,7 @@ def region_code(code: str, country: str = "") -> str:
         "Australia": lexicons.word_map("au_region"),
         "Canada": lexicons.word_map("ca_region"),
     }
-    order = sorted(tables, key=lambda c: c != country)
-    for c in order:
+    for c in sorted(tables, key=lambda c: c != country):
         name = tables[c].get(code)
         if name:
             return f"{name} / {c}"
@@ -278,13 +270,10 @@ def header_place_cert(value: str, country: str = "") -> tuple[str, int]:
 
 def header_location(ctx: DocContext, d: Draft) -> list[Finding]:
     """The header place for the author (and, less certainly, their children and spouse)."""
-    if d.is_author:
-        cert = 5
-    elif d.kin in _CLOSE_KIN and d.anchor is not None and d.anchor.is_author:
-        cert = 3
-    else:
+    close = d.kin in _CLOSE_KIN and d.anchor is not None and d.anchor.is_author
+    if not d.is_author and not close:
         return []
-    out = []
+    cert, out = 5 if d.is_author else 3, []
     for m in _HEADER_PLACE.finditer(ctx.text[:400]):
         loc, cap = header_place_cert(m.group("value"), ctx.country)
         if loc:
@@ -321,7 +310,7 @@ def residence(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
     for m, off in segment_matches(ctx, d, _RESIDE):
         raw = m.group("place")
-        s, e = off + m.start(), off + m.end()
+        ev = [ctx.ev(off + m.start(), off + m.end())]
         verb = m.group("verb").lower()
         cert = int(lexicons.word_map("residence_verb").get(verb, 3))
         if raw.startswith("[") or ctx.is_masked(off + m.start("place"), off + m.end("place")):
@@ -330,12 +319,9 @@ def residence(ctx: DocContext, d: Draft) -> list[Finding]:
         if place is None:
             town = _unknown_town(ctx, raw, off + m.start("place"), verb)
             if town:
-                ev = [ctx.ev(s, e)]
                 out.append(rule("location.residence_town").find(town, ev))
             continue
-        out.append(
-            rule("location.residence").find(place.location(), [ctx.ev(s, e)], certainty=cert)
-        )
+        out.append(rule("location.residence").find(place.location(), ev, certainty=cert))
     out.extend(header_location(ctx, d))
     return out
 
@@ -347,7 +333,7 @@ def nationality(ctx: DocContext, d: Draft) -> list[Finding]:
         if m.group("dem") or m.group("dem2"):
             country = lexicons.demonyms().get(lexicons.fold(m.group("dem") or m.group("dem2")))
         else:
-            country = _country(m.group("c"))
+            country = lexicons.gazetteer().country(m.group("c"))
         if country:
             out.append(rule(rule_id).find(country, [ctx.ev(off + m.start(), off + m.end())]))
 
@@ -361,18 +347,9 @@ def nationality(ctx: DocContext, d: Draft) -> list[Finding]:
     return out
 
 
-def _country(name: str) -> str:
-    """The country called ``name`` in the gazetteer, else ''."""
-    place = lexicons.gazetteer().lookup(name)
-    return place.country if place is not None and place.is_country else ""
-
-
 def demonym_of(country: str) -> str:
     """'Türkiye' -> 'Turkish' (first demonym listed for the country)."""
-    for row_dem, c in lexicons.demonyms().items():
-        if c == country:
-            return row_dem.title()
-    return country
+    return next((dem.title() for dem, c in lexicons.demonyms().items() if c == country), country)
 
 
 #: A country calling code left in clear before a masked number: "+63 [CODE]", "(+91) [CODE]".
@@ -388,10 +365,9 @@ def phone_prefix(ctx: DocContext, d: Draft) -> list[Finding]:
     import phonenumbers
 
     out: list[Finding] = []
-    gaz = lexicons.gazetteer()
     for m, off in segment_matches(ctx, d, _MASKED_PHONE_PREFIX):
         regions = phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(int(m.group("cc")), ())
-        country = gaz.countries_by_iso.get(regions[0], "") if regions else ""
+        country = lexicons.gazetteer().countries_by_iso.get(regions[0], "") if regions else ""
         if not country:
             continue
         cert = 2 if len(regions) == 1 else 1
@@ -404,10 +380,8 @@ def phone_prefix(ctx: DocContext, d: Draft) -> list[Finding]:
 def _weak_country_nationality(out: list[Finding], is_child: bool) -> None:
     """A country guessed only from a place name's ending ('header-suffix') also hints at the
     NATIONALITY (certainty 1) when nothing else names one."""
-    if any(f.tag == "NATIONALITY" for f in out):
-        return
     weak = [f for f in out if f.tag == "LOCATION" and f.rule == "location.header_suffix"]
-    if weak and not is_child:
+    if weak and not is_child and not any(f.tag == "NATIONALITY" for f in out):
         top = max(weak, key=lambda f: f.certainty)
         country = top.keyword.split(" / ")[-1]
         out.append(rule("location.header_suffix_nationality").find(country, list(top.evidence)))
@@ -438,7 +412,9 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     country_locs = [
         f
         for f in out
-        if f.tag == "LOCATION" and f.certainty >= 3 and _country(f.keyword.split(" / ")[-1])
+        if f.tag == "LOCATION"
+        and f.certainty >= 3
+        and lexicons.gazetteer().country(f.keyword.split(" / ")[-1])
     ]
     if country_locs and not nats:
         top = max(country_locs, key=lambda f: f.certainty)

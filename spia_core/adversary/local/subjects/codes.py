@@ -122,16 +122,13 @@ def attach_codes(st: SubjectState) -> None:
         if named is not None:
             named.codes.append(c)
         elif owner == "other" or (owner == "" and author is None and not _near(st, c)):
-            d = st.new(Mention(c.start, c.end, c.value, "code", role=word))
-            d.codes.append(c)
+            st.new(Mention(c.start, c.end, c.value, "code", role=word)).codes.append(c)
         elif author is not None:
             author.codes.append(c)
+        elif (near := _near(st, c)) is not None:
+            st.draft_of(near).codes.append(c)
         else:
-            near = _near(st, c)
-            if near is not None:
-                st.draft_of(near).codes.append(c)
-            else:
-                st.new(Mention(c.start, c.end, c.value, "code")).codes.append(c)
+            st.new(Mention(c.start, c.end, c.value, "code")).codes.append(c)
 
 
 def _named_holder(st: SubjectState, c: CodeHit, author: Draft | None) -> Draft | None:

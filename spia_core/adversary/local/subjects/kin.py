@@ -31,10 +31,7 @@ _MASKED_PARENT_LIST = re.compile(
 
 #: Words around a masked kin word that point to the writer's parents.
 _PARENT_CUE = re.compile(
-    r"\b(?:legacy|lessons?|taught|raised|upbringing|grateful|thanks|thank|shout-?out|"
-    r"support(?:ed|ive)?|inspir\w*|roots|tradition|passed down|grounded|always been)\b"
-    r"|\b[Tt]heir\b|\b[Tt]hey\b",
-    re.IGNORECASE,
+    rf"\b(?:{lexicons.alternation('parent_cue')}|inspir\w*)\b|\b[Tt]heir\b|\b[Tt]hey\b", re.I
 )
 
 _SOCIAL_ROLE = re.compile(
@@ -82,21 +79,20 @@ def link_kin(st: SubjectState) -> None:
         singles[key] = d
 
 
+_MARRIED_TO = re.compile(
+    r"\b[Mm]arried (?:life )?(?:to|with) (?:(?:the|my) )?(?:[a-z]+,? ){0,3}"
+    r"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)?"
+)
+
+
 def married_to(st: SubjectState) -> None:
     """Pass: "married to (the amazing) X": X is the writer's spouse."""
     author, singles = st.author, st.kin_singles
-    for m in re.finditer(
-        r"\b[Mm]arried (?:life )?(?:to|with) (?:(?:the|my) )?(?:[a-z]+,? ){0,3}"
-        r"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)?",
-        st.text,
-    ):
-        named = st.adjacent_after(m.start("name") if m.group("name") else m.end(), limit=1)
-        if (
-            named is None
-            and m.group("name")
-            and lexicons.fold(m.group("name").split()[0]) in lexicons.first_names()
-        ):
-            named = Mention.at(m, "name", "name", name=m.group("name"))
+    for m in _MARRIED_TO.finditer(st.text):
+        name = m.group("name") or ""
+        named = st.adjacent_after(m.start("name") if name else m.end(), limit=1)
+        if named is None and name and lexicons.fold(name.split()[0]) in lexicons.first_names():
+            named = Mention.at(m, "name", "name", name=name)
             st.new(named)
         if named is not None:
             d = st.draft_of(named)
@@ -203,7 +199,7 @@ def masked_parent_list(st: SubjectState) -> None:
     [ORG]': NER labels two names joined by '&'/'and' as one organisation, so the slot holds
     two people, most likely the writer's father and mother (kept as a low-certainty guess)."""
     author = st.author
-    taken = {(m.start, m.end) for m in st.mentions(alive=True)}
+    taken = {(m.start, m.end) for m in st.all_mentions(alive=True)}
     for m in _MASKED_PARENT_LIST.finditer(st.text):
         slot = "ph" if m.group("ph") else "ph2"  # 'my [DEM], [ORG]' or 'passed down since'
         start, end = m.span(slot)
@@ -227,7 +223,7 @@ def social_roles(st: SubjectState) -> None:
     for m in _SOCIAL_ROLE.finditer(st.text):
         noun = m.group("noun").lower()
         key = lexicons.word_map("social_key").get(noun, noun)
-        if any(x.role == key for x in st.mentions(alive=True)):
+        if any(x.role == key for x in st.all_mentions(alive=True)):
             continue
         named = st.adjacent_after(m.end(), limit=3)
         if named is not None and not st.draft_of(named).kin:
@@ -245,7 +241,7 @@ def masked_counts(st: SubjectState) -> None:
     guessed children cost no protection score; missing ones hide real people."""
     author = st.author
     for m in _MASKED_COUNT.finditer(st.text):
-        if any(k.start <= m.start() < k.end for k in st.mentions() if k.kind != "author"):
+        if any(k.start <= m.start() < k.end for k in st.all_mentions() if k.kind != "author"):
             continue
         word = m.group("noun").split()[-1] if m.group("noun") else ""
         kin = {"sons": "son", "daughters": "daughter"}.get(word, "child")

@@ -15,7 +15,6 @@ from spia_core.adversary.local.subjects.state import SubjectState
 _ORGISH = r"\b(?:Solicitors|Ltd|Inc|PLC|AB|GmbH|Bank|Court|Sąd|Council|Office|Ministry|Party|Association|Company|University|Hospital|Prison|Street|Road)\b"  # noqa: E501
 
 
-# ------------------------------------------------------------------ stages
 def cluster_names(st: SubjectState) -> None:
     """Pass: one draft per person named; name variants ("Ann Lee", "Lee", "A. Lee") join the
     latest compatible draft. Drafts are looked up by name token (compatible names share one),
@@ -131,8 +130,7 @@ def _why_not(st: SubjectState, m: Mention) -> str:
     kind = people.head_class(st.text, m)
     if kind in {"place", "facility", "org"}:
         return f"{kind} name (head word)"
-    evidence = people.person_evidence(st.text, m)
-    if evidence:
+    if people.person_evidence(st.text, m):
         return ""
     label = people.entity_label(st.ents, m)
     if kind == "ambiguous":

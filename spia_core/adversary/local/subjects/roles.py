@@ -124,14 +124,10 @@ def _role_draft(st: SubjectState, r: Mention) -> Draft | None:
         if not found:
             return None
     exact = [d for d in found if any(q == (pre, comp) for q in quals(d))]
-    if exact:
-        return max(exact, key=last)
-    fits = [d for d in found if compatible(d)]
+    fits = exact or [d for d in found if compatible(d)]
     if not fits:
         return None
-    if r.ordinal == 0 or len(fits) > 1:
-        return max(fits, key=last)
-    return fits[0]
+    return max(fits, key=last) if exact or r.ordinal == 0 or len(fits) > 1 else fits[0]
 
 
 def _indefinite_is_person(st: SubjectState, r: Mention) -> bool:

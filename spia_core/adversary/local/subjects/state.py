@@ -72,7 +72,6 @@ class SubjectState:
         #: (id(possessor draft), kin word) -> the one relative of that kind (kin passes).
         self.kin_singles: dict[tuple[int, str], Draft] = {}
 
-    # ------------------------------------------------------------------ helpers
     def new(self, mention: Mention | None = None, *, holds: bool = False) -> Draft:
         """A new draft, with ``mention``; with ``holds`` it also holds the mention's role."""
         d = Draft()
@@ -104,7 +103,7 @@ class SubjectState:
     def author(self) -> Draft | None:
         return next((d for d in self.drafts if d.alive and d.is_author), None)
 
-    def mentions(self, *, alive: bool = False) -> list[Mention]:
+    def all_mentions(self, *, alive: bool = False) -> list[Mention]:
         """Every mention of every draft (of live drafts only with ``alive``), in draft order."""
         return [m for d in self.drafts if d.alive or not alive for m in d.mentions]
 
@@ -131,7 +130,7 @@ class SubjectState:
         """Name and placeholder mentions of live drafts, by start (and by end), cached until a
         draft changes: passes look people up by position without rescanning every draft."""
         if self._people is None:
-            people = [m for m in self.mentions(alive=True) if m.kind in {"name", "placeholder"}]
+            people = [m for m in self.all_mentions(alive=True) if m.kind in {"name", "placeholder"}]
             people.sort(key=lambda m: m.start)
             self._people = (people, [m.start for m in people])
         return self._people
@@ -157,13 +156,8 @@ class SubjectState:
 
     def adjacent_after(self, pos: int, limit: int = 4) -> Mention | None:
         people, starts = self._index()
-        for i in range(bisect.bisect_left(starts, pos), len(people)):
-            m = people[i]
-            if m.start > pos + limit:
-                break
-            if _APPOS_BEFORE.match(self.text[pos : m.start]):
-                return m
-        return None
+        near = people[bisect.bisect_left(starts, pos) : bisect.bisect_right(starts, pos + limit)]
+        return next((m for m in near if _APPOS_BEFORE.match(self.text[pos : m.start])), None)
 
     def adjacent_before(self, pos: int, limit: int = 4) -> Mention | None:
         people, starts = self._index()
@@ -181,10 +175,8 @@ class SubjectState:
     def chain(self, first: Mention, forward: bool) -> list[Mention]:
         """Names listed with ',' / 'and' next to ``first`` (in text order)."""
         people = self.person_mentions()
-        chain = [first]
-        idx = people.index(first)
-        step = 1 if forward else -1
-        j = idx + step
+        chain, step = [first], 1 if forward else -1
+        j = people.index(first) + step
         while 0 <= j < len(people):
             a, b = (chain[-1], people[j]) if forward else (people[j], chain[-1])
             gap = self.text[a.end : b.start]
