@@ -13,6 +13,7 @@ from typing import Any
 import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.draft import Draft, draft_prior_sex
 from spia_core.adversary.local.evidence import span
+from spia_core.adversary.local.mentions import overlaps
 from spia_core.adversary.local.patterns import FEMALE_PRONOUN, MALE_PRONOUN, PRONOUN
 from spia_core.adversary.local.patterns import LIST_GAP as _LIST_GAP
 from spia_core.model import Evidence
@@ -126,25 +127,22 @@ _CITY_MIN_POP = 50_000
 def _unmasked_cities(ctx: DocContext) -> list[tuple[int, int, str]]:
     """Names of known cities that escaped NER (mid-sentence, capitalised, never written in
     lower case elsewhere in the text, not a person's name), with their country."""
-    gaz = lexicons.gazetteer()
     text = ctx.text
     lower_words = set(re.findall(r"\b[a-z]+\b", text))
-    first_names = lexicons.first_names()
     ent_spans = [(s, e) for s, e, lab in ctx.ents if lab in {"PERSON", "ORG"}]
     out: list[tuple[int, int, str]] = []
     seen: dict[str, int] = {}
     for m in _CAPWORD.finditer(text):
-        word = m.group(1)
-        s, e = m.start(1), m.end(1)
+        (s, e), word = m.span(1), m.group(1)
         prev = text[max(0, s - 2) : s]
         if not prev.strip() or prev.rstrip()[-1:] in '.!?:“"(' or prev.endswith("\n"):
             continue  # sentence start: capitalised anyway
         key = lexicons.fold(word)
-        if key in lower_words or key in first_names or seen.get(key, 0) >= 2:
+        if key in lower_words or key in lexicons.first_names() or seen.get(key, 0) >= 2:
             continue
-        if any(a < e and s < b for a, b in ent_spans):
+        if overlaps(s, e, ent_spans):
             continue
-        place = gaz.lookup(word)
+        place = lexicons.gazetteer().lookup(word)
         if place is None or place.is_country or place.population < _CITY_MIN_POP:
             continue
         seen[key] = seen.get(key, 0) + 1
