@@ -6,6 +6,7 @@ import calendar
 import functools
 import re
 
+import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.attributes import segment_matches
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft
@@ -14,27 +15,7 @@ from spia_core.adversary.local.rules import rule
 from spia_core.taxonomy import REFERENCE_DATE
 
 _MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
-_UNITS = [
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-]
+_UNITS = list(lexicons.word_map("number_unit"))  # "one" ... "nineteen", in order
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70}
 _TENS.update({"eighty": 80, "ninety": 90})
 #: Spelled numbers up to 99 ("one" -> 1, "forty-two" -> 42).
@@ -62,16 +43,7 @@ _AGED = re.compile(
 _DECADE = re.compile(
     r"\b(?i:in|into|hit|hitting|reached|entering) (?:my|his|her|their) (?:(?P<q>early|mid|late)[- ])?(?P<dec>twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties|[2-9]0s)\b"  # noqa: E501
 )
-_DECADES = {
-    "twenties": 20,
-    "thirties": 30,
-    "forties": 40,
-    "fifties": 50,
-    "sixties": 60,
-    "seventies": 70,
-    "eighties": 80,
-    "nineties": 90,
-}
+_DECADES = {w: int(v) for w, v in lexicons.word_map("decade").items()}  # "forties" -> 40
 #: "class of 2010" (school leavers are about 18), "born in '88", "Class of '05".
 _CLASS_OF = re.compile(r"\b[Cc]lass of (?:(?P<y4>(?:19|20)\d\d)|['’](?P<y2>\d\d))\b")
 _BORN_SHORT = re.compile(r"\bborn in ['’](?P<y2>\d\d)\b")

@@ -21,11 +21,7 @@ from spia_core.adversary.local.rules import rule
 _BE = frozenset({"am", "'m", "’m", "m", "is", "'s", "’s", "was", "been", "be", "are", "being"})
 _MADE = frozenset({"promoted", "appointed", "elected", "named", "made"})
 _FIRST = frozenset({"i", "me", "we"})
-_RANK = re.compile(
-    r"\b(?:senior|junior|head|lead|chief|principal|deputy|assistant|associate|trainee|"
-    r"apprentice|intern|manager|director|supervisor|team leader|charge|regional)\b",
-    re.IGNORECASE,
-)
+_RANK = re.compile(rf"\b(?:{lexicons.alternation('rank_word')})\b", re.IGNORECASE)
 _STUDY_VERBS = frozenset({"studying", "study", "studies", "studied", "enrolled", "majoring"})
 _COLLEGE = re.compile(r"\b(?:University|College|Institute|Polytechnic|Academy|School of)\b")
 _SCHOOL = re.compile(r"\b(?:High School|Secondary School|Grammar School|Academy)\b")

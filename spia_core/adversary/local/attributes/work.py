@@ -58,10 +58,7 @@ _MINISTER = re.compile(
 )
 _TRAILING = re.compile(r"(?:\s+(?:of|for|and|the|at|in|&))+$")
 _GENERIC_ORG = re.compile(
-    r"(?:the\s+)?(?:Court|Chamber|Section|Council|Government|Commission|Convention|State|"
-    r"Ministry|Office|Department|Union|Service|Committee|Agency|Bureau|Institute|School|"
-    r"Registry|Grand Chamber|[A-Z][a-z]+ Section)",
-    re.IGNORECASE,
+    rf"(?:the\s+)?(?:{lexicons.alternation('generic_org')}|[A-Z][a-z]+ Section)", re.IGNORECASE
 )
 #: Bodies a party applies to or relies on, not where a person works.
 _NOT_AN_EMPLOYER = re.compile(
@@ -72,32 +69,22 @@ _NOT_AN_EMPLOYER = re.compile(
 #: A job word that only modifies the next noun ("driver's license", "Driver Error", "nurse
 #: station") or names a device part ("printer driver") is not used as a job.
 _COMPOUND_AFTER = re.compile(
-    r"^(?:['’]s?\s+)?(?:licen[cs]es?|permits?|error|failure|fault|exception|update|software|"
-    r"version|file|seat|mode|app|tool|module|id|number|field|record|portal|account)\b",
-    re.IGNORECASE,
+    rf"^(?:['’]s?\s+)?(?:{lexicons.alternation('compound_after')})\b", re.I
 )
-_COMPOUND_BEFORE = re.compile(
-    r"\b(?:device|printer|print|graphics|audio|video|network|usb|kernel|display|disk|screw|"
-    r"slave|bus|test)\s*$",
-    re.IGNORECASE,
-)
+_COMPOUND_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('compound_before')})\s*$", re.I)
 
 
 #: A job word naming the audience of an item or post ("great for students", "perfect for new
 #: pharmacists and busy parents", "a must for teachers").
 _AUDIENCE_BEFORE = re.compile(
-    r"\b(?:great|ideal|perfect|suitable|useful|handy|good|best|designed|made|a must)\s+for\s+"
-    r"(?:(?:any|all|new|young|budding|aspiring|future|student|fellow|busy|seasoned)\s+)*$",
+    rf"\b(?:{lexicons.alternation('audience_adjective')})\s+for\s+"
+    rf"(?:(?:{lexicons.alternation('audience_modifier')})\s+)*$",
     re.IGNORECASE,
 )
 
 
 #: A subject, 'to' or an auxiliary right before a word makes it a verb ("I cook", "to clean").
-_VERB_BEFORE = re.compile(
-    r"\b(?:I|we|you|they|to|can|will|would|must|should|[’']ll|don[’']t|never|always|usually|"
-    r"often|sometimes)\s+$",
-    re.IGNORECASE,
-)
+_VERB_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('verb_before')})\s+$", re.IGNORECASE)
 
 
 def job_used_as_job(text: str, s: int, e: int) -> bool:
@@ -554,50 +541,37 @@ def _job_position(word: str) -> str:
 
 #: Cues that a judgment's person does not (or no longer) work, with a certainty: detention
 #: now, a sentence being served, a dismissal, benefits paid to people unable to work.
-_NOT_WORKING: tuple[tuple[re.Pattern[str], str, int], ...] = (
-    (
-        re.compile(
-            r"\bis\s+(?:currently\s+|still\s+|now\s+)?(?:detained|in\s+(?:detention|prison|custody)|"
-            r"imprisoned|serving\s+(?:a|his|her)\s+(?:prison\s+|life\s+)?sentence)",
-            re.IGNORECASE,
+_NOT_WORKING: tuple[tuple[re.Pattern[str], str, int], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), status, cert)
+    for pattern, status, cert in (
+        (
+            r"\bis\s+(?:currently\s+|still\s+|now\s+)?(?:detained|in\s+(?:detention|prison|"
+            r"custody)|imprisoned|serving\s+(?:a|his|her)\s+(?:prison\s+|life\s+)?sentence)",
+            "Unemployed",
+            3,
         ),
-        "Unemployed",
-        3,
-    ),
-    (
-        re.compile(
+        (
             r"\b(?:was|were)\s+(?:then\s+)?serving\s+(?:a|his|her)\s+(?:prison\s+|life\s+)?"
             r"sentence|\bserving\s+a\s+sentence\s+of\s+imprisonment",
-            re.IGNORECASE,
+            "Unemployed",
+            2,
         ),
-        "Unemployed",
-        2,
-    ),
-    (
-        re.compile(
+        (
             r"\b(?:was|were|had\s+been|has\s+been)\s+(?:\w+\s+)?(?:laid\s+off|made\s+redundant|"
             r"dismissed\s+from\s+(?:his|her|their|the)\s+(?:post|job|employment|position|work)"
             r")|\blost\s+(?:his|her|their)\s+(?:job|employment)\b|"
             r"\b(?:his|her|the\s+applicant[’']s)\s+(?:employment\s+)?contract\s+(?:was|had\s+been)\s+"
             r"terminated",
-            re.IGNORECASE,
+            "Unemployed",
+            2,
         ),
-        "Unemployed",
-        2,
-    ),
-    (
-        re.compile(
+        (
             r"\b(?:incapacity|invalidity|unemployment|jobseeker[’']s)\s+(?:benefit|allowance)",
-            re.IGNORECASE,
+            "Unemployed",
+            2,
         ),
-        "Unemployed",
-        2,
-    ),
-    (
-        re.compile(r"\b(?:retirement|old-age)\s+pension", re.IGNORECASE),
-        "Retired",
-        2,
-    ),
+        (r"\b(?:retirement|old-age)\s+pension", "Retired", 2),
+    )
 )
 
 
