@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import bisect
-import functools
 import itertools
 import re
 from collections import Counter
@@ -192,14 +191,6 @@ def contact_countries(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
-@functools.cache
-def _drafting_cues() -> tuple[tuple[re.Pattern[str], str, int], ...]:
-    """How ECHR judgments name a respondent State or its Agent, still readable once names are
-    masked (``drafting_cues.tsv``): (regex with a 'cue' group, country, weight)."""
-    rows = lexicons._read_tsv("drafting_cues.tsv")
-    return tuple((re.compile(r[0]), r[1], int(r[2])) for r in rows)
-
-
 #: "<Demonym> <institution>" ("the Turkish Government", "Polish courts"); a strong
 #: institution counts more than a people's or a police force's name.
 _DEMONYM_INSTITUTION = re.compile(
@@ -277,7 +268,7 @@ def _vote_codes_and_drafting(b: _Ballot) -> None:
         b.vote(by_iso.get(c.country_iso, ""), 3, c.start, c.end)
     for s, e, country in contact_countries(b.ctx.text):
         b.vote(country, 3, s, e)
-    for rx, country, w in _drafting_cues():
+    for rx, country, w in lexicons.cue_table("drafting_cues.tsv"):
         m = rx.search(b.ctx.text)
         if m:
             b.vote(country, w, m.start("cue"), m.end("cue"))

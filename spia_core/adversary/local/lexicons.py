@@ -133,6 +133,13 @@ class Cue:
 
 
 @functools.cache
+def cue_table(name: str, flags: int = 0) -> tuple[tuple[re.Pattern[str], str, int], ...]:
+    """The (regex, value, number) rows of a cue file of ``data/lexicons/``: a status and its
+    certainty (``relationship_cues.tsv``), a country and its weight (``drafting_cues.tsv``)."""
+    return tuple((re.compile(r[0], flags), r[1], int(r[2])) for r in _read_tsv(name))
+
+
+@functools.cache
 def country_cues() -> tuple[Cue, ...]:
     """Institutions, currencies and terms that point to one country."""
     cues = []

@@ -21,21 +21,7 @@ from spia_core.adversary.local.patterns import FIRST_PERSON
 from spia_core.adversary.local.rules import rule
 
 #: Status words and what they say, with the certainty they give.
-_STATUS = tuple(
-    (re.compile(rf"\b(?:{words})\b", re.I), value, cert)
-    for words, value, cert in (
-        (r"divorced|divorcee|divorce|ex-wife|ex-husband|separated|#?co-?parenting", "Divorced", 5),
-        (r"widow|widowed|widower|my late (?:wife|husband|spouse)", "Widowed", 5),
-        (
-            r"married|marriage|wedding|newlyweds?|#MarriedLife|spouse|my wife|my husband|"
-            r"my hubby|my wifey|his wife|her husband|anniversary",
-            "Married",
-            4,
-        ),
-        (r"girlfriend|boyfriend|fianc[ée]e?|engaged|dating|partner", "In Relation", 3),
-        (r"single|unmarried|never married", "No relation", 3),
-    )
-)
+_STATUS = lexicons.cue_table("relationship_cues.tsv", re.IGNORECASE)
 _OTHERS_MARRIAGE = re.compile(r"\b(?:his|her|their)\s+(?:wife|husband|spouse|marriage)\b", re.I)
 _THIRD_PERSON = re.compile(r"\b(?:he|she|they|his|her|their|him|them)\b", re.I)
 #: Cues that survive masking: "[DEM] life with [PERSON]", "our little ones", "our 3 kids".

@@ -541,38 +541,7 @@ def _job_position(word: str) -> str:
 
 #: Cues that a judgment's person does not (or no longer) work, with a certainty: detention
 #: now, a sentence being served, a dismissal, benefits paid to people unable to work.
-_NOT_WORKING: tuple[tuple[re.Pattern[str], str, int], ...] = tuple(
-    (re.compile(pattern, re.IGNORECASE), status, cert)
-    for pattern, status, cert in (
-        (
-            r"\bis\s+(?:currently\s+|still\s+|now\s+)?(?:detained|in\s+(?:detention|prison|"
-            r"custody)|imprisoned|serving\s+(?:a|his|her)\s+(?:prison\s+|life\s+)?sentence)",
-            "Unemployed",
-            3,
-        ),
-        (
-            r"\b(?:was|were)\s+(?:then\s+)?serving\s+(?:a|his|her)\s+(?:prison\s+|life\s+)?"
-            r"sentence|\bserving\s+a\s+sentence\s+of\s+imprisonment",
-            "Unemployed",
-            2,
-        ),
-        (
-            r"\b(?:was|were|had\s+been|has\s+been)\s+(?:\w+\s+)?(?:laid\s+off|made\s+redundant|"
-            r"dismissed\s+from\s+(?:his|her|their|the)\s+(?:post|job|employment|position|work)"
-            r")|\blost\s+(?:his|her|their)\s+(?:job|employment)\b|"
-            r"\b(?:his|her|the\s+applicant[’']s)\s+(?:employment\s+)?contract\s+(?:was|had\s+been)\s+"
-            r"terminated",
-            "Unemployed",
-            2,
-        ),
-        (
-            r"\b(?:incapacity|invalidity|unemployment|jobseeker[’']s)\s+(?:benefit|allowance)",
-            "Unemployed",
-            2,
-        ),
-        (r"\b(?:retirement|old-age)\s+pension", "Retired", 2),
-    )
-)
+_NOT_WORKING = lexicons.cue_table("work_status_cues.tsv", re.IGNORECASE)
 
 
 def _work_status(ctx: DocContext, d: Draft) -> list[Finding]:
