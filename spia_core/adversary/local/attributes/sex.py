@@ -15,13 +15,7 @@ from spia_core.adversary.local.names import census_name_sex, world_name_sex
 from spia_core.adversary.local.patterns import FEMALE_PRONOUN, MALE_PRONOUN, TITLES
 from spia_core.adversary.local.rules import rule
 
-_SELF_MALE = (
-    r"dad|daddy|father|papa|husband|hubby|guy|man|boyfriend|son|brother|grandfather|grandpa|uncle"
-)
-_SELF_FEMALE = (
-    r"mom|mum|mommy|mama|mother|wife|wifey|woman|lady|girl|girlfriend|daughter|sister|"
-    r"grandmother|grandma|aunt"
-)
+_SELF_MALE, _SELF_FEMALE = lexicons.alternation("self_male"), lexicons.alternation("self_female")
 #: "as a single father of two", "I'm a proud mom of two", "single mum".
 _SELF = re.compile(
     rf"\b(?:I am|I'm|I’m|as|being|a|proud|single|working|divorced|widowed|busy|solo|stay-at-home)"
