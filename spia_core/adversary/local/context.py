@@ -235,10 +235,10 @@ def _vote_places(b: _Ballot) -> None:
     """Country cues (courts, currencies, laws), unmasked cities, NER places and peoples."""
     ctx, gaz, dem = b.ctx, lexicons.gazetteer(), lexicons.demonyms()
     text = ctx.text
-    for cue in lexicons.country_cues():
-        free = (m for m in cue.pattern.finditer(text) if not ctx.is_masked(m.start(), m.end()))
-        for m in itertools.islice(free, _CUE_MAX_HITS if cue.weight > 1 else 1):
-            b.vote(cue.country, cue.weight * 0.7, m.start(), m.end())
+    for rx, country, weight in lexicons.cue_table("country_cues.tsv", template=r"\b(?:{})\b"):
+        free = (m for m in rx.finditer(text) if not ctx.is_masked(m.start(), m.end()))
+        for m in itertools.islice(free, _CUE_MAX_HITS if weight > 1 else 1):
+            b.vote(country, weight * 0.7, m.start(), m.end())
     for s, e, country in _unmasked_cities(ctx):
         b.vote(country, 1.0, s, e)
     for s, e, label in ctx.ents:

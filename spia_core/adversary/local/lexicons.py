@@ -125,28 +125,16 @@ def demonyms() -> dict[str, str]:
     return {fold(row[0]): row[1] for row in _read_tsv("demonyms.tsv")}
 
 
-@dataclass(frozen=True)
-class Cue:
-    pattern: re.Pattern[str]
-    country: str
-    weight: int
-
-
 @functools.cache
-def cue_table(name: str, flags: int = 0) -> tuple[tuple[re.Pattern[str], str, int], ...]:
+def cue_table(
+    name: str, flags: int = 0, template: str = "{}"
+) -> tuple[tuple[re.Pattern[str], str, int], ...]:
     """The (regex, value, number) rows of a cue file of ``data/lexicons/``: a status and its
-    certainty (``relationship_cues.tsv``), a country and its weight (``drafting_cues.tsv``)."""
-    return tuple((re.compile(r[0], flags), r[1], int(r[2])) for r in _read_tsv(name))
-
-
-@functools.cache
-def country_cues() -> tuple[Cue, ...]:
-    """Institutions, currencies and terms that point to one country."""
-    cues = []
-    for row in _read_tsv("country_cues.tsv"):
-        pattern, country, weight = row[0], row[1], int(row[2])
-        cues.append(Cue(re.compile(rf"\b(?:{pattern})\b"), country, weight))
-    return tuple(cues)
+    certainty (``relationship_cues.tsv``), a country and its weight (``country_cues.tsv``:
+    institutions, currencies and terms that point to one country). ``template`` wraps each
+    regex (``r"\\b(?:{})\\b"``: whole words)."""
+    rows = _read_tsv(name)
+    return tuple((re.compile(template.format(r[0]), flags), r[1], int(r[2])) for r in rows)
 
 
 @dataclass(frozen=True)
