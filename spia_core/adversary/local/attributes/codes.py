@@ -12,21 +12,6 @@ _PREFIXED = re.compile(
     r"\b(?P<cc>[A-Z]{2})-(?P<kind>ID|DL|PP|PASS|SSN|NIN)-(?P<num>[A-Z0-9]{4,14})\b"
 )
 _SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
-_PASSPORT = re.compile(
-    r"\bpassport(?:\s+(?:number|no\.?|#|num(?:ber)?))?\s*[:#(]?\s*(?:is\s+)?(?P<num>[A-Z]{0,3}\d{6,10}[A-Z]?)\b",
-    re.IGNORECASE,
-)
-_LICENCE = re.compile(
-    r"\b(?:driver['’]?s?\s+licen[cs]e|driving\s+licen[cs]e|licen[cs]e|DL)(?:\s+(?:number|no\.?|#))?"
-    r"\s*[:#]?\s*(?:is\s+)?(?P<num>[A-Z]{0,3}[\-]?\d[\d\-]{5,16}[A-Z]?)\b",
-    re.IGNORECASE,
-)
-_IDNUM = re.compile(
-    r"\b(?:national\s+ID|ID\s+number|identity\s+(?:card\s+)?number|ID|SSN|NINO|NIF|PPSN?|Aadhaar|"
-    r"social\s+security\s+number|TC\s+no\.?)(?:\s+(?:number|no\.?|#))?\s*[:#]?\s*(?:is\s+)?"
-    r"(?P<num>[A-Z]{0,3}\d[\dA-Z\-\s]{5,16}\d[A-Z]?)\b",
-    re.IGNORECASE,
-)
 #: A phone-like run: "+44 20 7946 0958", "(022) 122-3762", "+61.3.1369.1369", "001-970-431-0831x99".
 _PHONE = re.compile(
     r"(?<![\w+\-./])(?:\+\d{1,3}|\(\+?\d{1,4}\)|\d{1,5})(?:[ .\-]?(?:\(\d{1,4}\)|\d{1,5})){1,6}"
@@ -115,13 +100,9 @@ def find_codes(text: str) -> list[CodeHit]:
         add(tag, m.start(), m.end(), m.group("cc"))
     for m in _SSN.finditer(text):
         add("IDENTIFICATION_NUMBER", m.start(), m.end(), "US")
-    for rx, tag in (
-        (_PASSPORT, "PASSPORT_NUMBER"),
-        (_LICENCE, "DRIVER_LICENSE_NUMBER"),
-        (_IDNUM, "IDENTIFICATION_NUMBER"),
-    ):
-        for m in rx.finditer(text):
-            if re.search(r"\d{4}", m.group("num")):
+    for rx, tag, digits in lexicons.cue_table("code_cues.tsv", re.IGNORECASE):
+        for m in rx.finditer(text):  # "passport no. X1234567": a labelled number
+            if re.search(rf"\d{{{digits}}}", m.group("num")):
                 add(tag, m.start("num"), m.end("num"))
     for m in _PHONE.finditer(text):
         if phone_at(text, m):
