@@ -52,11 +52,9 @@ def _place(name: str, country: str = "") -> lexicons.Place | None:
 
 _CAP = r"[A-ZÀ-ÖØ-ÞİŞÇĞ][\w’'\-]*"
 _COURT_WORDS = (
-    r"(?:(?:State Security|Assize|Criminal|Civil|Administrative|Regional|District|Military|"
-    r"Magistrates['’]?|Crown|Supreme|High|Appeal|Labour|Juvenile|Commercial|Family|"
-    r"Constitutional|Provincial|County|Municipal)\s+)*"
+    rf"(?:(?:{lexicons.alternation('court_adjective')})\s+)*"
     r"(?:Court|Tribunal|Public Prosecutor['’]s Office|Prosecutor['’]s Office)"
-    r"(?:\s+of\s+(?:Cassation|Appeal|Justice|First Instance|Session|Auditors))?"
+    rf"(?:\s+of\s+(?:{lexicons.alternation('court_body')}))?"
 )
 _COURT = re.compile(rf"(?P<org>(?:{_CAP}\s+){{0,3}}{_COURT_WORDS})")
 _COURT_AFTER = re.compile(

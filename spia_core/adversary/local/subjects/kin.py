@@ -203,11 +203,8 @@ def masked_parent_list(st: SubjectState) -> None:
     for m in _MASKED_PARENT_LIST.finditer(st.text):
         slot = "ph" if m.group("ph") else "ph2"  # 'my [DEM], [ORG]' or 'passed down since'
         start, end = m.span(slot)
-        if (start, end) in taken:
-            continue
-        s0 = max(0, st.text.rfind(".", 0, m.start()) + 1)
-        window = st.text[s0 : m.end() + 120]
-        if slot == "ph" and not _PARENT_CUE.search(window):
+        window = st.text[st.text.rfind(".", 0, m.start()) + 1 : m.end() + 120]  # its sentence
+        if (start, end) in taken or (slot == "ph" and not _PARENT_CUE.search(window)):
             continue
         for i, guess in enumerate(("father", "mother"), 1):
             d = st.new(Mention(start, end, m.group(slot), "kin", role="parent"))
