@@ -13,16 +13,10 @@ import re
 from dataclasses import dataclass
 
 import spia_core.adversary.local.lexicons as lexicons
+import spia_core.adversary.local.names as names
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft, draft_name
 from spia_core.adversary.local.evidence import Finding
-from spia_core.adversary.local.names import (
-    _folded,
-    complete_with_email,
-    email_name,
-    handle_name,
-    is_given_name,
-)
 from spia_core.adversary.local.rules import rule
 from spia_core.model import Evidence
 
@@ -74,7 +68,7 @@ def signed_name(text: str) -> tuple[str, int, int] | None:
         key = "name" if m.group("name") else "name2"
         raw = m.group(key)
         first = lexicons.fold(raw.split()[0])
-        if not is_given_name(raw) or first in lexicons.common_words() or first in _CLOSERS:
+        if not names.is_given_name(raw) or first in lexicons.common_words() or first in _CLOSERS:
             continue
         off = len(text) - len(text[-80:]) if m.re is _SIGNED else 0
         return raw, off + m.start(key), off + m.end(key)
@@ -91,7 +85,7 @@ def header_name(text: str) -> tuple[str, int, int] | None:
         return None
     if (" " in raw and not all(w[:1].isupper() for w in raw.split())) or raw[-1] in ".!?":
         return None  # "[PERSON] : hello there." is a one-line post, not a header name
-    name = raw if " " in raw else handle_name(raw)
+    name = raw if " " in raw else names.handle_name(raw)
     return (name, m.start("name"), m.start("name") + len(raw)) if name else None
 
 
@@ -106,7 +100,7 @@ def subject_name(ctx: DocContext, d: Draft) -> NameChoice | None:
     if d.is_author or opens:
         head = header_name(ctx.text)
         if head is not None:
-            value = complete_with_email(head[0], emails)
+            value = names.complete_with_email(head[0], emails)
             return NameChoice(value, 3, [ctx.ev(head[1], head[2])], "header")
     if d.is_author:
         signed = signed_name(ctx.text)
@@ -114,8 +108,8 @@ def subject_name(ctx: DocContext, d: Draft) -> NameChoice | None:
             return NameChoice(signed[0], 3, [ctx.ev(signed[1], signed[2])], "signoff")
     for c in d.codes:
         if c.tag == "EMAIL_ADDRESS":
-            value = email_name(c.value)
-            if value and any(len(t) > 1 for t in _folded(value)):
+            value = names.email_name(c.value)
+            if value and any(len(t) > 1 for t in names._folded(value)):
                 return NameChoice(value, 3 if d.is_author else 2, [ctx.ev(c.start, c.end)], "email")
     return None
 

@@ -6,17 +6,9 @@ import functools
 import re
 from dataclasses import dataclass
 
+import spia_core.adversary.local.attributes.location as location
 import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.attributes import segment_matches
-from spia_core.adversary.local.attributes.location import (
-    demonym_of,
-    echr_judge,
-    echr_official,
-    full_court_name,
-    leading_place,
-    role_courts,
-    sentence_courts,
-)
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
@@ -151,7 +143,7 @@ def _role_findings(ctx: DocContext, d: Draft) -> list[Finding]:
         m = next((x for x in d.mentions if x.kind == "role" and x.role == key), None)
         ev = [ctx.ev(m.start, m.end)] if m else []
         phrase = role_phrase(m.text) if m else ""
-        place, rest = leading_place(phrase, ctx.country)
+        place, rest = location.leading_place(phrase, ctx.country)
         if place is not None and rest:
             phrase = rest[:1].upper() + rest[1:]  # 'İzmir Public Prosecutor' -> 'Public Prosecutor'
         if key == "court_president":
@@ -284,21 +276,21 @@ def _employers(ctx: DocContext, d: Draft) -> list[Finding]:
 def _courts_and_offices(ctx: DocContext, d: Draft) -> list[Finding]:
     """Courts of a role or sentence, the State's government, the ECHR, ministries."""
     out: list[Finding] = []
-    for org, s, e in [] if echr_official(ctx, d) else role_courts(ctx, d):
+    for org, s, e in [] if location.echr_official(ctx, d) else location.role_courts(ctx, d):
         if org.strip() in {"Court", "Tribunal"}:
             continue
-        full = full_court_name(ctx, org)
+        full = location.full_court_name(ctx, org)
         out.append(rule("work.role_court").find(full, [ctx.ev(s, e)]))
-    for org, s, e in sentence_courts(ctx, d):
-        full = full_court_name(ctx, org)
+    for org, s, e in location.sentence_courts(ctx, d):
+        full = location.full_court_name(ctx, org)
         out.append(rule("work.sentence_court").find(full, [ctx.ev(s, e)]))
     phrases = " ".join(m.text for m in d.mentions if m.kind == "role")
     if d.roles.keys() & _STATE_OFFICIALS and ctx.country and not _OWN_BODY.search(phrases):
         # A governor, minister or commissioner works for the State's government.
-        gov = f"{demonym_of(ctx.country)} Government"
+        gov = f"{location.demonym_of(ctx.country)} Government"
         cert = 2 if ctx.country_certainty >= 2 else 1
         out.append(rule("work.state").find(gov, list(ctx.country_evidence[:2]), certainty=cert))
-    if echr_judge(ctx, d):
+    if location.echr_judge(ctx, d):
         out.append(rule("work.echr").find("European Court of Human Rights", [], certainty=3))
     if d.roles.keys() & {"president", "registrar", "rapporteur"}:
         phrases = " ".join(m.text for m in d.mentions if m.kind == "role")
@@ -458,7 +450,7 @@ def _agent_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
         # The usual office wins ties; an office named after the Agent (even masked) adds weight.
         c = min(3, cert + 1) if masked_office else cert
         out.append(rule("work.agent_office").find(office, ev, certainty=c))
-    gov = f"{demonym_of(ctx.country)} Government"
+    gov = f"{location.demonym_of(ctx.country)} Government"
     out.append(rule("work.agent_government").find(gov, ev, certainty=cert))
     return out
 
