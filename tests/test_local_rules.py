@@ -22,7 +22,7 @@ def adv() -> LocalAdversary:
 def _fired(adv: LocalAdversary, text: str) -> set[str]:
     with rules.recording() as rec:
         adv.infer(text)
-    return {f.rule for per_tag in rec.candidates for fs in per_tag.values() for f in fs}
+    return {f.rule for per_tag in rec for fs in per_tag.values() for f in fs}
 
 
 def test_registry_is_well_formed() -> None:

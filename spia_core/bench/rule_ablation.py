@@ -29,7 +29,7 @@ def _infer_with_candidates(adv: Any, text: str) -> tuple[list[Subject], list[dic
 
     with rules.recording() as rec:
         subjects = adv.infer(text).subjects
-    return subjects, rec.candidates
+    return subjects, rec
 
 
 def _without(subjects: list[Subject], cands: list[dict], rule_id: str) -> list[Subject]:

@@ -94,10 +94,6 @@ def _label(d: Draft, index: int) -> str:
     return f"Person {index}"
 
 
-_GUESSES = {
-    "mother": "probably the author's mother (Mum), a parent of the author",
-    "father": "probably the author's father (Dad), a parent of the author",
-}
 _CLIP_WORDS = 10
 #: What a subject's description states of a value of these tags (certainty >= 3).
 _FACTS = {"NATIONALITY": "{} national", "AGE": "aged {}", "LOCATION": "lives in {}"}
@@ -135,8 +131,8 @@ def _describe(d: Draft, index: int, piis: list[PII], ctx: DocContext) -> str:
     """A subject's description: its label, then what the text says of it."""
     facts: list[str] = []
     label = _label(d, index)
-    if d.guess in _GUESSES:
-        facts.append(_GUESSES[d.guess])
+    if d.guess in lexicons.word_map("guess_label"):
+        facts.append(lexicons.word_map("guess_label")[d.guess])
     for key in d.roles:
         fact = lexicons.word_map("role_label").get(key)
         if key == "applicant" and d.roles[key] > 1:

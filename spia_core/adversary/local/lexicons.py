@@ -249,11 +249,10 @@ class Role:
 @functools.cache
 def roles() -> tuple[Role, ...]:
     """Legal and procedural roles with the occupation/position/education they imply."""
-    out = []
-    for row in _read_tsv("roles.tsv"):
-        vals = ["" if c == "-" else c for c in row[2:5]]
-        out.append(Role(row[0], row[1], *vals, standalone=row[5] == "yes"))
-    return tuple(out)
+    return tuple(
+        Role(r[0], r[1], *("" if c == "-" else c for c in r[2:5]), standalone=r[5] == "yes")
+        for r in _read_tsv("roles.tsv")
+    )
 
 
 @functools.cache

@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.evidence import Finding
@@ -126,20 +126,14 @@ def disabled(rule_ids: set[str] | frozenset[str]) -> Iterator[None]:
         _DISABLED.difference_update(added)
 
 
-@dataclass
-class Recorder:
-    """Every candidate finding of every subject during one ``infer`` (ablation bench)."""
-
-    candidates: list[dict[str, list]] = field(default_factory=list)
-
-
-_RECORDERS: list[Recorder] = []
+#: Open recordings: each collects every candidate finding of every subject (ablation bench).
+_RECORDERS: list[list[dict[str, list]]] = []
 
 
 @contextlib.contextmanager
-def recording() -> Iterator[Recorder]:
+def recording() -> Iterator[list[dict[str, list]]]:
     """Collect the candidate findings of each subject, in subject order."""
-    rec = Recorder()
+    rec: list[dict[str, list]] = []
     _RECORDERS.append(rec)
     try:
         yield rec
@@ -150,4 +144,4 @@ def recording() -> Iterator[Recorder]:
 def record(candidates: dict[str, list]) -> None:
     """Called once per subject by the attribute stage."""
     for rec in _RECORDERS:
-        rec.candidates.append(candidates)
+        rec.append(candidates)

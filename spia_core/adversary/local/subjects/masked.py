@@ -118,10 +118,9 @@ def read_placeholders(text: str, masks) -> tuple[list[Mention], list[Mention], l
             continue
         token = text[start:end]
         kind = slot(text, start, end)
-        if kind == "person":
-            people.append(
-                Mention(start, end, token, "placeholder", identity=f"MASK:{_norm(token)}")
-            )
+        if kind == "person":  # one identity per placeholder form
+            ident = f"MASK:{_norm(token)}"
+            people.append(Mention(start, end, token, "placeholder", identity=ident))
         elif kind == "named":
             people.append(Mention(start, end, token, "placeholder"))
         elif kind == "addressee":
