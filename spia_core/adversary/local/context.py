@@ -69,12 +69,8 @@ class DocContext:
 def build_segments(ctx: DocContext) -> None:
     """Attribute stretches of text to subjects: after each mention up to the next person, and
     sentences that open with a pronoun to the most recent subject of that sex."""
-    refs: list[tuple[int, int, Draft]] = []
-    for d in ctx.drafts:
-        ctx.pre_sex[id(d)] = draft_prior_sex(d)
-        for m in d.mentions:
-            if m.kind != "code":
-                refs.append((m.start, m.end, d))
+    ctx.pre_sex.update({id(d): draft_prior_sex(d) for d in ctx.drafts})
+    refs = [(m.start, m.end, d) for d in ctx.drafts for m in d.mentions if m.kind != "code"]
     refs.sort(key=lambda r: r[0])
     starts = [r[0] for r in refs]
     out: dict[int, list[Segment]] = {id(d): [] for d in ctx.drafts}
@@ -179,10 +175,8 @@ def contact_countries(text: str) -> list[tuple[int, int, str]]:
             out.append((m.start(), m.end(), country))
     for m in _CC_TLD.finditer(text):
         tld = m.group("tld")
-        if tld in lexicons.words("generic_tld"):
-            continue
         country = gaz.countries_by_iso.get("GB" if tld == "uk" else tld.upper())
-        if country:
+        if country and tld not in lexicons.words("generic_tld"):  # .co, .io: used worldwide
             out.append((m.start("tld"), m.end("tld"), country))
     for m in _SIGN.finditer(text):
         sign, pre = m.group("sign"), m.group("pre")
@@ -247,14 +241,10 @@ def _vote_places(b: _Ballot) -> None:
             if place is not None:
                 b.vote(place.country, 1.0 if not place.is_country else 1.5, s, e)
         elif label == "NORP":
-            c = dem.get(lexicons.fold(text[s:e]))
-            if c:
-                b.vote(c, 1.0, s, e)
+            b.vote(dem.get(lexicons.fold(text[s:e]), ""), 1.0, s, e)
     for m in _NATIVE_WORD.finditer(text):
         word = m.group(0)
-        c = dem.get(lexicons.fold(word))
-        if c:
-            b.vote(c, 0.5, m.start(), m.end())
+        b.vote(dem.get(lexicons.fold(word), ""), 0.5, m.start(), m.end())
         cues = lexicons.word_map("letter_country")
         letters = {cues[ch] for ch in word if ch in cues}
         if len(letters) == 1:

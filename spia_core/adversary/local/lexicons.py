@@ -107,10 +107,7 @@ class Gazetteer:
 
     def lookup(self, name: str) -> Place | None:
         """The most populous place called ``name`` (countries win), or None."""
-        key = fold(name.strip().strip(".,;:"))
-        if key.startswith("the "):
-            key = key[4:]
-        return self.places.get(key)
+        return self.places.get(fold(name.strip().strip(".,;:")).removeprefix("the "))
 
 
 @functools.cache

@@ -77,8 +77,7 @@ def masked_spans(text: str) -> list[tuple[int, int, str, str]]:
     out = []
     for m in PLACEHOLDER.finditer(text):
         label = m.group("label") or m.group("label2") or ""
-        if label in GENERIC_LABELS:
-            label = ""
+        label = "" if label in GENERIC_LABELS else label
         num = m.group("num") or m.group("num2") or ""
         out.append((m.start(), m.end(), label, num))
     return out

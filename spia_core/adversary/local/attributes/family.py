@@ -180,8 +180,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             has_children = True
     lone = _LONE_PARENT.search(ctx.text) if d.is_author else None
     if lone is not None:
-        ev = [ctx.ev(lone.start(), lone.end())]
-        out.append(rule("family.lone_parent_masked").find("Divorced", ev))
+        out.append(rule("family.lone_parent_masked").find("Divorced", [ctx.ev(*lone.span())]))
     elif has_children and d.is_author:
         out.append(rule("family.parent").find("Married", []))
     if d.is_author:

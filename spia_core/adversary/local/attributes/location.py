@@ -32,9 +32,8 @@ def _exact_place(surface: str, country: str = "") -> lexicons.Place | None:
     if place is None:
         return None
     if not place.is_country and country and place.country != country:
-        local = lexicons.gazetteer().cities_by_country.get(lexicons.fold(surface), {}).get(country)
-        if local is not None:
-            place = local
+        by_country = lexicons.gazetteer().cities_by_country.get(lexicons.fold(surface), {})
+        place = by_country.get(country) or place
     if place.is_country or place.admin:
         return place
     return dataclasses.replace(place, name=surface.strip())
@@ -130,7 +129,7 @@ def sentence_courts(ctx: DocContext, d: Draft) -> list[tuple[str, int, int]]:
             if best is None or dist < best[0]:
                 best = (dist, org, s, e)
         if best is not None:
-            return [(best[1], best[2], best[3])]
+            return [best[1:]]
     return []
 
 
@@ -249,10 +248,9 @@ def header_place_cert(value: str, country: str = "") -> tuple[str, int]:
     level: 'Cavinti' -> 'Cavinti / Philippines'), 1-2 for a country guessed from the name's
     ending; ('', 0) when nothing fits."""
     value = value.split(",")[0].strip(" .")
-    if re.fullmatch(r"[A-Z]{2,3}", value):
-        region = region_code(value, country)
-        if region:
-            return region, 5
+    region = region_code(value, country) if re.fullmatch(r"[A-Z]{2,3}", value) else ""
+    if region:
+        return region, 5
     place = _place(value, country)
     if place is not None:
         return place.location(), 5

@@ -124,12 +124,9 @@ def life_with(st: SubjectState) -> None:
     the name was masked ('[DEM] life with [PERSON]', '[DEM] to [ORG]'); 'with X and our
     kids' makes X the other parent."""
     author, singles = st.author, st.kin_singles
-    named = None
     m = re.search(r"[Ll]ife with (?=\S)", st.text)
-    if m is not None:
-        named = st.adjacent_after(m.end(), limit=1)
-    if named is None:
-        named = _masked_partner(st)
+    named = st.adjacent_after(m.end(), limit=1) if m is not None else None
+    named = named or _masked_partner(st)
     if named is None:  # "dinner with X and our kids": X is the other parent
         named = next((p for p in st.person_mentions() if _coparent(st.text, p)), None)
     d = st.draft_of(named) if named is not None else None

@@ -157,11 +157,10 @@ def not_a_person(st: SubjectState) -> None:
     for m in st.names:
         if m.kind == "name" and not _first_line(m):
             continue
-        why = _why_not(st, m)
-        if why:
+        if why := _why_not(st, m):
             st.decide("subject.not_a_person", m, why)
-            continue
-        keep.append(m)
+        else:
+            keep.append(m)
     st.names = keep
     if not st.english:  # English cue words (kin, roles, "I") mean nothing here
         st.roles, st.kins, st.firsts, st.author_names = [], [], [], []

@@ -82,8 +82,7 @@ def _role_target(st: SubjectState, r: Mention) -> Mention | None:
     """The person a role phrase stands in apposition to ("Mr X, the applicant's father")."""
     if re.match(r"['’]s?\b", st.text[r.end : r.end + 2]):
         return None  # "Mr X, the applicant's father": the role is the possessor
-    before = st.adjacent_before(r.start)
-    return before if before is not None else st.adjacent_after(r.end)
+    return st.adjacent_before(r.start) or st.adjacent_after(r.end)
 
 
 def _role_draft(st: SubjectState, r: Mention) -> Draft | None:
@@ -221,11 +220,9 @@ def collectives(st: SubjectState) -> None:
         if any(s <= m.start() < e for s, e in quotes):
             continue
         r = Mention(m.start(), m.end("noun"), m.group(0).strip(" ,"), "role")
-        d = st.new(r)
-        after = st.text[m.end() : m.end() + 100]
-        if re.search(r"\b(?:testif|witness|give evidence)", after):
-            d.roles["witness"] = 0
+        if re.search(r"\b(?:testif|witness|give evidence)", st.text[m.end() : m.end() + 100]):
             r.role = "witness"
+        st.new(r, holds=bool(r.role))
 
 
 def masked_officials(st: SubjectState) -> None:
