@@ -224,10 +224,8 @@ def suffix_country(name: str) -> lexicons.PlaceSuffix | None:
     """The country whose place names typically end like the last word of ``name``
     ('Rampuram' -> India), from ``place_suffixes.tsv``; None for common words."""
     words = name.split()
-    if not words:
-        return None
-    last = lexicons.fold(words[-1])
-    if last in lexicons.common_words() or last in lexicons.first_names():
+    last = lexicons.fold(words[-1]) if words else ""
+    if not last or last in lexicons.common_words() or last in lexicons.first_names():
         return None
     for row in lexicons.place_suffixes():
         # The whole last word may be the suffix only when it follows a name ('Karol Bagh

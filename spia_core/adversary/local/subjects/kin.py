@@ -127,8 +127,13 @@ def life_with(st: SubjectState) -> None:
     m = re.search(r"[Ll]ife with (?=\S)", st.text)
     named = st.adjacent_after(m.end(), limit=1) if m is not None else None
     named = named or _masked_partner(st)
-    if named is None:  # "dinner with X and our kids": X is the other parent
-        named = next((p for p in st.person_mentions() if _coparent(st.text, p)), None)
+    if named is None:
+        for p in st.person_mentions():
+            if re.search(r"\b(?:with|to)\s*$", st.text[max(0, p.start - 6) : p.start]) and (
+                re.match(r"\s*(?:and|&)\s+(?:our|the)\b", st.text[p.end : p.end + 12])
+            ):
+                named = p
+                break
     d = st.draft_of(named) if named is not None else None
     if d is None or d.kin or d.is_author:
         return
@@ -137,14 +142,6 @@ def life_with(st: SubjectState) -> None:
         d = st.merge(d, spouse)
     d.kin, d.anchor = "spouse", author
     singles[(id(author), "spouse")] = d
-
-
-def _coparent(text: str, p: Mention) -> bool:
-    """'with X and our ...', 'to X & the ...'."""
-    return bool(
-        re.search(r"\b(?:with|to)\s*$", text[max(0, p.start - 6) : p.start])
-        and re.match(r"\s*(?:and|&)\s+(?:our|the)\b", text[p.end : p.end + 12])
-    )
 
 
 def _masked_partner(st: SubjectState) -> Mention | None:
