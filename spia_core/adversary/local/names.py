@@ -42,10 +42,8 @@ def name_votes() -> tuple[dict[str, float], dict[str, float]]:
 @functools.cache
 def handle_words() -> frozenset[str]:
     """Words of usernames that are not names (data/lexicons/handle_words.tsv + job words)."""
-    words = {row[0].lower() for row in lexicons._read_tsv("handle_words.tsv")}
-    table, _ = lexicons.occupations()
-    words.update(w for w in table if " " not in w)
-    return frozenset(words)
+    jobs = {w for w in lexicons.occupations()[0] if " " not in w}
+    return frozenset({row[0].lower() for row in lexicons._read_tsv("handle_words.tsv")} | jobs)
 
 
 def _cap(token: str) -> str:

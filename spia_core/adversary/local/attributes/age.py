@@ -16,8 +16,7 @@ from spia_core.taxonomy import REFERENCE_DATE
 
 _MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
 _UNITS = list(lexicons.word_map("number_unit"))  # "one" ... "nineteen", in order
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70}
-_TENS.update({"eighty": 80, "ninety": 90})
+_TENS = {w: int(v) for w, v in lexicons.word_map("number_ten").items()}  # "twenty" -> 20
 #: Spelled numbers up to 99 ("one" -> 1, "forty-two" -> 42).
 NUMBER_WORDS: dict[str, int] = {w: i for i, w in enumerate(_UNITS, 1)} | _TENS
 NUMBER_WORDS.update(

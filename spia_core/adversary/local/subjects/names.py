@@ -51,12 +51,11 @@ def cluster_names(st: SubjectState) -> None:
         if not candidates:
             index(st.new(m), m)
             continue
-        if len(_tokens(m.name)) > 1:
-            full = [
+        if len(_tokens(m.name)) > 1:  # a full name joins a draft with the same full name first
+            same = [
                 d for d in candidates if any(_tokens(n.name) == _tokens(m.name) for n in d.names)
             ]
-            if full:
-                candidates = full
+            candidates = same or candidates
         d = max(candidates, key=lambda d: max(x.start for x in d.mentions))
         st.attach(d, m)
         index(d, m)

@@ -38,9 +38,7 @@ class SubjectState:
     def __init__(
         self, text: str, ents: list[tuple[int, int, str]], masks, tokens: list[Token] | None = None
     ) -> None:
-        self.text = text
-        self.ents = ents
-        self.masks = masks
+        self.text, self.ents, self.masks = text, ents, masks
         self.tokens: list[Token] = tokens or []
         self.drafts: list[Draft] = []
         #: (pass id, start, end, why) for every candidate a pass kept out or re-read.
