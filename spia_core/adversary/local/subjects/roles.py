@@ -3,6 +3,7 @@ counted unnamed groups and masked officials (mostly judgments)."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 import spia_core.adversary.local.lexicons as lexicons
