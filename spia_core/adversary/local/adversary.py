@@ -89,9 +89,7 @@ def _label(d: Draft, index: int) -> str:
         tag = d.codes[0].tag if d.codes else ""
         what = lexicons.word_map("code_label").get(tag, d.code_kind or "ID")
         return f"{held.role.capitalize()} whose {what} is {held.text}"
-    if d.codes:
-        return f"Holder of {d.codes[0].value}"
-    return f"Person {index}"
+    return f"Holder of {d.codes[0].value}" if d.codes else f"Person {index}"
 
 
 _CLIP_WORDS = 10

@@ -148,9 +148,7 @@ def _plural(word: str) -> str:
         return word[:-3] + "men"
     if word.endswith(("s", "x", "ch", "sh")):
         return word + "es"
-    if word.endswith("y") and word[-2:-1] not in "aeiou":
-        return word[:-1] + "ies"
-    return word + "s"
+    return word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else word + "s"
 
 
 def _job_titles() -> Iterator[tuple[Job, str]]:

@@ -87,11 +87,7 @@ _PAIR = re.compile(
 #: Words after which a capitalised first name is a person in informal text ("tea with Kimberly").
 _NAME_CUE = re.compile(
     r"(?:\b(?:with|and|to|for|from|by|thanks|Thanks|met|meet|love|miss)|&|"
-    r"\b(?P<kin>hubby|wifey|bestie|friend|buddy|mate|son|daughter|husband|wife|partner|boyfriend|"
-    r"girlfriend|parents|folks|kids|children|sons|daughters|twins|mom|mum|dad|brother|sister|"
-    r"fianc[ée]e?|niece|nephew|cousin|aunt|uncle|grandma|grandpa|grandson|granddaughter|"
-    r"colleague|coworker|co-worker|neighbou?r|boss|apprentice|roommate|flatmate|classmate|"
-    r"called|named)\b,?)\s+"
+    rf"\b(?P<kin>{lexicons.alternation('name_cue')})\b,?)\s+"
     r"(?P<name>[A-Z][a-z]{2,}(?: [A-Z][a-z]{2,})?)\b"
 )
 #: A full name with no cue: a known first name and a known surname ("Helena Marsh").

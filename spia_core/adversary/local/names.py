@@ -49,9 +49,7 @@ def handle_words() -> frozenset[str]:
 def _cap(token: str) -> str:
     if len(token) == 1:
         return token.upper() + "."
-    if token.isupper() and len(token) <= 3:
-        return token
-    return token[:1].upper() + token[1:]
+    return token if token.isupper() and len(token) <= 3 else token[:1].upper() + token[1:]
 
 
 def split_run(token: str) -> list[str]:

@@ -49,9 +49,7 @@ def _norm(token: str) -> str:
         return "█"
     if token.startswith("*"):
         return "***"
-    if re.fullmatch(r"X+", token):
-        return "XXX"
-    return token.upper()
+    return "XXX" if re.fullmatch(r"X+", token) else token.upper()
 
 
 def _word_before(before: str) -> str:
@@ -102,9 +100,7 @@ def slot(text: str, start: int, end: int) -> str:
         return "person"
     if _VALUE_AFTER.match(after) or _VALUE_BEFORE.search(before):
         return "value"
-    if _PERSON_KEY.search(before) or _ACTS_AFTER.match(after):
-        return "person"
-    return "value"
+    return "person" if _PERSON_KEY.search(before) or _ACTS_AFTER.match(after) else "value"
 
 
 def read_placeholders(text: str, masks) -> tuple[list[Mention], list[Mention], list[Mention]]:

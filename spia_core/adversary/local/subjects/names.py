@@ -143,9 +143,7 @@ def _why_not(st: SubjectState, m: Mention) -> str:
         return "a gazetteer place after a locative preposition"
     if people.modifies_noun(st.tokens, st.token_at(m.end), m, st.text):
         return "modifies a common noun (a product or brand)"
-    if people.header_key(st.text, m):
-        return "a header key"
-    return ""
+    return "a header key" if people.header_key(st.text, m) else ""
 
 
 def not_a_person(st: SubjectState) -> None:

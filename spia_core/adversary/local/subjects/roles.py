@@ -3,7 +3,6 @@ counted unnamed groups and masked officials (mostly judgments)."""
 
 from __future__ import annotations
 
-import functools
 import re
 
 import spia_core.adversary.local.lexicons as lexicons
@@ -306,20 +305,17 @@ def _antecedent(st: SubjectState, r: Mention) -> Draft | None:
         d = st.draft_of(m)
         if d.roles or d.kin or d.is_author or d.title.lower().rstrip(".") in {"dr", "doctor"}:
             continue
-        if _kin_before().search(st.text[max(0, m.start - 40) : m.start]):
+        if _KIN_BEFORE.search(st.text[max(0, m.start - 40) : m.start]):
             continue  # "my wife Kavita ... The receptionist": a relative is not the role holder
         if m.kind == "placeholder" or not _same_sentence_people(st, r.start):
             best = d
     return best
 
 
-@functools.cache
-def _kin_before() -> re.Pattern[str]:
-    """A possessed kin word right before a name ("my wife ", "her nephew, ")."""
-    return re.compile(
-        rf"\b(?:my|our|his|her|their)\s+(?:{lexicons.kin_alternation()})\s*,?\s*$",
-        re.IGNORECASE,
-    )
+#: A possessed kin word right before a name ("my wife ", "her nephew, ").
+_KIN_BEFORE = re.compile(
+    rf"\b(?:my|our|his|her|their)\s+(?:{lexicons.kin_alternation()})\s*,?\s*$", re.I
+)
 
 
 def _modifier(st: SubjectState, end: int) -> bool:
