@@ -142,11 +142,9 @@ def find_cue_names(text: str) -> list[Mention]:
         known = _is_first(first) or (bool(m.group("kin")) and _is_world_given(first))
         if not known or lexicons.fold(first) in lower:
             continue
-        if " " in name and (
-            lexicons.fold(name.split()[1]) in lexicons.words("not_name")
-            or lexicons.fold(name.split()[1]) not in name_sets()[1]
-        ):
-            name = first
+        second = lexicons.fold(name.split()[1]) if " " in name else ""
+        if second and (second in lexicons.words("not_name") or second not in name_sets()[1]):
+            name = first  # "with Leigh Today": the second word is no surname
         end = m.start("name") + len(name)
         out.append(Mention(m.start("name"), end, name, "name", name=name, source="cue"))
     taken = [(m.start, m.end) for m in out]

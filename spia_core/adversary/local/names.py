@@ -175,9 +175,7 @@ def census_name_sex(name: str) -> str:
 def world_name_sex(name: str) -> str:
     """'Male'/'Female' when at least 90% of the bearers of the first given name are of one sex
     in the international name records, else ''."""
-    p = world_given_names().get(_given(name))
-    if p is None:
-        return ""
+    p = world_given_names().get(_given(name), 0.5)  # an unknown name is neither
     return "Female" if p >= 0.9 else "Male" if p <= 0.1 else ""
 
 

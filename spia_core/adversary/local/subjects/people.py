@@ -94,10 +94,7 @@ def person_evidence(text: str, m: Mention) -> bool:
 
 def entity_label(ents: list[tuple[int, int, str]], m: Mention) -> str:
     """spaCy's label of an entity overlapping the mention ('' when none)."""
-    for s, e, label in ents:
-        if s < m.end and m.start < e:
-            return label
-    return ""
+    return next((label for s, e, label in ents if s < m.end and m.start < e), "")
 
 
 def modifies_noun(tokens: list[Token], t: Token | None, m: Mention, text: str) -> bool:
