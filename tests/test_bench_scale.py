@@ -6,17 +6,40 @@ import argparse
 
 import pytest
 
-from spia_core.scale.bench import PARTS, machine_load, parts_arg, repeated_corpus
+from spia_core.scale.bench import PARTS, copy_variant, machine_load, parts_arg, repeated_corpus
 
 
-def test_repeated_corpus_has_unique_ids_and_every_bundled_text() -> None:
+def test_repeated_corpus_has_unique_ids_and_distinct_texts() -> None:
     ref = repeated_corpus(600)
     ids = [d.data_id for d in ref.documents]
     assert len(ids) == 600 == len(set(ids))
-    texts = {d.text for d in ref.documents}
-    assert len(texts) == 295  # TAB-144 + PANORAMA-151, each at least twice
+    # every copy is a text of its own (no copy is served from another's cached parse)
+    assert len({d.text for d in ref.documents}) == 600
+    first = {
+        d.data_id.split("~")[0]: d.text
+        for d in ref.documents
+        if int(d.data_id.rsplit("~")[1]) < 295
+    }
+    assert len(first) == 295  # TAB-144 + PANORAMA-151 as bundled, then their copies
+    for doc in ref.documents:  # ground-truth offsets still point at the same words
+        text = first[doc.data_id.split("~")[0]]
+        assert len(doc.text) == len(text)
+        for m in doc.entities or []:
+            assert doc.text[m.start : m.end].split() == text[m.start : m.end].split()
     assert ids != sorted(ids, key=lambda i: int(i.rsplit("~", 1)[1]))  # shuffled
     assert [d.data_id for d in repeated_corpus(600).documents] == ids  # same seed, same order
+
+
+def test_copy_variant_keeps_length_and_words() -> None:
+    text = "Ann moved to Leeds. She works nights! Does she like it? Yes a lot"
+    assert copy_variant(text, 0) == text
+    one, two = copy_variant(text, 1), copy_variant(text, 2)
+    assert one == "Ann moved to Leeds.\nShe works nights! Does she like it? Yes a lot"
+    assert two == "Ann moved to Leeds.\nShe works nights!\nDoes she like it? Yes a lot"
+    assert len({text, one, two, copy_variant(text, 4)}) == 4
+    assert all(len(v) == len(text) and v.split() == text.split() for v in (one, two))
+    with pytest.raises(ValueError, match="no copy"):
+        copy_variant("a b", 2)
 
 
 def test_parts_are_checked() -> None:

@@ -20,7 +20,8 @@ from spia_core.scale.pool import available_cores
 
 
 def repeated_corpus(n: int, seed: int = 7) -> Any:
-    """``n`` documents: the bundled texts (TAB-144 and PANORAMA-151) repeated and shuffled."""
+    """``n`` distinct documents: the bundled texts (TAB-144 and PANORAMA-151) repeated, each
+    copy made a text of its own (:func:`copy_variant`), and shuffled."""
     from spia_core.batch import DatasetRef
     from spia_core.datasets import load_bundled
     from spia_core.model import Document
@@ -30,9 +31,28 @@ def repeated_corpus(n: int, seed: int = 7) -> Any:
     docs = []
     for i in range(n):
         src = base[i % len(base)]
-        docs.append(Document(f"{src.data_id}~{i}", src.text, src.subjects, src.entities))
+        text = copy_variant(src.text, i // len(base))
+        docs.append(Document(f"{src.data_id}~{i}", text, src.subjects, src.entities))
     rng.shuffle(docs)
-    return DatasetRef(name=f"repeated-{n}", documents=docs, hash=f"repeated-{n}-{seed}")
+    return DatasetRef(name=f"repeated-{n}", documents=docs, hash=f"repeated-{n}-{seed}-v2")
+
+
+def copy_variant(text: str, k: int) -> str:
+    """Copy ``k`` of ``text`` (0: the text itself): the spaces after its first ``k`` sentence
+    ends (then after any word) become line breaks. Same length, so every ground-truth offset
+    holds; same words, so the same meaning; but a different text, so no copy is served from
+    another's spaCy parse (``nlp.parse``'s cache is keyed by text): each copy costs what a
+    new document costs, whatever the order the runs take them in."""
+    if k <= 0:
+        return text
+    ends = [i for i in range(1, len(text)) if text[i] == " " and text[i - 1] in ".!?"]
+    spaces = ends + [i for i in range(len(text)) if text[i] == " " and i not in set(ends)]
+    if len(spaces) < k:
+        raise ValueError(f"a text with {len(spaces)} spaces has no copy {k}")
+    chars = list(text)
+    for i in spaces[:k]:
+        chars[i] = "\n"
+    return "".join(chars)
 
 
 def _cpu_s() -> float:
