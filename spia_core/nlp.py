@@ -46,7 +46,7 @@ def load_pipeline(preference: tuple[str, ...] = MODEL_PREFERENCE) -> Pipeline:
 
     for name in preference:
         try:
-            nlp = spacy.load(name)
+            nlp = _load_model(name)
         except OSError:
             continue
         nlp.max_length = max(nlp.max_length, 2_000_000)
@@ -55,6 +55,30 @@ def load_pipeline(preference: tuple[str, ...] = MODEL_PREFERENCE) -> Pipeline:
     nlp = spacy.blank("en")
     nlp.max_length = 2_000_000
     return Pipeline(nlp=nlp, model_name="blank", degraded=True)
+
+
+def _load_model(name: str) -> Language:
+    """``spacy.load(name)`` without first importing every installed package that offers spaCy
+    a component factory (spaCy imports them all on each load; presidio_analyzer alone is ~1 s
+    of every cold start, paid by each CLI run, Ray actor and the fork pool's serial start).
+    The English models need only spaCy's own factories; if one needs another, it is loaded
+    again the usual way. Raises OSError when ``name`` is not installed."""
+    import spacy
+    from spacy import util
+
+    plugins = getattr(util.registry, "_entry_point_factories", None)
+    if not getattr(plugins, "entry_points", False):
+        return spacy.load(name)
+    plugins.entry_points = False
+    try:
+        return spacy.load(name)
+    except OSError:
+        raise
+    except Exception:  # a factory from another package: with the plugins, as spaCy does
+        plugins.entry_points = True
+        return spacy.load(name)
+    finally:
+        plugins.entry_points = True
 
 
 #: ``SPIA_MATMUL=blis`` keeps thinc's default matrix products (blis) instead of numpy's.

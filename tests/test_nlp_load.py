@@ -1,6 +1,10 @@
-"""The shared spaCy pipeline multiplies matrices with numpy's BLAS (nlp.use_numpy_matmul)."""
+"""Loading the shared spaCy pipeline: numpy's BLAS for its matrices (nlp.use_numpy_matmul), no
+import of other packages' spaCy plugins (nlp._load_model)."""
 
 from __future__ import annotations
+
+import subprocess
+import sys
 
 import threadpoolctl
 
@@ -61,3 +65,16 @@ def test_numpy_matmul_gives_the_annotations_blis_gives():
 def test_blis_is_kept_when_asked(monkeypatch):
     monkeypatch.setenv(MATMUL_ENV, "blis")
     assert use_numpy_matmul(load_pipeline().nlp) is False
+
+
+def test_loading_the_model_does_not_import_other_packages_spacy_plugins():
+    code = (
+        "import sys\n"
+        "from spacy import util\n"
+        "from spia_core.nlp import load_pipeline\n"
+        "assert not load_pipeline().degraded\n"
+        "assert util.registry._entry_point_factories.entry_points  # restored\n"
+        "print('presidio_analyzer' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
