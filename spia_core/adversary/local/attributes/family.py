@@ -35,8 +35,7 @@ _LIFE_WITH = re.compile(r"\b(?:life|home|weekend|evening|time) with \[PERSON(?:_
 #: "evening with X and our little one" makes X the co-parent.
 _SPOUSE_BEFORE = re.compile(
     r"(?:\b[Mm]arried(?: life)?\s+(?:with|to)|\[[A-Z]+\] (?:life )?(?:with|to)|"
-    r"\b(?:my|our) (?:dear |amazing |lovely )?"
-    r"(?:hubby|wifey|husband|wife|spouse|partner|better half),?)\s*$"
+    rf"\b(?:my|our) (?:dear |amazing |lovely )?(?:{lexicons.alternation('spouse_word')}),?)\s*$"
 )
 _WITH_BEFORE = re.compile(r"\bwith\s*$")
 _COPARENT_AFTER = re.compile(r"^\s*(?:and|&)\s+(?:our|my)\b")
