@@ -51,9 +51,7 @@ def overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
     return any(s < end and start < e for s, e in spans)
 
 
-_LEAD_TITLES = re.compile(
-    r"^(?:(?:Mr|Mrs|Ms|Miss|Dr|Judge|Professor|Prof|Sir|Lady|Lord|Dame|Ambassador)\.?\s+)+"
-)
+_LEAD_TITLES = re.compile(rf"^(?:(?:{lexicons.alternation('lead_title')})\.?\s+)+")
 
 
 def clean_name(raw: str) -> str:

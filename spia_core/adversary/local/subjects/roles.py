@@ -282,9 +282,7 @@ _AGED_PERSON = re.compile(
     r"\b(?:[Aa]n?)\s+(?:\d{1,3}|[a-z]+(?:-[a-z]+)?)-year-old\s+"
     rf"(?P<noun>{lexicons.alternation('aged_person_noun')})\b"
 )
-_COPULA_BEFORE = re.compile(
-    r"\b(?:is|was|were|be|been|being|are|am|as|became|become|remains|remained)\s+$"
-)
+_COPULA_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('copula')})\s+$")
 
 
 def _same_sentence_people(st: SubjectState, pos: int) -> bool:
