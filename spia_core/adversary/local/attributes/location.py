@@ -14,8 +14,7 @@ from spia_core.adversary.local.rules import rule
 
 _PLACE = r"(?P<place>(?:[A-ZÀ-ÖØ-ÞİŞÇĞÖÜ][\w’'\-]+)(?:[ \-](?:[A-ZÀ-ÖØ-ÞİŞÇĞÖÜ][\w’'\-]+|upon|on|de|am)){0,3}|\[[A-Z]+(?:_\d+)?\])"  # noqa: E501
 _RESIDE = re.compile(
-    rf"\b(?P<verb>lives?|living|lived|resides?|residing|resident|based|settled|domiciled|"
-    rf"practi[sc]ing|practi[sc]es?|works?|working|worked|moved|born|detained|imprisoned|from|home)\b"
+    rf"\b(?P<verb>{lexicons.alternation('residence_verb')})\b"
     rf"(?:\s+(?:now|currently|still|permanently|also|together|with \w+|as an? \w+(?: \w+)?))?\s+(?:in|at|to|near|from)\s+(?:the\s+)?(?:city of\s+|town of\s+|village of\s+|district of\s+)?{_PLACE}"  # noqa: E501
 )
 _NATIONAL = re.compile(
