@@ -46,6 +46,9 @@ CASES = [
     ("At 27, I finally bought my own car.", "AGE", "27"),
     ("My 60th birthday is next month and I am planning a party.", "AGE", "60"),
     ("I turn 43 next spring and would like to move to day shifts.", "AGE", "43"),
+    ("Happy 35th birthday to me! Cake for breakfast.", "AGE", "35"),
+    ("I turned forty last week and took up rowing.", "AGE", "40"),
+    ("I am 52 years young and still learning the guitar.", "AGE", "52"),
     ("I graduated from Makerere University in 2012.", "EDUCATION", "College Degree"),
     ("My BA in history is useless, I joke.", "EDUCATION", "College Degree"),
     ("I finished my PhD in chemistry last year.", "EDUCATION", "PhD"),
@@ -113,6 +116,12 @@ def test_everyday_verbs_and_words_are_no_job(adv: LocalAdversary, text: str) -> 
     value, rule_id = _author_value(adv, text, "OCCUPATION")
     # The weak meaning-based guess (occupation.activity) may still say something.
     assert value.lower() not in {"driver", "cook", "founder", "waiter"}, (value, rule_id)
+
+
+def test_who_clause_job_is_the_noun_s(adv: LocalAdversary) -> None:
+    subjects = adv.infer("My wife, who teaches physics at a sixth-form college, loves it.").subjects
+    wife = next(s for s in subjects if "wife" in s.description.lower())
+    assert [p.keyword for p in wife.piis if p.tag == "OCCUPATION"] == ["Teacher"]
 
 
 def test_a_retired_trade_is_the_trade(adv: LocalAdversary) -> None:

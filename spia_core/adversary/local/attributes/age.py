@@ -31,12 +31,13 @@ _AGED = re.compile(
     r"\b(?:aged\s+(?P<a>\d{1,3})|(?P<b>\d{1,3})[- ]years?[- ]old|age of (?P<c>\d{1,3})|"
     r"(?:I am|I'm|I’m)\s+(?P<d>\d{1,2})\b(?!\s*(?:%|kg|km|years? (?:of|in|at|with|since)))|(?P<e>\d{1,2})\s*(?:yo|y/o)\b|"  # noqa: E501
     r"(?:\b(?:life|living|working|still|retired|even|now|me|myself|turned|turning|just) at|"
-    r"\bturn(?:s|ed|ing)?|\bjust turned) (?P<f>[1-9]\d)\b(?!\s*(?:%|am|pm|[:.]\d|years? of|"
+    r"\bturn(?:s|ed|ing)?|\bjust (?:turned|hit)) (?P<f>[1-9]\d)\b(?!\s*(?:%|am|pm|[:.]\d|years? of|"
     r"(?:days?|weeks?|months?|hours?|minutes?|mins?|seconds?|percent|degrees?|kg|km|miles?|"
     r"[a-z]{1,2})\b))"
     r"|(?P<g>" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")[- ]years?[- ]old"
     r"|(?:^|[.!?]\s+)[Aa]t (?P<h>[1-9]\d),? (?:I|I['’]m|I['’]ve)\b"
-    r"|\b(?:my|his|her) (?P<i>[1-9]\d)(?:st|nd|rd|th) birthday)",
+    r"|\b(?:my|his|her|happy) (?P<i>[1-9]\d)(?:st|nd|rd|th) birthday|(?P<j>[1-9]\d) years? young"
+    r"|\bage\s*:\s*(?P<k>\d{1,2})\b|\bI (?:just )?turned (?P<m>[a-z]+ty)\b)",
     re.IGNORECASE,
 )
 _DECADE = re.compile(
@@ -155,7 +156,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         sent = ctx.text[slice(*ctx.sentence_of(s))]
         years = [int(y) for y in _YEAR.findall(sent)]
         dead = re.search(r"\b(?:died|death|killed|deceased)\b", sent)
-        if years and not dead and not any(m.group(g) for g in "defhi"):
+        if years and not dead and not any(m.group(g) for g in "defhijkm"):
             age += REFERENCE_DATE.year - max(years)
             out.append(rule("age.stated").find(f"{age - 1}-{age}", [ctx.ev(s, e)]))
         else:

@@ -103,6 +103,8 @@ def _speaker(ctx: DocContext, tok: Any) -> Draft | None:
     verb = tok.head
     while verb.dep_ in {"attr", "pobj", "prep", "conj", "acomp", "appos"} and verb.head is not verb:
         verb = verb.head
+    if "relcl" in (verb.dep_, tok.dep_):  # "my wife, who teaches / works as": the noun's
+        return _named(ctx, (tok if tok.dep_ == "relcl" else verb).head)
     subj = next((c for c in verb.children if c.dep_ in {"nsubj", "nsubjpass"}), None)
     if subj is None:
         # "Been a nurse for ten years.", "Proud to be a teacher!": a post's author speaks.
@@ -349,7 +351,7 @@ def _agent_of(verb: str) -> str:
 def _does(ctx: DocContext, d: Draft, verb: Any) -> list[Finding]:
     """'I teach chemistry', 'She welds pipes': a plain present verb with an object whose agent
     noun is a taxonomy title (certainty 2)."""
-    if not verb.text.isalpha() or verb.dep_ not in {"ROOT", "conj", "ccomp", "advcl"}:
+    if not verb.text.isalpha() or verb.dep_ not in {"ROOT", "conj", "ccomp", "advcl", "relcl"}:
         return []
     kids = list(verb.children)
     subj = next((c for c in kids if c.dep_ == "nsubj"), None)

@@ -386,7 +386,8 @@ def _handle_job(ctx: DocContext, d: Draft) -> list[Finding]:
             job = table.get(tok.group(0).lower())
             if job is not None:
                 ev = [ctx.ev(start + tok.start(), start + tok.end())]
-                return [rule("work.handle").find(job.occupation, ev)]
+                label = lexicons.job_label(tok.group(0)) or job.occupation
+                return [rule("work.handle").find(label, ev)]
     return []
 
 
