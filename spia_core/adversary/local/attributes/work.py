@@ -200,7 +200,7 @@ def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
             continue
         if word in _NOT_KIND and jobs.match(ctx.text, e + 1):
             continue  # "a retired firefighter", "a freelance translator": the trade is the job
-        near = s - off < 80
+        ev, label = [ctx.ev(s, e)], lexicons.job_label(m.group(0)) or job.occupation
         if d.is_author:
             # Any job word in a post author's text is only a hint ("my doctor", "great for
             # students"); the parse rules of attributes.occupation read stated jobs.
@@ -208,18 +208,14 @@ def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
                 continue
             if _VERB_BEFORE.search(ctx.text, max(0, s - 20), s):
                 continue  # "I cook dinner", "to clean the house": the word is a verb
-            label = lexicons.job_label(m.group(0)) or job.occupation
-            out.append(rule("work.job_word_author").find(label, [ctx.ev(s, e)]))
-            continue
-        if near:  # a job word far from the mention was as often another person's (ablation)
-            label = lexicons.job_label(m.group(0)) or job.occupation
-            out.append(rule("work.job_word").find(label, [ctx.ev(s, e)]))
-        if near and not (d.roles.keys() & role_work().keys()):
-            # "the applicant, who is a veterinary surgeon": the post held is the job word.
-            pos = _job_position(m.group(0))
-            out.append(rule("work.job_position").find(pos, [ctx.ev(s, e)]))
-        if job.education and near:
-            out.append(rule("work.job_education").find(job.education, [ctx.ev(s, e)]))
+            out.append(rule("work.job_word_author").find(label, ev))
+        elif s - off < 80:  # a job word far from the mention was as often another person's
+            out.append(rule("work.job_word").find(label, ev))
+            if not (d.roles.keys() & role_work().keys()):
+                # "the applicant, who is a veterinary surgeon": the post held is the job word.
+                out.append(rule("work.job_position").find(_job_position(m.group(0)), ev))
+            if job.education:
+                out.append(rule("work.job_education").find(job.education, ev))
     return out
 
 
