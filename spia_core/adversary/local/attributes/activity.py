@@ -44,12 +44,9 @@ def _cues() -> tuple[
             index[cue].append(i)
     weight = {cue: math.log(len(rows) / len(ids)) for cue, ids in index.items()}
     labels = tuple(r[2] if len(r) > 2 and r[2] else labels_by_code[r[0]] for r in rows)
-    groups = tuple(r[0][:2] for r in rows)
-    n_fields = len(set(groups))
-    field_weight = {
-        cue: math.log(n_fields / len({groups[i] for i in ids})) for cue, ids in index.items()
-    }
-    return dict(index), labels, groups, weight, field_weight
+    groups, n = tuple(r[0][:2] for r in rows), len({r[0][:2] for r in rows})
+    fields = {c: math.log(n / len({groups[i] for i in ids})) for c, ids in index.items()}
+    return dict(index), labels, groups, weight, fields
 
 
 def _author_tokens(ctx: DocContext, d: Draft) -> list[Any]:
@@ -116,4 +113,8 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         return []
     label, _, cues = hit
     ev = [ctx.ev(hits[c].idx, hits[c].idx + len(hits[c].text)) for c in sorted(cues)[:4]]
-    return [rule("occupation.activity").find(label, sorted(ev, key=lambda e: e.start))]
+    out = [rule("occupation.activity").find(label, ev := sorted(ev, key=lambda e: e.start))]
+    job = lexicons.occupations()[0].get(label.lower())  # its usual schooling, as a guess
+    if job is not None and job.education:
+        out.append(rule("occupation.job_education").find(job.education, ev, certainty=1))
+    return out

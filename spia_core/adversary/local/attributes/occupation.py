@@ -320,10 +320,8 @@ def _studying(ctx: DocContext, tok: Any) -> list[Finding]:
     if org is None:
         return []
     name, s, e = org
-    level = (
-        "In High School" if _SCHOOL.search(name) else "In College" if _COLLEGE.search(name) else ""
-    )
-    if not level:
+    level = "In High School" if _SCHOOL.search(name) else "In College"
+    if level == "In College" and not _COLLEGE.search(name):
         return []
     ev = [ctx.ev(tok.idx, tok.idx + len(tok.text)), ctx.ev(s, e)]
     return [
