@@ -200,7 +200,9 @@ def _affiliations(ctx: DocContext, d: Draft, tok: Any) -> list[Finding]:
         return []
     if not (_org_head(head.text) or _agent_of(head.text)):
         # "everyone at Kestrel Print Studio": where the author works, as a weak guess
-        named = org[0].split()[-1].lower() in _words("org_words")
+        named = org[0].split()[-1].lower() in _words("org_words") or any(
+            a <= org[1] < b and lab == "ORG" for a, b, lab in ctx.ents
+        )
         if not (d.is_author and named and _speaker(ctx, head) is d):
             return []
         return [rule("work.org_named").find(org[0], [ctx.ev(org[1], org[2])])]
@@ -412,11 +414,9 @@ def _profile(ctx: DocContext, d: Draft) -> list[Finding]:
         out = [rule("occupation.profile").find(hit[0], ev)]
         if _RANK.search(m.group("title")):
             out.append(rule("occupation.rank").find(m.group("title"), ev))
-        org = (m.group("org") or "").strip()
-        if org and not ctx.is_masked(m.start("org"), m.start("org") + len(org)):
-            out.append(
-                rule("work.org").find(org, [ctx.ev(m.start("org"), m.start("org") + len(org))])
-            )
+        org, o = (m.group("org") or "").strip(), m.start("org")
+        if org and not ctx.is_masked(o, o + len(org)):
+            out.append(rule("work.org").find(org, [ctx.ev(o, o + len(org))]))
         return out
     return []
 
