@@ -114,6 +114,7 @@ def use_numpy_matmul(nlp: Language) -> bool:
 _NEVER = frozenset({"lemmatizer"})
 #: Components of the "tags" layer (POS; the attribute ruler reads dependency labels).
 _TAGS = frozenset({"tagger", "morphologizer", "attribute_ruler"})
+_RULER = "attribute_ruler"
 #: The shared parse cache keeps at most this many docs and this many characters in total.
 PARSE_CACHE_DOCS = 32
 PARSE_CACHE_CHARS = 2_000_000
@@ -125,7 +126,8 @@ class _Entry:
 
     doc: Doc
     parsed: bool = False
-    tagged: bool = False
+    tagged: bool = False  # tagger and attribute ruler
+    unruled: bool = False  # tagger without the attribute ruler (POS: pos_of)
     ner: str = ""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -169,16 +171,25 @@ def _run(pipeline: Pipeline, doc: Doc, names: Sequence[str], layer: str) -> Doc:
     return doc
 
 
-def _add_syntax(pipeline: Pipeline, entry: _Entry, tags: bool) -> None:
+def _add_syntax(pipeline: Pipeline, entry: _Entry, tags: bool, ruler: bool = True) -> None:
     if not entry.parsed:
         names = _layer(pipeline, "parse")
         if tags:  # the whole syntax in pipeline order (tagger before parser, ruler after)
             names = [n for n in pipeline.nlp.pipe_names if n in set(names) | _TAGS]
+            if not ruler:
+                names = [n for n in names if n != _RULER]
         _run(pipeline, entry.doc, names, "parse")
-        entry.parsed, entry.tagged = True, entry.tagged or tags
+        entry.parsed = True
+        entry.tagged, entry.unruled = entry.tagged or (tags and ruler), tags and not ruler
     if tags and not entry.tagged:
-        _run(pipeline, entry.doc, _layer(pipeline, "tags"), "tags")
-        entry.tagged = True
+        names = _layer(pipeline, "tags")
+        if entry.unruled:  # the tagger ran: the ruler reads its tags and the parser's labels
+            names = [n for n in names if n == _RULER] if ruler else []
+        elif not ruler:
+            names = [n for n in names if n != _RULER]
+        if names:
+            _run(pipeline, entry.doc, names, "tags")
+        entry.tagged, entry.unruled = ruler, not ruler
 
 
 def parse(
@@ -188,6 +199,7 @@ def parse(
     syntax: bool = True,
     tags: bool = False,
     entities: bool = True,
+    ruler: bool = True,
 ) -> Doc:
     """The shared spaCy parse of ``text``: each layer runs once per text, whoever asks first.
 
@@ -197,6 +209,8 @@ def parse(
     ner-mask, span metrics and the local adversary call this, so an audit parses each text
     once; every stage gets exactly the annotations its own ``nlp(text, disable=...)`` call gave
     (the layers are independent in the English pipelines; checked on TAB and PANORAMA).
+    ``ruler=False`` with ``tags``: the tagger's tags without the attribute ruler's POS (read
+    them with :func:`pos_of`, which runs the ruler only around the tokens asked for).
     """
     pipeline = pipeline or load_pipeline()
     has_ner = "ner" in pipeline.nlp.pipe_names
@@ -206,7 +220,7 @@ def parse(
             # NER alone on a doc that already has sentences would differ: a fresh doc instead
             return _run(pipeline, pipeline.nlp.make_doc(text), ["ner"], "ner")
         if syntax or tags:
-            _add_syntax(pipeline, entry, tags)
+            _add_syntax(pipeline, entry, tags, ruler)
         want = "in_sentences" if syntax or tags else "alone"
         if entities and has_ner and entry.ner != want:
             if entry.ner:
@@ -217,9 +231,14 @@ def parse(
 
 
 def parse_many(
-    texts: Sequence[str], pipeline: Pipeline | None = None, batch_size: int = 16
+    texts: Sequence[str],
+    pipeline: Pipeline | None = None,
+    batch_size: int = 16,
+    *,
+    ruler: bool = True,
 ) -> list[Doc]:
-    """:func:`parse` with POS (no NER) for many texts; new ones go through ``nlp.pipe``."""
+    """:func:`parse` with POS (no NER) for many texts; new ones go through ``nlp.pipe``.
+    ``ruler=False``: tags without the attribute ruler (POS through :func:`pos_of`)."""
     pipeline = pipeline or load_pipeline()
     todo = []
     for text in dict.fromkeys(texts):
@@ -228,15 +247,63 @@ def parse_many(
             todo.append(text)
     if todo:
         keep = set(_layer(pipeline, "parse")) | set(_layer(pipeline, "tags"))
+        if not ruler:
+            keep.discard(_RULER)
         disable = [n for n in pipeline.nlp.pipe_names if n not in keep]
         docs = pipeline.nlp.pipe(todo, disable=disable, batch_size=batch_size)
         for text, doc in zip(todo, docs, strict=True):
             entry = _entry(pipeline, text)
             with entry.lock:
                 if not entry.parsed and not entry.ner:
-                    entry.doc, entry.parsed, entry.tagged = doc, True, True
+                    entry.doc, entry.parsed = doc, True
+                    entry.tagged, entry.unruled = ruler, not ruler
                     parse_counts["parse"] += 1
-    return [parse(t, pipeline, tags=True, entities=False) for t in texts]
+    return [parse(t, pipeline, tags=True, entities=False, ruler=ruler) for t in texts]
+
+
+@functools.cache
+def _ruler_reach(ruler: object) -> int | None:
+    """How many tokens the attribute ruler's longest pattern spans (None: unbounded)."""
+    reach = 1
+    for pattern in getattr(ruler, "patterns", ()):
+        for tokens in pattern["patterns"]:
+            if not isinstance(tokens, list) or any("OP" in t for t in tokens):
+                return None
+            reach = max(reach, len(tokens))
+    return reach
+
+
+def pos_of(doc: Doc, start: int, end: int, pipeline: Pipeline | None = None) -> list[str]:
+    """The POS of ``doc[start:end]`` as the attribute ruler sets them over the whole doc.
+
+    On a doc parsed with ``ruler=False`` the ruler's patterns are matched on a window around
+    those tokens only and their POS applied in the ruler's order: exact, because its patterns
+    read their own tokens' tag, text and dependency label alone and span at most
+    :func:`_ruler_reach` tokens, so every match that touches a token lies inside the window (an
+    audit needs the POS of a few tokens, not of the whole text). Empty strings when the
+    pipeline has no attribute ruler.
+    """
+    from spacy.attrs import POS
+
+    if start >= end:
+        return []
+    if doc.has_annotation("POS"):
+        return [t.pos_ for t in doc[start:end]]
+    pipeline = pipeline or load_pipeline()
+    if _RULER not in pipeline.nlp.pipe_names:
+        return ["" for _ in range(start, end)]
+    ruler = pipeline.nlp.get_pipe(_RULER)
+    reach = _ruler_reach(ruler)
+    lo, hi = (0, len(doc)) if reach is None else (start - reach + 1, end + reach - 1)
+    lo, hi = max(0, lo), min(len(doc), hi)
+    strings = doc.vocab.strings
+    found = ruler.matcher(doc[lo:hi], allow_missing=True, as_spans=False)
+    pos: dict[int, str] = {}
+    for rule, _, s, e in sorted((int(strings[m]), m, s, e) for m, s, e in found):
+        attrs, index = ruler.attrs[rule], ruler.indices[rule]
+        if POS in attrs:  # as AttributeRuler.set_annotations: later rules win
+            pos[lo + (s + index if index >= 0 else e + index)] = strings[attrs[POS]]
+    return [pos.get(i, "") for i in range(start, end)]
 
 
 def clear_parse_cache() -> None:

@@ -25,7 +25,7 @@ from spia_core.evaluation.masking import (
     validate_spans,
 )
 from spia_core.model import Document, EntityMention, SpanMetrics
-from spia_core.nlp import Pipeline, load_pipeline, parse, parse_many
+from spia_core.nlp import Pipeline, load_pipeline, parse, parse_many, pos_of
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -52,8 +52,8 @@ NER_TO_TAB: dict[str, tuple[str, str]] = {
     "PERCENT": ("QUANTITY", "QUASI"),
 }
 _NER_DEFAULT = ("MISC", "QUASI")
-# POS comes from the shared parse (tagger, parser and attribute ruler; the ruler's POS mapping
-# reads dependency labels, so the parser must run).
+# POS: the shared parse's tags and dependencies (tagger, parser), then the attribute ruler
+# around the tokens read (nlp.pos_of; its POS mapping reads dependency labels).
 
 
 @dataclass
@@ -110,8 +110,10 @@ def tagger_name(pipeline: Pipeline) -> str:
 
 
 def pos_docs(texts: Sequence[str], pipeline: Pipeline | None = None) -> list[Doc]:
-    """POS-tagged docs for ``texts``: the shared parse (``spia_core.nlp.parse_many``)."""
-    return parse_many(texts, pipeline or load_pipeline())
+    """Tagged docs for ``texts``: the shared parse (``spia_core.nlp.parse_many``), without the
+    attribute ruler: :class:`_DocEval` reads POS through ``nlp.pos_of`` for the few tokens of
+    unmasked mentions, which runs the ruler around them only."""
+    return parse_many(texts, pipeline or load_pipeline(), ruler=False)
 
 
 def automatic_gt_mentions(text: str, pipeline: Pipeline | None = None) -> list[EntityMention]:
@@ -142,8 +144,17 @@ class _DocEval:
     def __init__(self, text: str, entities: list[Entity], masked: set[int]) -> None:
         self.text = text
         self.doc: Doc | None = None  # set by the caller when needs_pos()
+        self.pipeline: Pipeline | None = None
         self.entities = entities
         self.masked = masked
+        self._pos: dict[int, str] = {}
+
+    def pos(self, start: int, end: int) -> list[str]:
+        """POS of ``self.doc[start:end]`` (``nlp.pos_of``, remembered per token)."""
+        if any(i not in self._pos for i in range(start, end)):
+            tags = pos_of(self.doc, start, end, self.pipeline)
+            self._pos.update(zip(range(start, end), tags, strict=True))
+        return [self._pos[i] for i in range(start, end)]
 
     def needs_pos(self) -> bool:
         """True if some must-mask entity has an unmasked, non-ignorable character.
@@ -168,8 +179,8 @@ class _DocEval:
             return all(self.text[i] in CHARACTERS_TO_IGNORE for i in uncovered)
         span = self.doc.char_span(start, end, alignment_mode="expand")
         if span is not None:
-            for tok in span:
-                if tok.pos_ in POS_TO_IGNORE or tok.lower_ in TOKENS_TO_IGNORE:
+            for tok, pos in zip(span, self.pos(span.start, span.end), strict=True):
+                if pos in POS_TO_IGNORE or tok.lower_ in TOKENS_TO_IGNORE:
                     uncovered.difference_update(range(tok.idx, tok.idx + len(tok)))
         return all(self.text[i] in CHARACTERS_TO_IGNORE for i in uncovered)
 
@@ -279,7 +290,7 @@ def compute_span_metrics(
 
     tagged = [ev for ev, _ in evals if ev.needs_pos()]
     for ev, doc in zip(tagged, pos_docs([ev.text for ev in tagged], pipeline), strict=True):
-        ev.doc = doc
+        ev.doc, ev.pipeline = doc, pipeline
     for ev, system in evals:
         counts.add_recall(ev)
         if system is not None:
