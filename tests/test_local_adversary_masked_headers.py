@@ -151,3 +151,24 @@ def test_her_son_is_not_the_son_of_a_first_person_writer(adv: LocalAdversary) ->
     text = "Laura and I swam at the pool again today. Her son swims faster than I ever did."
     described = [s.description for s in adv.infer(text).subjects]
     assert "Son of Laura" in described, described
+
+
+def test_given_name_after_a_possessed_noun_is_a_person(adv: LocalAdversary) -> None:
+    text = "Our driver Chidi waited two hours in the rain for us, bless him."
+    names = {p.keyword for s in adv.infer(text).subjects for p in s.piis if p.tag == "NAME"}
+    assert "Chidi" in names
+
+
+def test_name_after_a_possessed_thing_is_no_person(adv: LocalAdversary) -> None:
+    assert adv.infer("Our team Rovers lost again on Saturday, sigh.").subjects == []
+
+
+def test_addressed_name_is_a_person(adv: LocalAdversary) -> None:
+    text = "Lucia, you taught me to swim when I was six and I never said thanks."
+    names = {p.keyword for s in adv.infer(text).subjects for p in s.piis if p.tag == "NAME"}
+    assert "Lucia" in names
+
+
+def test_praised_relative_is_the_writers(adv: LocalAdversary) -> None:
+    described = [s.description for s in adv.infer("Cheers to the best grandma ever!").subjects]
+    assert "Grandmother of the author" in described, described

@@ -85,26 +85,26 @@ _PAIR = re.compile(
 #: Words after which a capitalised first name is a person in informal text ("tea with Kimberly").
 _NAME_CUE = re.compile(
     r"(?:\b(?:with|and|to|for|from|by|thanks|Thanks|met|meet|love|miss)|&|"
-    rf"\b(?P<kin>{lexicons.alternation('name_cue')})\b,?)\s+"
+    rf"\b(?P<kin>{lexicons.alternation('name_cue')})\b,?|"
+    # "our guide Pemba", "my foreman Kwabena": a possessed noun, then the name in apposition
+    r"\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir) (?:[a-z]+ )?(?P<noun>[a-z]+(?:-in-law)?),?)\s+"
     r"(?P<name>[A-Z][a-z]{2,}(?: [A-Z][a-z]{2,})?)\b"
 )
+#: A name opening a sentence and addressed ("Carmen, you ...", "Tomas, thank you").
+_VOCATIVE = re.compile(r"(?:^|[.!?]\s+)(?P<name>[A-Z][a-z]{2,}),\s+(?:you|your|thanks?|I)\b", re.M)
 #: A full name with no cue: a known first name and a known surname ("Helena Marsh").
 _FULL_NAME = re.compile(r"(?<![\w@#])(?P<first>[A-Z][a-z]{2,}) (?P<last>[A-Z][a-z]{2,})\b(?![@\w])")
 
 
-def _is_first(word: str) -> bool:
-    """A first name (any sex, census lists) that is not also a common English word."""
+def _is_first(word: str, world: bool = False) -> bool:
+    """A first name (any sex, census lists; with ``world``, also the international records
+    unless a common word or a place) that is not also a common English word."""
     f = lexicons.fold(word)
     if f in lexicons.words("wordlike_first"):
         return False
-    return f in lexicons.first_names() or f in name_sets()[0]
-
-
-def _is_world_given(word: str) -> bool:
-    """A given name of the international records that is not a common word or a place."""
-    f = lexicons.fold(word)
-    if f in lexicons.words("wordlike_first") or f in lexicons.common_words():
-        return False
+    known = f in lexicons.first_names() or f in name_sets()[0]
+    if known or not world or f in lexicons.common_words():
+        return known
     return f in world_given_names() and lexicons.gazetteer().lookup(word) is None
 
 
@@ -137,14 +137,19 @@ def find_cue_names(text: str) -> list[Mention]:
         first = name.split()[0]
         # after a kin or social word ("my wife Kavita", "a man called Ibrahim") a given name of
         # any country's records counts; after a bare preposition only a census first name does
-        known = _is_first(first) or (bool(m.group("kin")) and _is_world_given(first))
-        if not known or lexicons.fold(first) in lower:
+        noun = m.group("noun") or ""
+        known = _is_first(first, world=bool(m.group("kin") or noun))
+        if not known or noun in lexicons.words("not_person") or lexicons.fold(first) in lower:
             continue
         second = lexicons.fold(name.split()[1]) if " " in name else ""
         if second and (second in lexicons.words("not_name") or second not in name_sets()[1]):
             name = first  # "with Leigh Today": the second word is no surname
         end = m.start("name") + len(name)
         out.append(Mention(m.start("name"), end, name, "name", name=name, source="cue"))
+    for m in _VOCATIVE.finditer(text):  # "Carmen, you welcomed me": the person addressed
+        name = m.group("name")
+        if _is_first(name, world=True) and lexicons.fold(name) not in lower:
+            out.append(Mention.at(m, "name", "name", name=name, source="cue"))
     taken = [(m.start, m.end) for m in out]
     lasts = name_sets()[1]
     for m in _FULL_NAME.finditer(text):
@@ -221,6 +226,9 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
         raw = text[start:end]
         if text[max(0, start - 1) : start] in {"#", "@"}:
             continue  # a hashtag or a handle, not a name
+        head, _, rest = raw.partition(" ")
+        if rest and head in lexicons.kin_words():
+            start, raw = start + len(head) + 1, rest  # "Grandma Rosa": the kin word is no name
         name = clean_name(raw)
         if not plausible_name(name):
             continue
@@ -413,6 +421,14 @@ def _kin_regex() -> re.Pattern[str]:
     )
 
 
+#: "to the best grandma ever": a writer praising their own relative (not "married to the best
+#: partner", also with the verb masked: the married-to pass reads that).
+_PRAISED = re.compile(
+    r"(?<!arried to )(?<!ngaged to )(?<!\[DEM\] to )\b(?:[Tt]he|world['’]s) (?:very )?"
+    rf"(?:{lexicons.alternation('praise_word')})\s+$"
+)
+
+
 def _possessed_kin(text: str) -> list[Mention]:
     """'his wife', 'the applicant's son', 'my four wonderful kids', 'two daughters'."""
     out: list[Mention] = []
@@ -448,6 +464,8 @@ def _possessed_kin(text: str) -> list[Mention]:
         )
         if not anchor and word in lexicons.words("address_kin") and standalone:
             anchor = "my"  # "Took Dad to the clinic": a kin word used as a name is the writer's
+        if not anchor and _PRAISED.search(text[max(0, m.start("kin") - 45) : m.start("kin")]):
+            anchor = "my"
         if (not anchor or anchor in {"a", "an"}) and num is None:
             continue  # bare 'son', 'a widow': an attribute, not a separate person
         out.append(

@@ -124,7 +124,7 @@ def life_with(st: SubjectState) -> None:
     the name was masked ('[DEM] life with [PERSON]', '[DEM] to [ORG]'); 'with X and our
     kids' makes X the other parent."""
     author, singles = st.author, st.kin_singles
-    m = re.search(r"[Ll]ife with (?=\S)", st.text)
+    m = re.search(r"\b[Ll]ife with (?=\S)", st.text)
     named = st.adjacent_after(m.end(), limit=1) if m is not None else None
     named = named or _masked_partner(st)
     if named is None:
