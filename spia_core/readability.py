@@ -118,10 +118,17 @@ def language_notice(
 
 #: First person plural (the author among others), and person-type placeholders.
 _PLURAL_SELF = re.compile(r"\b(?:we|us|our|ours|ourselves)\b", re.IGNORECASE)
-_PERSON_PLACEHOLDER = re.compile(
-    r"[\[<{](?:PERSON|NAME|PATIENT|CLIENT|EMPLOYEE|AUTHOR|USER|APPLICANT)(?:[_ ]?\d+)?[\]>}]",
-    re.IGNORECASE,
-)
+
+
+@functools.cache
+def _person_placeholder() -> re.Pattern[str]:
+    """Placeholders that hide a person: [PERSON], <NAME>, or a role noun as the local adversary
+    reads them ([PATIENT], {CLIENT_2}: ``patterns.is_person_label``), plus [AUTHOR] and [USER]."""
+    from spia_core.adversary.local import lexicons, patterns
+
+    labels = set(patterns.PERSON_LABELS) | {"AUTHOR", "USER"} | lexicons.words("role_noun")
+    body = "|".join(re.escape(w).replace("\\ ", "[_ ]") for w in sorted(labels, key=len)[::-1])
+    return re.compile(rf"[\[<{{](?:{body})(?:[_ ]?\d+)?[\]>}}]", re.IGNORECASE)
 
 
 @functools.cache
@@ -158,7 +165,7 @@ def people_cues(text: str) -> list[str]:
         PERSONAL_PRONOUN,
         _PLURAL_SELF,
         _honorific(),
-        _PERSON_PLACEHOLDER,
+        _person_placeholder(),
         _person_noun_pattern(),
     )
     for pattern in patterns:

@@ -417,3 +417,12 @@ def test_texts_about_things_are_not_taken_for_people() -> None:
         "Invoice 2291: forty units of cable, delivered to the depot, paid in full.",
     ):
         assert no_subjects_notice(text, []) is None, text
+
+
+def test_role_placeholders_are_person_cues() -> None:
+    """The safety net reads role placeholders as the local adversary does."""
+    from spia_core.readability import people_cues
+
+    cues = people_cues("Signed by [WITNESS] and {CLIENT_2} today.")
+    assert "[witness]" in cues and "{client_2}" in cues
+    assert people_cues("Shipped from [LOC] on [DATE].") == []
