@@ -164,9 +164,9 @@ def test_name_after_a_possessed_thing_is_no_person(adv: LocalAdversary) -> None:
 
 
 def test_addressed_name_is_a_person(adv: LocalAdversary) -> None:
-    text = "Lucia, you taught me to swim when I was six and I never said thanks."
+    text = "Adaeze, you taught me to swim when I was six and I never said thanks."
     names = {p.keyword for s in adv.infer(text).subjects for p in s.piis if p.tag == "NAME"}
-    assert "Lucia" in names
+    assert "Adaeze" in names
 
 
 def test_praised_relative_is_the_writers(adv: LocalAdversary) -> None:
