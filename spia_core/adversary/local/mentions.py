@@ -97,8 +97,7 @@ _FULL_NAME = re.compile(r"(?<![\w@#])(?P<first>[A-Z][a-z]{2,}) (?P<last>[A-Z][a-
 
 
 def _is_first(word: str, world: bool = False) -> bool:
-    """A first name (any sex, census lists; with ``world``, also the international records
-    unless a common word or a place) that is not also a common English word."""
+    """A census first name, or with ``world`` one of any country's records (no word or place)."""
     f = lexicons.fold(word)
     if f in lexicons.words("wordlike_first"):
         return False
@@ -132,13 +131,12 @@ def find_cue_names(text: str) -> list[Mention]:
     open the text ("with @JamesCruz")."""
     lower = set(re.findall(r"\b[a-z]+\b", text))
     out: list[Mention] = []
-    for m in _NAME_CUE.finditer(text):
-        name = m.group("name")
+    for m in [*_NAME_CUE.finditer(text), *_VOCATIVE.finditer(text)]:
+        name, cue = m.group("name"), m.groupdict()
         first = name.split()[0]
-        # after a kin or social word ("my wife Kavita", "a man called Ibrahim") a given name of
-        # any country's records counts; after a bare preposition only a census first name does
-        noun = m.group("noun") or ""
-        known = _is_first(first, world=bool(m.group("kin") or noun))
+        # any country's given names after "my wife", "our driver", "called" or as address
+        noun = cue.get("noun") or ""
+        known = _is_first(first, world=bool(cue.get("kin") or noun or m.re is _VOCATIVE))
         if not known or noun in lexicons.words("not_person") or lexicons.fold(first) in lower:
             continue
         second = lexicons.fold(name.split()[1]) if " " in name else ""
@@ -146,10 +144,6 @@ def find_cue_names(text: str) -> list[Mention]:
             name = first  # "with Leigh Today": the second word is no surname
         end = m.start("name") + len(name)
         out.append(Mention(m.start("name"), end, name, "name", name=name, source="cue"))
-    for m in _VOCATIVE.finditer(text):  # "Carmen, you welcomed me": the person addressed
-        name = m.group("name")
-        if _is_first(name, world=True) and lexicons.fold(name) not in lower:
-            out.append(Mention.at(m, "name", "name", name=name, source="cue"))
     taken = [(m.start, m.end) for m in out]
     lasts = name_sets()[1]
     for m in _FULL_NAME.finditer(text):
@@ -421,8 +415,7 @@ def _kin_regex() -> re.Pattern[str]:
     )
 
 
-#: "to the best grandma ever": a writer praising their own relative (not "married to the best
-#: partner", also with the verb masked: the married-to pass reads that).
+#: "to the best grandma ever": the writer's own relative (not "married to the best partner").
 _PRAISED = re.compile(
     r"(?<!arried to )(?<!ngaged to )(?<!\[DEM\] to )\b(?:[Tt]he|world['’]s) (?:very )?"
     rf"(?:{lexicons.alternation('praise_word')})\s+$"

@@ -227,10 +227,9 @@ class SubjectState:
             for d in self.drafts:
                 prior = [m.start for m in d.mentions if m.start < k.start and m.kind != "kin"]
                 clash = want and d.title_sex and d.title_sex != want
-                if not d.alive or d.kin or not prior or clash:
+                said_i = d.is_author and any(m.kind == "author" and m.text for m in d.mentions)
+                if not d.alive or d.kin or not prior or clash or said_i:  # said_i: not "her"
                     continue
-                if d.is_author and any(m.kind == "author" and m.text for m in d.mentions):
-                    continue  # a writer who says "I" is not the "her" of "her son"
                 if best is None or max(prior) > best[0]:
                     best = (max(prior), d)
             return best[1] if best else None
