@@ -120,15 +120,23 @@ def language_notice(
 _PLURAL_SELF = re.compile(r"\b(?:we|us|our|ours|ourselves)\b", re.IGNORECASE)
 
 
-@functools.cache
-def _person_placeholder() -> re.Pattern[str]:
-    """Placeholders that hide a person: [PERSON], <NAME>, or a role noun as the local adversary
-    reads them ([PATIENT], {CLIENT_2}: ``patterns.is_person_label``), plus [AUTHOR] and [USER]."""
-    from spia_core.adversary.local import lexicons, patterns
+#: A bracketed label ([PERSON], <NAME_2>, {client 2}); which labels hide a person is the local
+#: adversary's :func:`~spia_core.adversary.local.patterns.is_person_label`.
+_BRACKETED_LABEL = re.compile(r"[\[<{](?P<label>[A-Za-z][A-Za-z_ ]*?)(?:[_ ]?\d+)?[\]>}]")
+#: Labels a writer or platform uses for itself, person placeholders here too.
+_SELF_LABELS = frozenset({"AUTHOR", "USER"})
 
-    labels = set(patterns.PERSON_LABELS) | {"AUTHOR", "USER"} | lexicons.words("role_noun")
-    body = "|".join(re.escape(w).replace("\\ ", "[_ ]") for w in sorted(labels, key=len)[::-1])
-    return re.compile(rf"[\[<{{](?:{body})(?:[_ ]?\d+)?[\]>}}]", re.IGNORECASE)
+
+def _person_placeholders(text: str) -> list[re.Match[str]]:
+    """Placeholders that hide a person, as the local adversary reads them, plus [AUTHOR]."""
+    from spia_core.adversary.local.patterns import is_person_label
+
+    out = []
+    for m in _BRACKETED_LABEL.finditer(text):
+        label = m.group("label").strip().upper().replace(" ", "_")
+        if is_person_label(label) or label in _SELF_LABELS:
+            out.append(m)
+    return out
 
 
 @functools.cache
@@ -161,16 +169,15 @@ def people_cues(text: str) -> list[str]:
     person nouns (intern,
     neighbour, sister, nurse...), lower-cased, once each, in order of appearance."""
     found: dict[int, str] = {}
-    patterns = (
-        PERSONAL_PRONOUN,
-        _PLURAL_SELF,
-        _honorific(),
-        _person_placeholder(),
-        _person_noun_pattern(),
-    )
-    for pattern in patterns:
-        for m in pattern.finditer(text):
-            found.setdefault(m.start(), m.group(0).lower())
+    matches = [
+        *PERSONAL_PRONOUN.finditer(text),
+        *_PLURAL_SELF.finditer(text),
+        *_honorific().finditer(text),
+        *_person_placeholders(text),
+        *_person_noun_pattern().finditer(text),
+    ]
+    for m in matches:  # the first reading of a position wins, in this order
+        found.setdefault(m.start(), m.group(0).lower())
     return list(dict.fromkeys(found[k] for k in sorted(found)))
 
 
