@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from spia_core.exposure import PLACEHOLDER
 from spia_core.model import Notice, NoticeKind, Severity, Subject
 from spia_core.paths import DATA_DIR
 
@@ -23,7 +24,6 @@ MIN_LETTERS = 40
 #: Log-probability lead per letter another language needs over English (German and French
 #: paragraphs lead by 1.6-1.8; informal English posts that a creole edges out by < 0.01).
 ENGLISH_MARGIN = 0.25
-_PLACEHOLDER = re.compile(r"\[[^\]\n]{1,40}\]|<[A-Z_0-9]{2,30}>|\*{3,}|█+|\bX{3,}\b")
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
 #: Personal pronouns: a text using them speaks of people.
 PERSONAL_PRONOUN = re.compile(
@@ -54,7 +54,7 @@ def _ranker() -> Callable[[str], list[tuple[str, float]]]:
 
 def _sample(text: str, limit: int = 20_000) -> str:
     """Placeholders removed; a long text is sampled at its start, middle and end."""
-    text = _PLACEHOLDER.sub(" ", text)
+    text = PLACEHOLDER.sub(" ", text)
     if len(text) <= limit:
         return text
     third = limit // 3

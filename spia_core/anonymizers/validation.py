@@ -17,6 +17,7 @@ import re
 import unicodedata
 from typing import Any
 
+from spia_core.exposure import PLACEHOLDER
 from spia_core.model import Notice, NoticeKind, Severity
 
 #: Output shorter than this share of the input (in characters) is not a rewrite.
@@ -64,7 +65,6 @@ _REFUSAL = re.compile("|".join(f"(?:{p})" for p in REFUSAL_PATTERNS), re.IGNOREC
 #: Only the opening of the output is searched (a refusal is said first).
 _REFUSAL_WINDOW = 300
 _WORD = re.compile(r"\w+")
-_PLACEHOLDER = re.compile(r"\[[^\]\n]{1,40}\]|<[A-Z_]{2,30}>|\*{3,}|X{3,}")
 
 
 def _fold(text: str) -> str:
@@ -75,7 +75,7 @@ def _fold(text: str) -> str:
 
 def _words(text: str) -> list[str]:
     """Content words (4+ characters; function words say nothing about a rewrite)."""
-    return [w for w in _WORD.findall(_fold(_PLACEHOLDER.sub(" ", text))) if len(w) >= 4]
+    return [w for w in _WORD.findall(_fold(PLACEHOLDER.sub(" ", text))) if len(w) >= 4]
 
 
 def _refusal(original: str, output: str) -> str | None:
