@@ -12,9 +12,11 @@ from spia_core.bench.adversary_quality import adversary_quality
 from spia_core.evaluation.local_calibration import (
     CALIBRATION_DATASETS,
     CALIBRATION_PATH,
+    HELD_OUT_PATH,
     calibration_record,
     gap_sentence,
     load_calibration,
+    load_held_out,
     load_unseen,
     write_calibration,
 )
@@ -75,6 +77,17 @@ def test_gap_sentence_states_in_sample_and_unseen_with_provenance(tmp_path: Path
     assert "in-sample" in gap_sentence("PANORAMA-1", path, tmp_path / "absent.json")
 
 
+def test_gap_sentence_adds_the_held_out_posts_for_posts_only(tmp_path: Path) -> None:
+    path = tmp_path / "cal.json"
+    records = {"TAB-144": _record(0.46, 0.33), "PANORAMA-151": _record(0.66, 0.597)}
+    write_calibration(records, path, held_out=_record(0.9, 0.597))
+    pan = gap_sentence("PANORAMA-1", path, tmp_path / "absent.json")
+    assert "0.900 (+0.303) on 3 posts written for the project" in pan
+    assert "written for the project" not in gap_sentence("TAB-1", path, tmp_path / "absent.json")
+    write_calibration(records, path)  # an old file without the record: no held-out clause
+    assert "written for the project" not in gap_sentence("PANORAMA-1", path)
+
+
 def test_shipped_unseen_file_keeps_its_provenance() -> None:
     body = load_unseen()
     assert body["measured_at_commit"] and body["measured_on"] and body["command"]
@@ -110,7 +123,9 @@ def test_offline_warning_carries_the_measured_gap() -> None:
 
 
 def _check_fresh(dataset: str) -> None:
-    shipped = load_calibration()[dataset]
+    held_out = dataset == str(HELD_OUT_PATH)
+    shipped = load_held_out() if held_out else load_calibration()[dataset]
+    assert shipped, f"{CALIBRATION_PATH.name} has no held-out record: re-save it"
     now = calibration_record(adversary_quality(dataset))
     for part in ("original", "masked_ner_mask"):
         for key in ("subject_match", "accuracy_matched", "cpr"):
@@ -122,6 +137,10 @@ def _check_fresh(dataset: str) -> None:
 
 def test_shipped_figures_are_fresh_panorama() -> None:
     _check_fresh("PANORAMA-151")
+
+
+def test_shipped_figures_are_fresh_held_out_posts() -> None:
+    _check_fresh(str(HELD_OUT_PATH))
 
 
 @pytest.mark.skipif(

@@ -143,7 +143,11 @@ def bench_offline(args: argparse.Namespace) -> dict[str, Any]:
 def bench_adversary(args: argparse.Namespace) -> dict[str, Any]:
     """Local adversary quality on original and ner-mask text, with the paper's figures beside."""
     from spia_core.bench.adversary_quality import adversary_quality
-    from spia_core.evaluation.local_calibration import calibration_record, write_calibration
+    from spia_core.evaluation.local_calibration import (
+        HELD_OUT_PATH,
+        calibration_record,
+        write_calibration,
+    )
 
     datasets = [args.dataset] if args.dataset else ["TAB-144", "PANORAMA-151"]
     if getattr(args, "ablate", False):
@@ -157,7 +161,15 @@ def bench_adversary(args: argparse.Namespace) -> dict[str, Any]:
             records[name] = calibration_record(rep)
     out["peak_rss_mb"] = round(peak_rss_mb(), 1)
     if records:
-        out["calibration_written_to"] = str(write_calibration(records))
+        if not HELD_OUT_PATH.is_file():
+            raise SystemExit(f"error: --save-calibration needs {HELD_OUT_PATH} (a source checkout)")
+        held = adversary_quality(str(HELD_OUT_PATH))
+        held_record = calibration_record(held)
+        out["held_out_written"] = {
+            "original": held_record["original"],
+            "masked_ner_mask": held_record["masked_ner_mask"],
+        }
+        out["calibration_written_to"] = str(write_calibration(records, held_out=held_record))
     return out
 
 

@@ -21,6 +21,12 @@ CALIBRATION_PATH: Path = DATA_DIR / "benchmarks" / "local_adversary_calibration.
 #: The maintainers' measurement on documents never used in development (copied from their
 #: reference file, with its provenance: measured_at_commit, measured_on, command).
 UNSEEN_PATH: Path = DATA_DIR / "benchmarks" / "local_adversary_unseen_calibration.json"
+#: Posts written for the project in PANORAMA's genres and never used to develop the adversary
+#: (tests/fixtures/written/README.md); measured at every save, so its figure is current.
+#: A source checkout's file: only saving the calibration reads it.
+HELD_OUT_PATH: Path = (
+    Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "written" / "heldout_pii.jsonl"
+)
 #: Datasets the calibration must cover (every bundled SPIA test set).
 CALIBRATION_DATASETS: tuple[str, ...] = ("TAB-144", "PANORAMA-151")
 #: The scalar figures of ``bench.adversary_quality.figures`` that summaries print and the
@@ -50,8 +56,13 @@ def calibration_record(report: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def write_calibration(records: dict[str, dict[str, Any]], path: Path = CALIBRATION_PATH) -> Path:
-    """Write the per-dataset records (all of CALIBRATION_DATASETS) as sorted, indented JSON."""
+def write_calibration(
+    records: dict[str, dict[str, Any]],
+    path: Path = CALIBRATION_PATH,
+    held_out: dict[str, Any] | None = None,
+) -> Path:
+    """Write the per-dataset records (all of CALIBRATION_DATASETS), and the held-out written
+    posts' record when given, as sorted, indented JSON."""
     missing = [d for d in CALIBRATION_DATASETS if d not in records]
     if missing:
         raise ValueError(f"calibration must cover every bundled dataset; missing: {missing}")
@@ -60,6 +71,8 @@ def write_calibration(records: dict[str, dict[str, Any]], path: Path = CALIBRATI
         "how": "python -m spia_core bench adversary --save-calibration",
         "datasets": records,
     }
+    if held_out is not None:
+        body["held_out_written"] = held_out
     path.write_text(json.dumps(body, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return path
 
@@ -72,6 +85,16 @@ def load_calibration(path: Path = CALIBRATION_PATH) -> dict[str, dict[str, Any]]
         return {}
     datasets = body.get("datasets") if isinstance(body, dict) else None
     return datasets if isinstance(datasets, dict) else {}
+
+
+def load_held_out(path: Path = CALIBRATION_PATH) -> dict[str, Any]:
+    """The held-out written posts' record of the calibration file; {} when absent."""
+    try:
+        body = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    held = body.get("held_out_written") if isinstance(body, dict) else None
+    return held if isinstance(held, dict) else {}
 
 
 def load_unseen(path: Path = UNSEEN_PATH) -> dict[str, Any]:
@@ -97,7 +120,9 @@ def _unseen_masked_cpr(unseen: dict[str, Any], paper: str) -> tuple[float, int] 
     return None
 
 
-def _dataset_gap(name: str, rec: dict[str, Any], unseen: dict[str, Any]) -> str:
+def _dataset_gap(
+    name: str, rec: dict[str, Any], unseen: dict[str, Any], held_out: dict[str, Any]
+) -> str:
     ours = float(rec["masked_ner_mask"]["cpr"])
     llm = float(rec["paper_llm_on_longformer_masking"]["cpr"])
     paper = paper_dataset(name)
@@ -109,12 +134,21 @@ def _dataset_gap(name: str, rec: dict[str, Any], unseen: dict[str, Any]) -> str:
     )
     far = _unseen_masked_cpr(unseen, paper)
     if far is None:
-        return text + "; no unseen documents of this kind were measured"
-    cpr, n = far
-    return text + (
-        f" and {cpr:.3f} on {n} unseen {kind} ({cpr - llm:+.3f}; measured by the maintainers "
-        f"at {unseen.get('measured_at_commit', '?')} on {unseen.get('measured_on', '?')})"
-    )
+        text += "; no unseen documents of this kind were measured"
+    else:
+        cpr, n = far
+        text += (
+            f" and {cpr:.3f} on {n} unseen {kind} ({cpr - llm:+.3f}; measured by the "
+            f"maintainers at {unseen.get('measured_at_commit', '?')} on "
+            f"{unseen.get('measured_on', '?')})"
+        )
+    if paper == "PANORAMA" and held_out:
+        cpr = float(held_out["masked_ner_mask"]["cpr"])
+        text += (
+            f", and {cpr:.3f} ({cpr - llm:+.3f}) on {held_out['n_docs']} posts written for the "
+            "project and never used in its development (measured at this version)"
+        )
+    return text
 
 
 def gap_sentence(
@@ -123,13 +157,14 @@ def gap_sentence(
     """The measured gap per paper dataset (the audited one, else both), in-sample and unseen."""
     records = load_calibration(path)
     unseen = load_unseen(unseen_path)
+    held_out = load_held_out(path)
     wanted = paper_dataset(dataset)
     parts: list[str] = []
     for name, rec in sorted(records.items()):
         if wanted in ("TAB", "PANORAMA") and paper_dataset(name) != wanted:
             continue
         try:
-            parts.append(_dataset_gap(name, rec, unseen))
+            parts.append(_dataset_gap(name, rec, unseen, held_out))
         except (KeyError, TypeError, ValueError):
             continue
     if not parts:
