@@ -79,6 +79,21 @@ def test_bad_configuration_and_unreadable_input_exit_2(tmp_path: Path) -> None:
     assert sum(r["status"] == "ok" for r in rows.values()) == 3  # the others were checked
 
 
+def test_a_text_it_cannot_judge_fails_with_blank_figures(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "nota.txt").write_text(
+        "Hola a todos. Me llamo ***, vivo en un pueblo cerca de la costa y trabajo en una "
+        "panadería desde hace diez años. Mi hermana *** es maestra en la escuela del barrio.\n"
+    )
+    out = tmp_path / "out"
+    assert main(["check", str(folder), "--out", str(out), "--workers", "1", "--quiet"]) == 1
+    (row,) = csv.DictReader((out / "summary.csv").open())
+    assert (row["status"], row["verdict"], row["policy"]) == ("ok", "cannot_judge", "fail")
+    # no zeros that would read as "nobody found": the engine did not read the text
+    assert row["n_subjects"] == row["exposure"] == row["max_inferred_share"] == ""
+
+
 def _rows_in_store(db: Path) -> int:
     if not db.is_file():
         return 0

@@ -100,22 +100,36 @@ def read_input(item: CheckInput) -> str:
 
 
 def row_of(report: Any, verdict: Any) -> dict[str, Any]:
-    """The per-document figures the policy and summary.csv read."""
+    """The per-document figures the policy and summary.csv read (blank when there is no
+    exposure or the engine could not judge the text: zeros would read as "nothing found")."""
+    row: dict[str, Any] = {"verdict": verdict.status, "headline": verdict.headline}
     exposure = report.exposure
-    subjects = exposure.subjects if exposure is not None else []
-    direct = sorted({t for s in subjects for t in s.direct})
-    return {
-        "verdict": verdict.status,
-        "headline": verdict.headline,
-        "exposure": exposure.score if exposure is not None else None,
+    if exposure is None or verdict.status == "cannot_judge":
+        return row | dict.fromkeys(_FIGURES)
+    subjects = exposure.subjects
+    return row | {
+        "exposure": exposure.score,
         "n_subjects": len(subjects),
-        "n_exposed_subjects": exposure.n_exposed_subjects if exposure is not None else None,
+        "n_exposed_subjects": exposure.n_exposed_subjects,
         "n_direct_identifiers": sum(len(s.direct) for s in subjects),
-        "direct_identifiers": " ".join(direct),
+        "direct_identifiers": " ".join(sorted({t for s in subjects for t in s.direct})),
         "max_inferred_share": round(max((s.score for s in subjects), default=0) / N_TAGS, 4),
-        "n_placeholders": len(exposure.placeholders) if exposure is not None else None,
-        "n_seen_through": exposure.n_seen_through if exposure is not None else None,
+        "n_placeholders": len(exposure.placeholders),
+        "n_seen_through": exposure.n_seen_through,
     }
+
+
+#: The figures of ``row_of`` (blank for a text the engine could not judge).
+_FIGURES = (
+    "exposure",
+    "n_subjects",
+    "n_exposed_subjects",
+    "n_direct_identifiers",
+    "direct_identifiers",
+    "max_inferred_share",
+    "n_placeholders",
+    "n_seen_through",
+)
 
 
 def write_files(report: Any, out_dir: Path, data_id: str) -> tuple[dict[str, Any], Any]:
