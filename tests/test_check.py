@@ -94,6 +94,24 @@ def test_a_text_it_cannot_judge_fails_with_blank_figures(tmp_path: Path) -> None
     assert row["n_subjects"] == row["exposure"] == row["max_inferred_share"] == ""
 
 
+def test_unsafe_documents_that_pass_a_lenient_policy_are_pointed_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "minutes.txt").write_text(
+        "Present: [PERSON_1] (chair) and Mrs [PERSON_2], who keeps bees behind the church. "
+        "[PERSON_3], a retired dentist, asked about the shed. She will write to the council.\n"
+    )
+    out = tmp_path / "out"
+    args = ["check", str(folder), "--out", str(out), "--workers", "1", "--quiet"]
+    assert main([*args, "--fail-on", "direct-identifier"]) == 0
+    printed = capsys.readouterr().out
+    assert "1 document(s) pass the policy although their verdict is unsafe" in printed
+    assert main([*args, "--fail-on", "subjects-exposed>0", "--no-resume"]) == 1
+    assert "although their verdict is unsafe" not in capsys.readouterr().out
+
+
 def _rows_in_store(db: Path) -> int:
     if not db.is_file():
         return 0

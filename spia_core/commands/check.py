@@ -146,6 +146,7 @@ def run(args: argparse.Namespace) -> int:
     except (RunVersionMismatch, ImportError, ConnectionError) as exc:
         return _error(str(exc))
     _print_table(result.rows, args.top)
+    _print_lenient(result.rows)
     return _print_outcome(result.summary, args.out)
 
 
@@ -165,6 +166,17 @@ def _print_table(rows: list[dict[str, Any]], top: int) -> None:
             text = "" if value is None else str(value)
             cells.append((text[: width - 1] + "…" if len(text) > width else text).ljust(width))
         print("  ".join(cells).rstrip())
+
+
+def _print_lenient(rows: list[dict[str, Any]]) -> None:
+    """Say when documents pass the policy although their verdict is unsafe."""
+    n = sum(r.get("policy") == "pass" and r.get("verdict") == "unsafe" for r in rows)
+    if n:
+        print(
+            f"note: {n} document(s) pass the policy although their verdict is unsafe (people "
+            "in them are still exposed by inference); a stricter gate: --fail-on "
+            "subjects-exposed>0"
+        )
 
 
 def _print_outcome(summary: dict[str, Any], out: Path) -> int:
