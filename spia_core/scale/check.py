@@ -120,16 +120,7 @@ def row_of(report: Any, verdict: Any) -> dict[str, Any]:
 
 
 #: The figures of ``row_of`` (blank for a text the engine could not judge).
-_FIGURES = (
-    "exposure",
-    "n_subjects",
-    "n_exposed_subjects",
-    "n_direct_identifiers",
-    "direct_identifiers",
-    "max_inferred_share",
-    "n_placeholders",
-    "n_seen_through",
-)
+_FIGURES = COLUMNS[COLUMNS.index("exposure") : COLUMNS.index("n_seen_through") + 1]
 
 
 def write_files(report: Any, out_dir: Path, data_id: str) -> tuple[dict[str, Any], Any]:
