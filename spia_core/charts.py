@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import pandas as pd
 import plotly.graph_objects as go
 
+from spia_core.evaluation.local_calibration import GapRow
 from spia_core.model import Metrics
 from spia_core.taxonomy import DISPLAY_NAMES, TAG_COLOURS, TAGS
 
@@ -193,4 +194,40 @@ def histogram(values: Sequence[float | int], title: str, x_title: str) -> go.Fig
     counts = series.value_counts().sort_index()
     fig = go.Figure(go.Bar(x=[str(int(v)) for v in counts.index], y=counts.to_numpy()))
     fig.update_layout(title=title, xaxis_title=x_title, yaxis_title="count", height=300)
+    return fig
+
+
+def calibration_gap(rows: Sequence[GapRow]) -> go.Figure:
+    """CPR left on ner-mask text by the local adversary (in-sample, unseen, held-out) beside
+    the paper's LLM adversary, one bar each; lower CPR means more was inferred."""
+    labels = {"in_sample": "in-sample", "unseen": "unseen", "held_out": "held-out written"}
+    names, values, colours, hovers = [], [], [], []
+    for name in dict.fromkeys(r.dataset for r in rows):
+        mine = [r for r in rows if r.dataset == name]
+        for r in mine:
+            names.append(f"{name}: local, {labels.get(r.source, r.source)} ({r.n_docs} docs)")
+            values.append(r.cpr)
+            colours.append("#d97706")
+            hovers.append(r.provenance)
+        names.append(f"{name}: paper's LLM adversary")
+        values.append(mine[0].llm_cpr)
+        colours.append("#2563eb")
+        hovers.append("SPIA paper, Table 4 (Longformer masking)")
+    fig = go.Figure(
+        go.Bar(
+            x=values,
+            y=names,
+            orientation="h",
+            marker_color=colours,
+            text=[f"{v:.3f}" for v in values],
+            textposition="outside",
+            hovertext=hovers,
+        )
+    )
+    fig.update_layout(
+        xaxis={"title": "CPR on masked text (lower = more inferred)", "range": [0, 1.1]},
+        yaxis={"autorange": "reversed"},
+        height=80 + 36 * len(names),
+        margin={"l": 10, "r": 10, "t": 10, "b": 40},
+    )
     return fig

@@ -129,6 +129,11 @@ def test_dataset_document_full_results_page() -> None:
     # the local-adversary caveat: the paper's closest figure and the local-server suggestion
     caveat = next(unescape(x.value) for x in at.warning if "overestimated" in x.value)
     assert "Paper (TAB" in caveat and "CPR" in caveat and "local LLM server" in caveat
+    # the measured gap: a sentence and a bar chart in an expander, not a wall in the warning
+    assert "Measured with" not in caveat
+    (gap,) = [e for e in at.expander if e.label.startswith("How much the offline adversary")]
+    assert "TAB-144" in gap.caption[0].value and "in-sample" in gap.caption[0].value
+    assert len(gap.get("plotly_chart")) == 1
     assert any(x.value.startswith("Worst protected:") for x in at.info)
     # Evidence: both texts highlighted, one colour per subject; a subject can be hidden
     html = _html(at)
@@ -146,7 +151,7 @@ def test_dataset_document_full_results_page() -> None:
     assert {"GT PII", "Inferred PII", "Score", "Deciding rule"} <= set(cards[0].columns)
     # Charts: per tag and per subject
     _tab(at, "Charts")
-    assert len(at.get("plotly_chart")) == 2
+    assert len(at.get("plotly_chart")) == 3  # per tag and per subject, + the measured gap
     # Export: four downloads
     _tab(at, "Export")
     assert len(at.get("download_button")) == 4

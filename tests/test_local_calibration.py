@@ -14,6 +14,7 @@ from spia_core.evaluation.local_calibration import (
     CALIBRATION_PATH,
     HELD_OUT_PATH,
     calibration_record,
+    gap_rows,
     gap_sentence,
     load_calibration,
     load_held_out,
@@ -86,6 +87,29 @@ def test_gap_sentence_adds_the_held_out_posts_for_posts_only(tmp_path: Path) -> 
     assert "written for the project" not in gap_sentence("TAB-1", path, tmp_path / "absent.json")
     write_calibration(records, path)  # an old file without the record: no held-out clause
     assert "written for the project" not in gap_sentence("PANORAMA-1", path)
+
+
+def test_gap_rows_are_what_the_sentence_and_the_chart_show(tmp_path: Path) -> None:
+    from spia_core.charts import calibration_gap
+
+    path = tmp_path / "cal.json"
+    records = {"TAB-144": _record(0.46, 0.33), "PANORAMA-151": _record(0.66, 0.597)}
+    write_calibration(records, path, held_out=_record(0.9, 0.597))
+    unseen = tmp_path / "unseen.json"
+    body = {"measured_at_commit": "abc1234", "measured_on": "2030-01-02"}
+    body["PANORAMA"] = {"unseen_200": {"masked_ner_mask": {"cpr": 0.75}}}
+    unseen.write_text(json.dumps(body), "utf-8")
+    rows = gap_rows("my-upload", path, unseen)
+    assert [(r.dataset, r.source, r.cpr) for r in rows] == [
+        ("PANORAMA-151", "in_sample", 0.66),
+        ("PANORAMA-151", "unseen", 0.75),
+        ("PANORAMA-151", "held_out", 0.9),
+        ("TAB-144", "in_sample", 0.46),
+    ]
+    assert "abc1234" in rows[1].provenance and rows[1].n_docs == 200
+    fig = calibration_gap(rows)
+    assert list(fig.data[0].x) == [0.66, 0.75, 0.9, 0.597, 0.46, 0.33]  # + the paper's LLM bars
+    assert gap_rows("TAB-1", tmp_path / "absent.json", unseen) == []
 
 
 def test_shipped_unseen_file_keeps_its_provenance() -> None:

@@ -8,6 +8,9 @@ from pages.components.text import md
 from pages.components.tiles import fmt, metric_tiles
 from pages.views.audit_run import target
 from pages.views.verdict import lower_bound_notice, other_notices, verdict_box
+from spia_core import charts
+from spia_core.evaluation.local_calibration import gap_rows
+from spia_core.evaluation.local_calibration import gap_sentence as gap_sentence_of
 from spia_core.model import AuditReport
 from spia_core.service import engines
 from spia_core.verdict import CANNOT_JUDGE, gap_sentence
@@ -24,17 +27,27 @@ def local_caveat(report: AuditReport) -> str:
     if not report.adversary_is_local:
         return ""
     notice = lower_bound_notice(report)
+    dataset = report.config.get("dataset") or report.data_id
+    anonymizer = report.config.get("anonymizer") or report.anonymizer
     text = (
-        notice.message
-        if notice is not None
-        else engines.lower_bound_warning(
-            report.config.get("dataset") or report.data_id,
-            report.config.get("anonymizer") or report.anonymizer,
-        )
+        notice.message if notice is not None else engines.lower_bound_warning(dataset, anonymizer)
     )
     head = "**Protection is overestimated.** " if report.mode != "redacted_only" else ""
-    st.warning(head + md(text) + LOCAL_SERVER_TIP)
+    short = engines.lower_bound_warning(dataset, anonymizer, with_gap=False)
+    st.warning(head + md(short) + LOCAL_SERVER_TIP)
+    measured_gap(dataset)
     return text
+
+
+def measured_gap(dataset: str) -> None:
+    """How far the local adversary's CPR sits from the paper's LLM adversary, as measured
+    in-sample, on the maintainers' unseen documents and on the held-out written posts."""
+    rows = gap_rows(dataset)
+    if not rows:
+        return
+    with st.expander("How much the offline adversary misses, measured (masked text)"):
+        st.caption(md(gap_sentence_of(dataset)))
+        st.plotly_chart(charts.calibration_gap(rows), key="calibration_gap")
 
 
 def legacy_warnings(report: AuditReport, shown: set[str]) -> None:

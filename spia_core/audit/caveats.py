@@ -22,8 +22,9 @@ def adversary_is_local(adversary: Any, name: str) -> bool:
     return bool(getattr(adversary, "is_local", name == "local"))
 
 
-def lower_bound_warning(dataset: str, anonymizer: str) -> str:
-    """Why a local adversary's figures are a lower bound, with the closest published figure."""
+def lower_bound_warning(dataset: str, anonymizer: str, *, with_gap: bool = True) -> str:
+    """Why a local adversary's figures are a lower bound, with the closest published figure
+    and (``with_gap``) the measured gap sentence."""
     from spia_core.data.published import (
         closest_published,
         paper_dataset,
@@ -56,7 +57,7 @@ def lower_bound_warning(dataset: str, anonymizer: str) -> str:
                     f"{best['subject_match']:.1%} of subjects and infers "
                     f"{best['pii_accuracy']:.1%} of their PII."
                 )
-    gap = gap_sentence(dataset)
+    gap = gap_sentence(dataset) if with_gap else ""
     return f"{text} {gap}" if gap else text
 
 

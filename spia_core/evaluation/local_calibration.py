@@ -11,6 +11,7 @@ A test re-runs the benchmark and fails when the shipped file is stale.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -106,67 +107,102 @@ def load_unseen(path: Path = UNSEEN_PATH) -> dict[str, Any]:
     return body if isinstance(body, dict) else {}
 
 
-def _unseen_masked_cpr(unseen: dict[str, Any], paper: str) -> tuple[float, int] | None:
-    """(masked ner-mask CPR, number of documents) on unseen documents of a paper dataset."""
-    block = unseen.get(paper)
+@dataclass(frozen=True)
+class GapRow:
+    """One measurement of the local adversary on ner-mask text beside the paper's LLM adversary."""
+
+    dataset: str  # the calibration record it belongs to, e.g. "PANORAMA-151"
+    source: str  # "in_sample" | "unseen" | "held_out"
+    n_docs: int
+    cpr: float  # CPR the local adversary leaves on ner-mask text
+    llm_cpr: float  # the paper's LLM adversary on Longformer-masked text
+    provenance: str  # who measured it and when
+
+    @property
+    def kind(self) -> str:
+        return "legal judgments" if paper_dataset(self.dataset) == "TAB" else "online posts"
+
+
+def _unseen_row(name: str, unseen: dict[str, Any], llm: float) -> GapRow | None:
+    """The maintainers' unseen-document measurement of a paper dataset, if any."""
+    block = unseen.get(paper_dataset(name))
     if not isinstance(block, dict):
         return None
     for key, value in block.items():
         if key.startswith("unseen_") and isinstance(value, dict):
             try:
-                return float(value["masked_ner_mask"]["cpr"]), int(key.split("_")[1])
+                cpr, n = float(value["masked_ner_mask"]["cpr"]), int(key.split("_")[1])
             except (KeyError, TypeError, ValueError, IndexError):
                 return None
+            when = f"{unseen.get('measured_at_commit', '?')} on {unseen.get('measured_on', '?')}"
+            return GapRow(name, "unseen", n, cpr, llm, f"measured by the maintainers at {when}")
     return None
 
 
-def _dataset_gap(
+def _dataset_rows(
     name: str, rec: dict[str, Any], unseen: dict[str, Any], held_out: dict[str, Any]
-) -> str:
-    ours = float(rec["masked_ner_mask"]["cpr"])
+) -> list[GapRow]:
     llm = float(rec["paper_llm_on_longformer_masking"]["cpr"])
-    paper = paper_dataset(name)
-    kind = "legal judgments" if paper == "TAB" else "online posts"
-    text = (
-        f"on {name} ({kind}) masked by ner-mask the local adversary leaves CPR {ours:.3f} "
-        f"in-sample (the bundled documents it was developed on; {ours - llm:+.3f} against the "
-        f"paper's LLM adversary, {llm:.3f})"
-    )
-    far = _unseen_masked_cpr(unseen, paper)
-    if far is None:
-        text += "; no unseen documents of this kind were measured"
-    else:
-        cpr, n = far
-        text += (
-            f" and {cpr:.3f} on {n} unseen {kind} ({cpr - llm:+.3f}; measured by the "
-            f"maintainers at {unseen.get('measured_at_commit', '?')} on "
-            f"{unseen.get('measured_on', '?')})"
-        )
-    if paper == "PANORAMA" and held_out:
+    cpr = float(rec["masked_ner_mask"]["cpr"])
+    rows = [GapRow(name, "in_sample", int(rec["n_docs"]), cpr, llm, "bundled, developed on")]
+    far = _unseen_row(name, unseen, llm)
+    if far is not None:
+        rows.append(far)
+    if paper_dataset(name) == "PANORAMA" and held_out:
         cpr = float(held_out["masked_ner_mask"]["cpr"])
-        text += (
-            f", and {cpr:.3f} ({cpr - llm:+.3f}) on {held_out['n_docs']} posts written for the "
-            "project and never used in its development (measured at this version)"
+        rows.append(GapRow(name, "held_out", int(held_out["n_docs"]), cpr, llm, "this version"))
+    return rows
+
+
+def gap_rows(
+    dataset: str, path: Path = CALIBRATION_PATH, unseen_path: Path = UNSEEN_PATH
+) -> list[GapRow]:
+    """The measured gap per paper dataset (the audited one, else both): in-sample, unseen by
+    the maintainers, and (posts) the held-out written set; [] when nothing is readable."""
+    records = load_calibration(path)
+    unseen = load_unseen(unseen_path)
+    held_out = load_held_out(path)
+    wanted = paper_dataset(dataset)
+    rows: list[GapRow] = []
+    for name, rec in sorted(records.items()):
+        if wanted in ("TAB", "PANORAMA") and paper_dataset(name) != wanted:
+            continue
+        try:
+            rows.extend(_dataset_rows(name, rec, unseen, held_out))
+        except (KeyError, TypeError, ValueError):
+            continue
+    return rows
+
+
+def _phrase(row: GapRow) -> str:
+    gap = row.cpr - row.llm_cpr
+    if row.source == "in_sample":
+        return (
+            f"on {row.dataset} ({row.kind}) masked by ner-mask the local adversary leaves CPR "
+            f"{row.cpr:.3f} in-sample (the bundled documents it was developed on; {gap:+.3f} "
+            f"against the paper's LLM adversary, {row.llm_cpr:.3f})"
         )
-    return text
+    if row.source == "unseen":
+        return (
+            f" and {row.cpr:.3f} on {row.n_docs} unseen {row.kind} ({gap:+.3f}; {row.provenance})"
+        )
+    return (
+        f", and {row.cpr:.3f} ({gap:+.3f}) on {row.n_docs} posts written for the project and "
+        "never used in its development (measured at this version)"
+    )
 
 
 def gap_sentence(
     dataset: str, path: Path = CALIBRATION_PATH, unseen_path: Path = UNSEEN_PATH
 ) -> str:
-    """The measured gap per paper dataset (the audited one, else both), in-sample and unseen."""
-    records = load_calibration(path)
-    unseen = load_unseen(unseen_path)
-    held_out = load_held_out(path)
-    wanted = paper_dataset(dataset)
+    """The measured gap (``gap_rows``) in one sentence."""
+    rows = gap_rows(dataset, path, unseen_path)
     parts: list[str] = []
-    for name, rec in sorted(records.items()):
-        if wanted in ("TAB", "PANORAMA") and paper_dataset(name) != wanted:
-            continue
-        try:
-            parts.append(_dataset_gap(name, rec, unseen, held_out))
-        except (KeyError, TypeError, ValueError):
-            continue
+    for name in dict.fromkeys(r.dataset for r in rows):
+        first, *rest = [r for r in rows if r.dataset == name]  # in-sample first
+        seen = any(r.source == "unseen" for r in rest)
+        note = "" if seen else "; no unseen documents of this kind were measured"
+        parts.append(_phrase(first) + note + "".join(_phrase(r) for r in rest))
     if not parts:
         return ""
     return "Measured with the project's adversary bench: " + "; ".join(parts) + "."

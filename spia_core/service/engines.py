@@ -136,8 +136,8 @@ def is_local_config(config: Any) -> bool:
     return pipeline.is_local_config(config)
 
 
-def lower_bound_warning(dataset: str, anonymizer: str) -> str:
-    return pipeline.lower_bound_warning(dataset, anonymizer)
+def lower_bound_warning(dataset: str, anonymizer: str, *, with_gap: bool = True) -> str:
+    return pipeline.lower_bound_warning(dataset, anonymizer, with_gap=with_gap)
 
 
 class ComponentCache:
