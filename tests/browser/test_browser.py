@@ -90,7 +90,7 @@ def test_offline_audit_of_bundled_sample(chromium_path: str, streamlit_server: d
         page.screenshot(path=str(SHOTS / "audit_tab_full.png"))
         for tab, shot, probe in (
             ("Subjects", "tab_subjects", page.get_by_test_id("stDataFrame")),
-            ("Charts", "tab_charts", page.locator(".js-plotly-plot")),
+            ("Charts", "tab_charts", page.locator(".js-plotly-plot >> visible=true")),
             ("Fix and re-audit", "tab_fix", page.get_by_text("Redact all evidence for subject")),
             ("Adjudicate", "tab_adjudicate", page.get_by_role("button", name="Apply override")),
             ("Export", "tab_export", page.get_by_role("button", name="Report (HTML)")),
