@@ -15,7 +15,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -115,6 +115,8 @@ _NEVER = frozenset({"lemmatizer"})
 #: Components of the "tags" layer (POS; the attribute ruler reads dependency labels).
 _TAGS = frozenset({"tagger", "morphologizer", "attribute_ruler"})
 _RULER = "attribute_ruler"
+#: The component that sets dependencies and sentences (the ruler reads its labels).
+_PARSER = "parser"
 #: The shared parse cache keeps at most this many docs and this many characters in total.
 PARSE_CACHE_DOCS = 32
 PARSE_CACHE_CHARS = 2_000_000
@@ -122,14 +124,17 @@ PARSE_CACHE_CHARS = 2_000_000
 
 @dataclass
 class _Entry:
-    """A cached doc and the layers already on it (``ner``: "", "alone" or "in_sentences")."""
+    """A cached doc, the components already run over it and its NER reading (``ner``: "",
+    "alone" or "in_sentences")."""
 
     doc: Doc
-    parsed: bool = False
-    tagged: bool = False  # tagger and attribute ruler
-    unruled: bool = False  # tagger without the attribute ruler (POS: pos_of)
+    ran: set[str] = field(default_factory=set)
     ner: str = ""
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def parsed(self) -> bool:
+        return _PARSER in self.ran
 
 
 _parse_cache: OrderedDict[tuple[int, str], _Entry] = OrderedDict()
@@ -171,25 +176,20 @@ def _run(pipeline: Pipeline, doc: Doc, names: Sequence[str], layer: str) -> Doc:
     return doc
 
 
-def _add_syntax(pipeline: Pipeline, entry: _Entry, tags: bool, ruler: bool = True) -> None:
-    if not entry.parsed:
-        names = _layer(pipeline, "parse")
-        if tags:  # the whole syntax in pipeline order (tagger before parser, ruler after)
-            names = [n for n in pipeline.nlp.pipe_names if n in set(names) | _TAGS]
-            if not ruler:
-                names = [n for n in names if n != _RULER]
-        _run(pipeline, entry.doc, names, "parse")
-        entry.parsed = True
-        entry.tagged, entry.unruled = entry.tagged or (tags and ruler), tags and not ruler
-    if tags and not entry.tagged:
-        names = _layer(pipeline, "tags")
-        if entry.unruled:  # the tagger ran: the ruler reads its tags and the parser's labels
-            names = [n for n in names if n == _RULER] if ruler else []
-        elif not ruler:
-            names = [n for n in names if n != _RULER]
-        if names:
-            _run(pipeline, entry.doc, names, "tags")
-        entry.tagged, entry.unruled = ruler, not ruler
+def _add_syntax(pipeline: Pipeline, entry: _Entry, *, deps: bool, tags: bool, ruler: bool) -> None:
+    """Run the syntax components ``entry`` still lacks, in pipeline order: tok2vec, then the
+    tagger when ``tags``, the parser when ``deps``, the attribute ruler when ``tags and
+    ruler`` (it reads the parser's labels: ``ruler`` implies ``deps``)."""
+    names = [n for n in pipeline.nlp.pipe_names if n not in _NEVER and n != "ner"]
+    deps = deps or (tags and ruler)
+    want = {n for n in names if n not in _TAGS and n != _PARSER}  # tok2vec
+    want |= {n for n in names if tags and n in _TAGS and n != _RULER}
+    want |= {n for n in names if deps and n == _PARSER}
+    want |= {n for n in names if tags and ruler and n == _RULER}
+    todo = [n for n in names if n in want and n not in entry.ran]
+    if todo:
+        _run(pipeline, entry.doc, todo, "parse" if _PARSER in todo else "tags")
+        entry.ran.update(todo)
 
 
 def parse(
@@ -210,18 +210,21 @@ def parse(
     once; every stage gets exactly the annotations its own ``nlp(text, disable=...)`` call gave
     (the layers are independent in the English pipelines; checked on TAB and PANORAMA).
     ``ruler=False`` with ``tags``: the tagger's tags without the attribute ruler's POS (read
-    them with :func:`pos_of`, which runs the ruler only around the tokens asked for).
+    them with :func:`pos_of`, which runs the ruler only around the tokens asked for), and
+    with ``syntax=False`` and ``entities=False`` too, without the parser (:func:`pos_of`
+    adds it when it is needed; :func:`pos_in` only when an answer depends on it).
     """
     pipeline = pipeline or load_pipeline()
     has_ner = "ner" in pipeline.nlp.pipe_names
+    deps = syntax or (tags and (ruler or entities))
     entry = _entry(pipeline, text)
     with entry.lock:
-        if entities and has_ner and not syntax and (entry.parsed or entry.ner == "in_sentences"):
+        if entities and has_ner and not deps and (entry.parsed or entry.ner == "in_sentences"):
             # NER alone on a doc that already has sentences would differ: a fresh doc instead
             return _run(pipeline, pipeline.nlp.make_doc(text), ["ner"], "ner")
-        if syntax or tags:
-            _add_syntax(pipeline, entry, tags, ruler)
-        want = "in_sentences" if syntax or tags else "alone"
+        if deps or tags:
+            _add_syntax(pipeline, entry, deps=deps, tags=tags, ruler=ruler)
+        want = "in_sentences" if deps else "alone"
         if entities and has_ner and entry.ner != want:
             if entry.ner:
                 entry.doc.set_ents([], default="missing")
@@ -236,29 +239,34 @@ def parse_many(
     batch_size: int = 16,
     *,
     ruler: bool = True,
+    syntax: bool = True,
 ) -> list[Doc]:
     """:func:`parse` with POS (no NER) for many texts; new ones go through ``nlp.pipe``.
-    ``ruler=False``: tags without the attribute ruler (POS through :func:`pos_of`)."""
+    ``ruler=False``: tags without the attribute ruler (POS through :func:`pos_of`); with
+    ``syntax=False`` too, without the parser (:func:`pos_in` adds it where it matters)."""
     pipeline = pipeline or load_pipeline()
     todo = []
     for text in dict.fromkeys(texts):
         entry = _entry(pipeline, text)
-        if not entry.parsed and not entry.ner:
+        if not entry.ran and not entry.ner:
             todo.append(text)
     if todo:
         keep = set(_layer(pipeline, "parse")) | set(_layer(pipeline, "tags"))
         if not ruler:
             keep.discard(_RULER)
+            if not syntax:
+                keep.discard(_PARSER)
         disable = [n for n in pipeline.nlp.pipe_names if n not in keep]
         docs = pipeline.nlp.pipe(todo, disable=disable, batch_size=batch_size)
         for text, doc in zip(todo, docs, strict=True):
             entry = _entry(pipeline, text)
             with entry.lock:
-                if not entry.parsed and not entry.ner:
-                    entry.doc, entry.parsed = doc, True
-                    entry.tagged, entry.unruled = ruler, not ruler
-                    parse_counts["parse"] += 1
-    return [parse(t, pipeline, tags=True, entities=False, ruler=ruler) for t in texts]
+                if not entry.ran and not entry.ner:
+                    entry.doc, entry.ran = doc, keep & set(pipeline.nlp.pipe_names)
+                    parse_counts["parse" if _PARSER in keep else "tags"] += 1
+    return [
+        parse(t, pipeline, syntax=syntax, tags=True, entities=False, ruler=ruler) for t in texts
+    ]
 
 
 @functools.cache
@@ -280,11 +288,10 @@ def pos_of(doc: Doc, start: int, end: int, pipeline: Pipeline | None = None) -> 
     those tokens only and their POS applied in the ruler's order: exact, because its patterns
     read their own tokens' tag, text and dependency label alone and span at most
     :func:`_ruler_reach` tokens, so every match that touches a token lies inside the window (an
-    audit needs the POS of a few tokens, not of the whole text). Empty strings when the
-    pipeline has no attribute ruler.
+    audit needs the POS of a few tokens, not of the whole text). A doc tagged without the
+    parser gets it first (the shared parse of its text). Empty strings when the pipeline has
+    no attribute ruler.
     """
-    from spacy.attrs import POS
-
     if start >= end:
         return []
     if doc.has_annotation("POS"):
@@ -292,18 +299,94 @@ def pos_of(doc: Doc, start: int, end: int, pipeline: Pipeline | None = None) -> 
     pipeline = pipeline or load_pipeline()
     if _RULER not in pipeline.nlp.pipe_names:
         return ["" for _ in range(start, end)]
+    if not doc.has_annotation("DEP") and _PARSER in pipeline.nlp.pipe_names:
+        doc = parse(doc.text, pipeline, tags=True, entities=False, ruler=False)
     ruler = pipeline.nlp.get_pipe(_RULER)
+    pos = {i: p for _, i, p in _rule_hits(doc, start, end, ruler, ruler.matcher)}
+    return [pos.get(i, "") for i in range(start, end)]
+
+
+def pos_in(
+    doc: Doc,
+    start: int,
+    end: int,
+    wanted: frozenset[str],
+    pipeline: Pipeline | None = None,
+) -> list[bool]:
+    """Whether the POS of each token of ``doc[start:end]`` (as :func:`pos_of` gives it) is in
+    ``wanted``, without the parser when the answers do not depend on it.
+
+    On a doc tagged without the parser (``parse(..., syntax=False, tags=True, entities=False,
+    ruler=False)``), the answers come from the ruler's rules that read no dependency label,
+    unless a rule that reads one, matched here without that condition (so wherever it could
+    match with any labels) and later in the ruler's order, would give another answer: only
+    then is the parser run, as :func:`pos_of` does. Exact either way.
+    """
+    if start >= end:
+        return []
+    pipeline = pipeline or load_pipeline()
+    names = pipeline.nlp.pipe_names
+    unparsed = _RULER in names and not doc.has_annotation("POS") and not doc.has_annotation("DEP")
+    relaxed = _dependency_rules(pipeline.nlp.get_pipe(_RULER)) if unparsed else None
+    if relaxed is None:
+        return [p in wanted for p in pos_of(doc, start, end, pipeline)]
+    ruler = pipeline.nlp.get_pipe(_RULER)
+    dep_rules, matcher = relaxed
+    hits = _rule_hits(doc, start, end, ruler, ruler.matcher)
+    base = {i: (rule, p) for rule, i, p in hits if rule not in dep_rules}
+    could = _rule_hits(doc, start, end, ruler, matcher)
+    answers = []
+    for i in range(start, end):
+        rule0, pos0 = base.get(i, (-1, ""))
+        outcomes = {pos0 in wanted} | {p in wanted for r, j, p in could if j == i and r > rule0}
+        if len(outcomes) > 1:  # the parser's labels decide
+            return [p in wanted for p in pos_of(doc, start, end, pipeline)]
+        answers.append(pos0 in wanted)
+    return answers
+
+
+def _rule_hits(
+    doc: Doc, start: int, end: int, ruler: Any, matcher: Any
+) -> list[tuple[int, int, str]]:
+    """(rule, token, POS) of every match of ``matcher`` (the ruler's or one keyed like it)
+    that sets a POS on a token of ``doc[start:end]``, in the ruler's order (later rules win,
+    as in ``AttributeRuler.set_annotations``). Matched on a window around the tokens."""
+    from spacy.attrs import POS
+
     reach = _ruler_reach(ruler)
     lo, hi = (0, len(doc)) if reach is None else (start - reach + 1, end + reach - 1)
     lo, hi = max(0, lo), min(len(doc), hi)
     strings = doc.vocab.strings
-    found = ruler.matcher(doc[lo:hi], allow_missing=True, as_spans=False)
-    pos: dict[int, str] = {}
-    for rule, _, s, e in sorted((int(strings[m]), m, s, e) for m, s, e in found):
+    hits = []
+    for m, s, e in matcher(doc[lo:hi], allow_missing=True, as_spans=False):
+        rule = int(strings[m])
         attrs, index = ruler.attrs[rule], ruler.indices[rule]
-        if POS in attrs:  # as AttributeRuler.set_annotations: later rules win
-            pos[lo + (s + index if index >= 0 else e + index)] = strings[attrs[POS]]
-    return [pos.get(i, "") for i in range(start, end)]
+        if POS in attrs:
+            hits.append((rule, lo + (s + index if index >= 0 else e + index), strings[attrs[POS]]))
+    return sorted(hits)
+
+
+@functools.cache
+def _dependency_rules(ruler: Any) -> tuple[frozenset[int], Any] | None:
+    """The ruler's rules that read dependency labels, and a matcher of them keyed like the
+    ruler's with those conditions dropped (it matches wherever they could match). None when
+    a pattern is not a plain token list (then :func:`pos_in` always parses)."""
+    from spacy.matcher import Matcher
+
+    rules: set[int] = set()
+    matcher = Matcher(ruler.vocab)
+    for i, pattern in enumerate(ruler.patterns):
+        alternatives = pattern["patterns"]
+        if any(not isinstance(tokens, list) for tokens in alternatives):
+            return None
+        if any(k.upper() == "DEP" for tokens in alternatives for t in tokens for k in t):
+            rules.add(i)
+            relaxed = [
+                [{k: v for k, v in t.items() if k.upper() != "DEP"} for t in tokens]
+                for tokens in alternatives
+            ]
+            matcher.add(str(i), relaxed)
+    return frozenset(rules), matcher
 
 
 def clear_parse_cache() -> None:

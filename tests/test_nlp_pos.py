@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spia_core.nlp import load_pipeline, parse, pos_of
+from spia_core.nlp import clear_parse_cache, load_pipeline, parse, pos_in, pos_of
 
 TEXT = (
     "But she said that it was the one she wanted, and I asked him whether there were any left. "
@@ -34,3 +34,35 @@ def test_parse_without_ruler_then_with_it_gives_the_full_reading():
     doc = parse(text, pipe, tags=True, entities=False)
     full = pipe.nlp(text, disable=["lemmatizer", "ner"])
     assert [(t.tag_, t.pos_, t.dep_) for t in doc] == [(t.tag_, t.pos_, t.dep_) for t in full]
+
+
+IGNORED = frozenset({"ADP", "PART", "CCONJ", "DET"})  # span metrics' ignored POS
+
+
+def test_pos_in_on_a_doc_tagged_without_the_parser_equals_the_full_reading():
+    pipe = load_pipeline()
+    full = pipe.nlp(TEXT, disable=["lemmatizer", "ner"])
+    for wanted in (IGNORED, frozenset({"PRON"}), frozenset({"AUX", "VERB"}), frozenset({"ADV"})):
+        # not from the shared parse: a fallback parses the cached doc of the text, not this one
+        doc = pipe.nlp(TEXT, disable=["lemmatizer", "ner", "parser", "attribute_ruler"])
+        for i in range(len(doc)):
+            assert pos_in(doc, i, i + 1, wanted, pipe) == [full[i].pos_ in wanted], (i, wanted)
+        assert not doc.has_annotation("DEP")
+        assert pos_in(doc, 0, len(doc), wanted, pipe) == [t.pos_ in wanted for t in full]
+
+
+def test_pos_in_parses_only_when_a_dependency_label_could_change_the_answer():
+    pipe = load_pipeline()
+    text = TEXT + " (pos_in parser)"
+    clear_parse_cache()
+    full = pipe.nlp(text, disable=["lemmatizer", "ner"])
+    doc = parse(text, pipe, syntax=False, tags=True, entities=False, ruler=False)
+    assert not doc.has_annotation("DEP") and doc.has_annotation("TAG")
+    noun = next(t.i for t in full if t.pos_ == "NOUN")
+    assert pos_in(doc, noun, noun + 1, IGNORED, pipe) == [False]
+    assert not doc.has_annotation("DEP")  # no label makes a noun one of these
+    the = next(t.i for t in full if t.lower_ == "the")
+    assert pos_in(doc, the, the + 1, IGNORED, pipe) == [full[the].pos_ in IGNORED]
+    assert doc.has_annotation("DEP")  # 'the' is DET unless its label says otherwise: parsed
+    again = parse(text, pipe, tags=True, entities=False)
+    assert [(t.tag_, t.pos_, t.dep_) for t in again] == [(t.tag_, t.pos_, t.dep_) for t in full]

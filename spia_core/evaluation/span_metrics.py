@@ -25,7 +25,7 @@ from spia_core.evaluation.masking import (
     validate_spans,
 )
 from spia_core.model import Document, EntityMention, SpanMetrics
-from spia_core.nlp import Pipeline, load_pipeline, parse, parse_many, pos_of
+from spia_core.nlp import Pipeline, load_pipeline, parse, parse_many, pos_in
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -52,8 +52,8 @@ NER_TO_TAB: dict[str, tuple[str, str]] = {
     "PERCENT": ("QUANTITY", "QUASI"),
 }
 _NER_DEFAULT = ("MISC", "QUASI")
-# POS: the shared parse's tags and dependencies (tagger, parser), then the attribute ruler
-# around the tokens read (nlp.pos_of; its POS mapping reads dependency labels).
+# POS: the shared parse's tags (tagger), then the attribute ruler around the tokens read
+# (nlp.pos_in; the parser only for a document where its labels could change an answer).
 
 
 @dataclass
@@ -111,9 +111,10 @@ def tagger_name(pipeline: Pipeline) -> str:
 
 def pos_docs(texts: Sequence[str], pipeline: Pipeline | None = None) -> list[Doc]:
     """Tagged docs for ``texts``: the shared parse (``spia_core.nlp.parse_many``), without the
-    attribute ruler: :class:`_DocEval` reads POS through ``nlp.pos_of`` for the few tokens of
-    unmasked mentions, which runs the ruler around them only."""
-    return parse_many(texts, pipeline or load_pipeline(), ruler=False)
+    attribute ruler and the parser: :class:`_DocEval` asks ``nlp.pos_in`` whether the few
+    tokens of unmasked mentions have an ignored POS, which runs the ruler around them only,
+    and the parser only where a dependency label could change that answer."""
+    return parse_many(texts, pipeline or load_pipeline(), ruler=False, syntax=False)
 
 
 def automatic_gt_mentions(text: str, pipeline: Pipeline | None = None) -> list[EntityMention]:
@@ -147,14 +148,15 @@ class _DocEval:
         self.pipeline: Pipeline | None = None
         self.entities = entities
         self.masked = masked
-        self._pos: dict[int, str] = {}
+        self._ignored: dict[int, bool] = {}
 
-    def pos(self, start: int, end: int) -> list[str]:
-        """POS of ``self.doc[start:end]`` (``nlp.pos_of``, remembered per token)."""
-        if any(i not in self._pos for i in range(start, end)):
-            tags = pos_of(self.doc, start, end, self.pipeline)
-            self._pos.update(zip(range(start, end), tags, strict=True))
-        return [self._pos[i] for i in range(start, end)]
+    def ignored_pos(self, start: int, end: int) -> list[bool]:
+        """Whether each token of ``self.doc[start:end]`` has a POS of ``POS_TO_IGNORE``
+        (``nlp.pos_in``, remembered per token)."""
+        if any(i not in self._ignored for i in range(start, end)):
+            found = pos_in(self.doc, start, end, POS_TO_IGNORE, self.pipeline)
+            self._ignored.update(zip(range(start, end), found, strict=True))
+        return [self._ignored[i] for i in range(start, end)]
 
     def needs_pos(self) -> bool:
         """True if some must-mask entity has an unmasked, non-ignorable character.
@@ -179,8 +181,8 @@ class _DocEval:
             return all(self.text[i] in CHARACTERS_TO_IGNORE for i in uncovered)
         span = self.doc.char_span(start, end, alignment_mode="expand")
         if span is not None:
-            for tok, pos in zip(span, self.pos(span.start, span.end), strict=True):
-                if pos in POS_TO_IGNORE or tok.lower_ in TOKENS_TO_IGNORE:
+            for tok, ignored in zip(span, self.ignored_pos(span.start, span.end), strict=True):
+                if ignored or tok.lower_ in TOKENS_TO_IGNORE:
                     uncovered.difference_update(range(tok.idx, tok.idx + len(tok)))
         return all(self.text[i] in CHARACTERS_TO_IGNORE for i in uncovered)
 
