@@ -80,8 +80,8 @@ def test_one_masked_employee_is_one_subject(adv) -> None:
         "stock controller, born on [REDACTED]. She was reliable. The employee left on good "
         "terms and we would hire her again."
     )
-    subjects = adv.infer(text).subjects
-    assert len(subjects) == 1, [s.description for s in subjects]
+    subjects = [s for s in adv.infer(text).subjects if not s.description.startswith("The author")]
+    assert len(subjects) == 1, [s.description for s in subjects]  # and the writer ('us', 'we')
 
 
 def test_a_role_noun_and_pronouns_are_one_person(adv) -> None:

@@ -43,7 +43,7 @@ class Mention:
         return cls(start, end, text[start:end], kind, **kw)
 
 
-_QUOTE_SPANS = re.compile(r"“[^”]{0,2000}”|\"[^\"\n]{0,2000}\"")
+QUOTE_SPANS = re.compile(r"“[^”]{0,2000}”|\"[^\"\n]{0,2000}\"")
 
 
 def overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
@@ -236,7 +236,8 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
 
 _CLOSING_LINE = re.compile(
     rf"(?:^|\n)[ \t]*(?:{patterns.CLOSING}|[-–—]+)[ \t]*,?[ \t]*(?:\n[ \t]*){{1,2}}"
-    r"(?P<name>(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof|Professor)\.? )?[A-Z][a-z]+(?:[ -][A-Z][\w'’\-]+){0,2})"
+    r"(?P<name>(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof|Professor)\.? )?(?:[A-Z]\. ?){0,3}[A-Z][a-z]+"
+    r"(?:[ -][A-Z][\w'’\-]+){0,2})"
     r"[ \t]*(?=\n|$)"
 )
 _LAST_BLOCK = re.compile(
@@ -255,7 +256,7 @@ def sign_off(text: str) -> Mention | None:
         return None
     raw = m.group("name")
     name = clean_name(raw)
-    titled = name != raw
+    titled = name != raw or re.match(r"[A-Z]\. ?\S", name)  # a title or initials ("J. R. Lee")
     if not name or not (titled or lexicons.fold(name.split()[0]) in lexicons.first_names()):
         return None
     return Mention(m.start("name"), m.end("name"), raw, "handle", name=name)
@@ -269,7 +270,7 @@ _SELF_INTRO = re.compile(
 
 def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
     """First-person mentions outside quotes, and author names (header, handle, self-intro)."""
-    quotes = [m.span() for m in _QUOTE_SPANS.finditer(text)]
+    quotes = [m.span() for m in QUOTE_SPANS.finditer(text)]
     firsts = [
         Mention.at(m, "author")
         for m in patterns.FIRST_PERSON.finditer(text)
@@ -455,7 +456,8 @@ def _possessed_kin(text: str) -> list[Mention]:
         standalone = re.match(
             r"[\s(\"“]|$", text[max(0, m.start("kin") - 1) : m.start("kin")] or " "
         )
-        if not anchor and word in lexicons.words("address_kin") and standalone:
+        det = re.search(r"\b(?:[Tt]he|[Aa]n?)\s+$", text[: m.start("kin")])  # "the Uncle Sam ad"
+        if not anchor and word in lexicons.words("address_kin") and standalone and not det:
             anchor = "my"  # "Took Dad to the clinic": a kin word used as a name is the writer's
         if not anchor and _PRAISED.search(text[max(0, m.start("kin") - 45) : m.start("kin")]):
             anchor = "my"

@@ -7,7 +7,7 @@ import re
 
 import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.draft import Draft, _same_person
-from spia_core.adversary.local.mentions import Mention, overlaps
+from spia_core.adversary.local.mentions import QUOTE_SPANS, Mention, overlaps
 from spia_core.adversary.local.subjects.state import SubjectState
 
 #: A comment on an article or an essay (its writer is a person of the text).
@@ -25,7 +25,7 @@ def link_author(st: SubjectState) -> None:
         re.search(r"\b(?:the Court|the Government|the Convention)\b", st.text)
     )
     post_like = re.search(r"\?|\b(?:[Aa]nyone|[Hh]elp|[Tt]hanks|#\w+)\b", st.text) or st.codes
-    if not legal and not st.firsts and not st.author_names and post_like:
+    if not legal and not st.firsts and not st.author_names and (post_like or _writer_cue(st)):
         st.new(Mention(0, 0, "", "author")).is_author = True
     if st.firsts and not legal:
         author = st.author or st.new()
@@ -49,6 +49,41 @@ def link_author(st: SubjectState) -> None:
             placeholders = [(m.start, m.end) for m in d.mentions if m.kind == "placeholder"]
             if d.alive and d is not author and overlaps(h.start, h.end, placeholders):
                 st.merge(author, d)
+
+
+#: A text that opens with a verb and no subject ("Just moved to Porto.", "Loving the view"),
+#: after an optional "Name: ... | ..." header line: the writer speaks of themself.
+_ELIDED = re.compile(
+    r"^\W*(?:[^\n]*\|[^\n]*\n\s*)?(?:(?:Just|Finally|Still|Really|So|Already|Recently|"
+    rf"Officially|Proudly|Never) (?P<verb>(?i:[a-z]+ed|{lexicons.alternation('elided_verb')}))"
+    rf"|(?P<ing>[A-Z][a-z]+ing|{lexicons.alternation('elided_verb')}))"
+    r"(?= (?:[a-z]|[A-Z][a-z]+ [A-Z]))"
+)
+#: A sentence opening with a verb of the third person ("Denies pain."): a note about another.
+_THIRD = re.compile(r"(?:^|[.!?]\s+)(?P<verb>[A-Z][a-z]+[^s']s) (?=[a-z])")
+
+
+def _writer_cue(st: SubjectState) -> bool:
+    """'we'/'our'/'us' outside quotes, or an opening verb with no subject (on the parse)."""
+    quotes = [m.span() for m in QUOTE_SPANS.finditer(st.text)]
+    if any(
+        not overlaps(*m.span(), quotes) for m in re.finditer(r"\b(?:[Ww]e|[Oo]ur|us)\b", st.text)
+    ):
+        return True
+    m = _ELIDED.match(st.text)
+    if m is None or any(_no_subject(st, t.end("verb")) for t in _THIRD.finditer(st.text)):
+        return False
+    return not st.tokens or _no_subject(st, m.end("verb" if m.group("verb") else "ing"))
+
+
+def _no_subject(st: SubjectState, end: int) -> bool:
+    """The token ending at ``end`` is a sentence's root verb with no subject."""
+    i = st.token_index(end)
+    if i is None or st.tokens[i].dep != "ROOT":
+        return False
+    return not any(
+        t.head == i and t.dep in {"nsubj", "nsubjpass", "csubj", "expl"} for t in st.tokens
+    )
 
 
 def _named_as(d: Draft, h: Mention) -> bool:

@@ -3,9 +3,11 @@ implied by 'married life', and the family structures that survive masking in pos
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import spia_core.adversary.local.lexicons as lexicons
+from spia_core.adversary.local.draft import draft_prior_sex
 from spia_core.adversary.local.mentions import Mention
 from spia_core.adversary.local.subjects.state import SubjectState
 
@@ -77,6 +79,28 @@ def link_kin(st: SubjectState) -> None:
         d = st.new(k)
         d.kin, d.anchor = word, anchor
         singles[key] = d
+    _one_relative(st)
+
+
+def _one_relative(st: SubjectState) -> None:
+    """Two kin phrases in apposition are one person ("Her mother, my sister Ada": the writer's
+    sister); a name addressed right after an unnamed relative is that relative's ("My aunt
+    came by. Ines, you are a star")."""
+    kins = sorted(st.kins, key=lambda m: m.start)
+    for a, b in itertools.pairwise(kins):
+        if a.count == b.count == 1 and re.fullmatch(r"\s*,\s*", st.text[a.end : b.start]):
+            da, db = st.draft_of(a), st.draft_of(b)
+            st.merge(*((da, db) if da.anchor is st.author is not db.anchor else (db, da)))
+    for p in st.person_mentions():
+        d, text = st.draft_of(p), st.text
+        said = re.match(r",\s+(?:you|your|thank)", text[p.end : p.end + 8])
+        if d.kin or len(d.mentions) > 1 or not said or not re.search(r"[.!?]\s+$", text[: p.start]):
+            continue
+        last = [(m.start, x) for x in st.drafts if x.alive and not x.is_author for m in x.mentions]
+        near = max((t for t in last if t[0] < p.start), key=lambda t: t[0], default=(0, d))[1]
+        one = near.kin and not near.names and near.child_count <= 1 and near.anchor is st.author
+        if one and len({draft_prior_sex(near), draft_prior_sex(d)} - {""}) < 2:
+            st.merge(near, d)
 
 
 _MARRIED_TO = re.compile(

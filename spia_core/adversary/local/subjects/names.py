@@ -111,11 +111,18 @@ def _first_line(m: Mention) -> bool:
 
 
 def _why_not(st: SubjectState, m: Mention) -> str:
-    """Why a name mention is no person ('' when it may be one). A title keeps a person."""
-    if m.kind != "name" or m.title:
-        return ""
+    """Why a name mention is no person ('' when it may be one). A title keeps a person, unless
+    a firm or facility word ends it ("Lord Nelson Inn") or it names a thing ("the Sir X ferry")."""
     name = m.name or m.text
     words = name.split()
+    if m.kind != "name":
+        return ""
+    if m.title:  # "the Lord Halden Inn", "Sir Ivo Smith Ltd"
+        heads = lexicons.words("facility_head") | lexicons.words("org_head")
+        if any(w.lower().strip(".") in heads for w in words[1:]):
+            return "facility or firm name (head word)"
+        thing = people.modifies_noun(st.tokens, st.token_at(m.end), m, st.text)
+        return "modifies a common noun (a product or brand)" if thing else ""
     if not st.english and (
         len(words) < 2
         or lexicons.fold(words[0]) not in lexicons.first_names()
@@ -129,6 +136,12 @@ def _why_not(st: SubjectState, m: Mention) -> str:
     kind = people.head_class(st.text, m)
     if kind in {"place", "facility", "org"}:
         return f"{kind} name (head word)"
+    things = {"ORG", "PRODUCT", "WORK_OF_ART", "FAC", "EVENT"}  # "Marks & Spencer", "the Mary 2"
+    for s, e, label in st.ents if m.source == "cue" else []:  # not "my parents, Ann & Bo"
+        det = re.search(r"\b(?:the|a|an)\s+(?:\w+\s+)?$", st.text[max(0, s - 16) : s], re.I)
+        first = lexicons.fold(st.text[s:e].split()[0]) in lexicons.first_names()
+        if s < m.start < e and label in things and (det or not first):
+            return "the end of a firm's or a thing's name"
     if people.person_evidence(st.text, m):
         return ""
     label = people.entity_label(st.ents, m)

@@ -85,7 +85,7 @@ def person_evidence(text: str, m: Mention) -> bool:
     if _PERSON_VERB.match(text[m.end : m.end + 40]) is not None:
         return True
     before = text[max(0, m.start - 40) : m.start]
-    word = re.search(r"([A-Za-z]+)\s*,?\s*$", before)
+    word = re.search(r"(?<!\b[Tt]he )(?<!\b[Aa] )\b([A-Za-z]+)\s*,?\s*$", before)  # not "the Uncle"
     if word is not None and lexicons.fold(word.group(1)) in lexicons.kin_words():
         return True
     pair = re.search(r"\b([A-Z][a-z]+)\s+(?:and|&)\s+$", before)
@@ -105,8 +105,8 @@ def modifies_noun(tokens: list[Token], t: Token | None, m: Mention, text: str) -
     head = tokens[t.head] if 0 <= t.head < len(tokens) else t
     if t.dep != "compound" or not head.lower or head.start < m.end:
         return False
-    before = text[max(0, m.start - 12) : m.start]
-    return re.search(r"\b(?:the|a|an|this|that|my|our|his|her|their)\s+$", before, re.I) is not None
+    det = r"\b(?:the|a|an|this|that|my|our|his|her|their)\s+(?-i:[A-Z][a-z]+\s+)?$"
+    return re.search(det, text[max(0, m.start - 20) : m.start], re.I) is not None
 
 
 def header_key(text: str, m: Mention) -> bool:

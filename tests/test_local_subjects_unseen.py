@@ -1,0 +1,72 @@
+"""Subject finding on everyday texts written for this test (invented, none from a dataset):
+writers who never say "I", relatives named twice, and firms, inns, ships and brands named
+after people."""
+
+from __future__ import annotations
+
+import pytest
+
+from spia_core.adversary.local import LocalAdversary
+
+
+@pytest.fixture(scope="module")
+def adversary() -> LocalAdversary:
+    return LocalAdversary()
+
+
+def _labels(adversary: LocalAdversary, text: str) -> list[str]:
+    return [s.description for s in adversary.infer(text).subjects]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Just got back from a week of hiking near Bergen. Knees are done for.",
+        "Loving the new allotment. Tomatoes are finally turning red!",
+        "We finally repainted the hallway. Two coats and it still looks patchy.",
+    ],
+)
+def test_a_post_without_i_has_a_writer(adversary: LocalAdversary, text: str) -> None:
+    assert [d.split(" - ")[0] for d in _labels(adversary, text)] == ["The author"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Denies chest pain. Reports poor sleep for two weeks. Started on a low dose.",
+        'Flooding closed the ring road on Friday. "We had no warning," a driver said.',
+        "Preheat the oven, then fold the berries into the batter and bake for an hour.",
+    ],
+)
+def test_notes_news_and_recipes_have_no_writer_subject(
+    adversary: LocalAdversary, text: str
+) -> None:
+    assert not any(d.startswith("The author") for d in _labels(adversary, text))
+
+
+def test_appositive_kin_and_an_addressed_relative_are_one_person(
+    adversary: LocalAdversary,
+) -> None:
+    one = _labels(adversary, "His godmother, my aunt Odile, sent a parcel from Rouen.")
+    assert sum("Odile" in d for d in one) == 1 and len(one) == 2
+    two = _labels(adversary, "My stepmother stayed for the weekend. Ines, you spoil us all!")
+    others = [d for d in two if not d.startswith("The author")]
+    assert len(others) == 1 and others[0].startswith("Ines - stepmother of the author")
+
+
+@pytest.mark.parametrize(
+    ("text", "people"),
+    [
+        ("The Uncle Sam costume from the party is still on the sofa.", []),
+        ("Stayed two nights at the Lord Halden Inn. Breakfast was great.", []),
+        ("Picked up dessert from Marks & Spencer and a drill from Jensen Hardware.", []),
+        ("Coach Amara kept our under-tens going all season. Proud of them!", ["Coach Amara"]),
+        ("Yours sincerely,\nK. L. Osei", ["K. L. Osei"]),
+        ("Remember to call Dervla about the boiler before Friday.", ["Dervla"]),
+    ],
+)
+def test_named_things_are_no_people_and_real_people_stay(
+    adversary: LocalAdversary, text: str, people: list[str]
+) -> None:
+    named = [d.split(" - ")[0] for d in _labels(adversary, text)]
+    assert [n for n in named if n != "The author"] == people
