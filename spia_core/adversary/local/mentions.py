@@ -96,15 +96,16 @@ _VOCATIVE = re.compile(r"(?:^|[.!?]\s+)(?P<name>[A-Z][a-z]{2,}),\s+(?:you|your|t
 _FULL_NAME = re.compile(r"(?<![\w@#])(?P<first>[A-Z][a-z]{2,}) (?P<last>[A-Z][a-z]{2,})\b(?![@\w])")
 
 
-def _is_first(word: str, world: bool = False) -> bool:
-    """A census first name, or with ``world`` one of any country's records (no word or place)."""
+def _is_first(word: str, world: bool = False, kin: bool = False) -> bool:
+    """A census first name, or with ``world`` one of any country's records (no word, and no
+    place unless ``kin`` named a relative: "my son Jordan")."""
     f = lexicons.fold(word)
     if f in lexicons.words("wordlike_first"):
         return False
     known = f in lexicons.first_names() or f in name_sets()[0]
     if known or not world or f in lexicons.common_words():
         return known
-    return f in world_given_names() and lexicons.gazetteer().lookup(word) is None
+    return f in world_given_names() and (kin or lexicons.gazetteer().lookup(word) is None)
 
 
 def find_paired_names(text: str) -> list[Mention]:
@@ -133,10 +134,9 @@ def find_cue_names(text: str) -> list[Mention]:
     out: list[Mention] = []
     for m in [*_NAME_CUE.finditer(text), *_VOCATIVE.finditer(text)]:
         name, cue = m.group("name"), m.groupdict()
-        first = name.split()[0]
-        # any country's given names after "my wife", "our driver", "called" or as address
-        noun = cue.get("noun") or ""
-        known = _is_first(first, world=bool(cue.get("kin") or noun or m.re is _VOCATIVE))
+        first, noun, kin = name.split()[0], cue.get("noun") or "", lexicons.kin_words()
+        # any country's given names; also places after a kin word ("my son Jordan")
+        known = _is_first(first, world=True, kin=noun in kin or cue.get("kin") in kin)
         if not known or noun in lexicons.words("not_person") or lexicons.fold(first) in lower:
             continue
         second = lexicons.fold(name.split()[1]) if " " in name else ""

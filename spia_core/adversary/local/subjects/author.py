@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import spia_core.adversary.local.lexicons as lexicons
-from spia_core.adversary.local.draft import Draft, _same_person
+from spia_core.adversary.local.draft import Draft, _same_person, names_compatible
 from spia_core.adversary.local.mentions import QUOTE_SPANS, Mention, overlaps
 from spia_core.adversary.local.subjects.state import SubjectState
 
@@ -88,7 +88,8 @@ def _no_subject(st: SubjectState, end: int) -> bool:
 
 def _named_as(d: Draft, h: Mention) -> bool:
     """Another live person named like the author's handle or header name."""
-    return d.alive and not d.is_author and any(_same_person(n.name, h.name) for n in d.names)
+    same = names_compatible if " " in h.text.strip() else _same_person  # "Ana P." / "@ana_p"
+    return d.alive and not d.is_author and any(same(n.name, h.name) for n in d.names)
 
 
 def _lead_placeholder(st: SubjectState) -> Mention | None:

@@ -151,13 +151,11 @@ def life_with(st: SubjectState) -> None:
     m = re.search(r"\b[Ll]ife with (?=\S)", st.text)
     named = st.adjacent_after(m.end(), limit=1) if m is not None else None
     named = named or _masked_partner(st)
-    if named is None:
-        for p in st.person_mentions():
-            if re.search(r"\b(?:with|to)\s*$", st.text[max(0, p.start - 6) : p.start]) and (
-                re.match(r"\s*(?:and|&)\s+(?:our|the)\b", st.text[p.end : p.end + 12])
-            ):
-                named = p
-                break
+    for p in st.person_mentions() if named is None else []:  # "with X and our kids"
+        after = re.match(rf"\s*(?:and|&)\s+(?:our\b|the ({_CHILD_NOUNS}))", st.text[p.end :])
+        if after and re.search(r"\b(?:with|to)\s*$", st.text[max(0, p.start - 6) : p.start]):
+            named = p
+            break
     d = st.draft_of(named) if named is not None else None
     if d is None or d.kin or d.is_author:
         return

@@ -47,7 +47,7 @@ def head_class(text: str, m: Mention) -> str:
     words = _words(m.name or m.text)
     if not words:
         return ""
-    after = re.match(r"(?:['’]s)?\s+([A-Z][a-z]+)", text[m.end : m.end + 30])
+    after = re.match(r"(?:['’]s)?\s+(?:(?:&|and) )?([A-Z][a-z]+)", text[m.end : m.end + 30])
     heads = [words[-1]] + ([after.group(1).lower()] if after else [])
     ambiguous = lexicons.words("ambiguous_head")
     for h in heads:
