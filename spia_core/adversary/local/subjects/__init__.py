@@ -52,7 +52,6 @@ PASSES: tuple[SubjectPass, ...] = (
     SubjectPass("subject.masked_parents", kin.masked_parents, "post"),
     SubjectPass("subject.masked_counts", kin.masked_counts, "post"),
     SubjectPass("subject.masked_parent_list", kin.masked_parent_list, "post"),
-    SubjectPass("subject.social_roles", kin.social_roles, "post"),
     SubjectPass("subject.implied_spouse", kin.implied_spouse),
     SubjectPass("subject.codes", codes.attach_codes),
     SubjectPass("subject.masked_code_holders", codes.masked_code_holders),

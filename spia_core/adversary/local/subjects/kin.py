@@ -36,11 +36,6 @@ _PARENT_CUE = re.compile(
     rf"\b(?:{lexicons.alternation('parent_cue')}|inspir\w*)\b|\b[Tt]heir\b|\b[Tt]hey\b", re.I
 )
 
-_SOCIAL_ROLE = re.compile(
-    r"\b[Mm]y (?:(?:amazing|dear|great|wonderful|old|former|new|awesome|incredible|best) )?"
-    rf"(?P<noun>{lexicons.alternation('social_noun')})\b(?!s|['’]s)"
-)
-
 
 def link_kin(st: SubjectState) -> None:
     """Pass: kin words ("his wife", "my two sons") bound to their possessor and to a name
@@ -227,24 +222,6 @@ def masked_parent_list(st: SubjectState) -> None:
             d.anchor, d.guess = author, guess
             d.kin, d.child_index, d.child_count = "parent", i, 2
         return
-
-
-def social_roles(st: SubjectState) -> None:
-    """Pass: 'my mentor', 'my coach', 'my landlord': an unnamed person close to the writer is a
-    subject; a name in apposition ('my mentor, [PERSON]') gets the role instead."""
-    author = st.author
-    for m in _SOCIAL_ROLE.finditer(st.text):
-        noun = m.group("noun").lower()
-        key = lexicons.word_map("social_key").get(noun, noun)
-        if any(x.role == key for x in st.all_mentions(alive=True)):
-            continue
-        named = st.adjacent_after(m.end(), limit=3)
-        if named is not None and not st.draft_of(named).kin:
-            st.attach(st.draft_of(named), Mention(m.start(), m.end(), noun, "role"))
-            continue
-        # No role key: the words around the mention describe this unnamed person.
-        d = st.new(Mention(m.start("noun"), m.end(), noun, "role", role=key, anchor="my"))
-        d.anchor = author
 
 
 def masked_counts(st: SubjectState) -> None:

@@ -142,19 +142,15 @@ class SubjectState:
         people, starts = self._index()
         return people[bisect.bisect_left(starts, start) : bisect.bisect_left(starts, end)]
 
-    def token_index(self, pos: int) -> int | None:
-        """The index of the parsed token covering character ``pos`` - 1."""
+    def token_at(self, pos: int) -> Token | None:
+        """The parsed token covering character ``pos`` - 1 (the one ending at or after it)."""
         if not self.tokens:
             return None
         if self._token_starts is None:
             self._token_starts = [t.start for t in self.tokens]
         i = bisect.bisect_right(self._token_starts, pos - 1) - 1
-        return i if i >= 0 and self.tokens[i].start < pos <= self.tokens[i].end else None
-
-    def token_at(self, pos: int) -> Token | None:
-        """The parsed token covering character ``pos`` - 1 (the one ending at or after it)."""
-        i = self.token_index(pos)
-        return None if i is None else self.tokens[i]
+        tok = self.tokens[i] if i >= 0 else None
+        return tok if tok is not None and tok.start < pos <= tok.end else None
 
     def adjacent_after(self, pos: int, limit: int = 4) -> Mention | None:
         people, starts = self._index()
