@@ -21,9 +21,8 @@ def _labels(adversary: LocalAdversary, text: str) -> list[str]:
 @pytest.mark.parametrize(
     "text",
     [
-        "Just got back from a week of hiking near Bergen. Knees are done for.",
-        "Loving the new allotment. Tomatoes are finally turning red!",
         "We finally repainted the hallway. Two coats and it still looks patchy.",
+        "Tomatoes are turning red at last. Our allotment neighbours are jealous.",
     ],
 )
 def test_a_post_without_i_has_a_writer(adversary: LocalAdversary, text: str) -> None:

@@ -51,36 +51,11 @@ def link_author(st: SubjectState) -> None:
                 st.merge(author, d)
 
 
-#: A text that opens with a verb and no subject ("Just moved to Porto.", "Loving the view"),
-#: after an optional "Name: ... | ..." header line: the writer speaks of themself.
-_VERB = lexicons.alternation("elided_verb")
-_ELIDED = re.compile(
-    r"^\W*(?:[^\n]*\|[^\n]*\n\s*)?(?:(?:Just|Finally|Still|Really|So|Already|Recently|Officially|"
-    rf"Proudly|Never) (?=(?i:[a-z]+ed|{_VERB})\b)|(?=[A-Z][a-z]+ing\b|(?:{_VERB})\b))"
-    r"(?P<verb>[\w']+)(?= (?:[a-z]|[A-Z]\w+ [A-Z]))"
-)
-#: A sentence opening with a verb of the third person ("Denies pain."): a note about another.
-_THIRD = re.compile(r"(?:^|[.!?]\s+)(?P<verb>[A-Z][a-z]+[^s']s) (?=[a-z])")
-
-
 def _writer_cue(st: SubjectState) -> bool:
-    """'we'/'our'/'us' outside quotes, or an opening verb with no subject (on the parse) in a
-    text whose sentences never open with a verb of the third person."""
+    """'we', 'our' or 'us' outside quotes: a writer speaks."""
     quotes = [m.span() for m in QUOTE_SPANS.finditer(st.text)]
     we = re.finditer(r"\b(?:[Ww]e|[Oo]ur|us)\b", st.text)
-    if any(not overlaps(*m.span(), quotes) for m in we):
-        return True
-    m = _ELIDED.match(st.text)
-    if m is None or any(_no_subject(st, t.end("verb")) for t in _THIRD.finditer(st.text)):
-        return False
-    return not st.tokens or _no_subject(st, m.end("verb"))
-
-
-def _no_subject(st: SubjectState, end: int) -> bool:
-    """The token ending at ``end`` is a sentence's root verb with no subject."""
-    tok = st.token_at(end)
-    i = st.tokens.index(tok) if tok is not None and tok.dep == "ROOT" else -1
-    return i >= 0 and all(t.head != i or t.dep not in {"nsubj", "nsubjpass"} for t in st.tokens)
+    return any(not overlaps(*m.span(), quotes) for m in we)
 
 
 def _named_as(d: Draft, h: Mention) -> bool:
