@@ -90,13 +90,8 @@ _NAME_CUE = re.compile(
     r"\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir) (?:[a-z]+ )?(?P<noun>[a-z]+(?:-in-law)?),?)\s+"
     r"(?P<name>[A-Z][a-z]{2,}(?: [A-Z][a-z]{2,})?)\b"
 )
-#: A name opening a sentence and addressed ("Carmen, you ...", "Tomas, thank you"), or the
-#: writer's companion ("Yusuf and I").
-_VOCATIVE = re.compile(
-    r"(?:(?:^|[.!?]\s+)(?=\w+,\s+(?:you|your|thanks?|I)\b)|(?<![\w@#])(?=\w+ (?:and|&) I\b))"
-    r"(?P<name>[A-Z][a-z]{2,})\b",
-    re.M,
-)
+#: A name opening a sentence and addressed ("Carmen, you ...", "Tomas, thank you").
+_VOCATIVE = re.compile(r"(?:^|[.!?]\s+)(?P<name>[A-Z][a-z]{2,}),\s+(?:you|your|thanks?|I)\b", re.M)
 #: A full name with no cue: a known first name and a known surname ("Helena Marsh").
 _FULL_NAME = re.compile(r"(?<![\w@#])(?P<first>[A-Z][a-z]{2,}) (?P<last>[A-Z][a-z]{2,})\b(?![@\w])")
 
