@@ -1,10 +1,6 @@
-"""Stage A: find the subjects (one per person) and the mentions that refer to each.
-
-Subject finding is a sequence of named passes (:data:`PASSES`) over one typed state
-(:class:`~spia_core.adversary.local.subjects.state.SubjectState`): each pass reads the mentions
-and drafts found so far and adds, links, merges or drops drafts. Pass ids (``subject.<name>``)
-are the rule ids of subject decisions.
-"""
+"""Stage A: find the subjects (one per person) and the mentions of each, by a sequence of named
+passes (:data:`PASSES`, ids ``subject.<name>``: the rule ids of subject decisions) over one
+typed state (:class:`~spia_core.adversary.local.subjects.state.SubjectState`)."""
 
 from __future__ import annotations
 

@@ -78,9 +78,8 @@ def link_kin(st: SubjectState) -> None:
 
 
 def _one_relative(st: SubjectState) -> None:
-    """Two kin phrases in apposition are one person ("Her mother, my sister Ada": the writer's
-    sister); a name addressed right after an unnamed relative is that relative's ("My aunt
-    came by. Ines, you are a star")."""
+    """Kin phrases in apposition are one person ("Her mother, my sister Ada"), and so is a name
+    addressed right after an unnamed relative of the writer ("My aunt came. Ines, you ...")."""
     kins = sorted(st.kins, key=lambda m: m.start)
     for a, b in itertools.pairwise(kins):
         if a.count == b.count == 1 and re.fullmatch(r"\s*,\s*", st.text[a.end : b.start]):

@@ -1,12 +1,7 @@
-"""Generic placeholders ([REDACTED], ***, ████, XXX) read by their slot.
-
-A placeholder that hides a person ("Dear [REDACTED]", "My wife XXX", "[REDACTED] joined us in
-2015", "Patient: ***") is a masked mention of that person; one that hides a value ("born on
-[REDACTED]", "Address: *** Mill Road", "NHS number: ***") is not a person at all. In a
-third-person slot the same placeholder token stands for the same person (a redaction tool
-writes one token for every hidden name); a greeting's placeholder is the addressee and a
-signature's is the writer, each a person of their own.
-"""
+"""Generic placeholders ([REDACTED], ***, ████, XXX) read by their slot: a person slot ("Dear
+[REDACTED]", "my wife XXX", "Patient: ***") or a value slot ("born on [REDACTED]"); in
+third-person slots one token is one person, a greeting's is the addressee, a signature's the
+writer."""
 
 from __future__ import annotations
 

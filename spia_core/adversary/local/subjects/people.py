@@ -1,19 +1,6 @@
-"""Is a candidate name a person? General cues that hold for any English text.
-
-A name found by NER or by a first-name list can be a street ("Morgan Street"), a hill, a firm
-("Brennan Logistics"), a team, a facility, a product modifier ("the Ford Ranger roof box"), a
-header key ("Status:") or a phrase of a language the engine cannot read ("Mein Name"). The cues:
-- the head noun of the name, or the word right after it, is a place, facility or organisation
-  class word (Street, Road, Ridge, Hospital, Ltd, Logistics, Rovers...); head words that are
-  also common surnames (Hill, Hall, Park, Lane...) count only without person evidence;
-- spaCy's entity label for the same span is a place type, after a locative preposition or
-  for a gazetteer place;
-- a locative preposition before a gazetteer place ("from Kendal");
-- the dependency parse: the name modifies a common noun after a determiner ("the X Y speaker");
-- a single word before ":" that the tagger reads as a common word (a header key);
-- the text is not English and the name does not start with a known first name.
-A title (Mr, Dr, Cllr...) always keeps a name a person.
-"""
+"""Is a candidate name a person? General cues for any English text: a place, facility or firm
+head word, a locative preposition, spaCy's place labels, a noun it modifies, a header key, a
+language the engine cannot read (details: docs/local_adversary.md, subject.not_a_person)."""
 
 from __future__ import annotations
 
