@@ -127,13 +127,6 @@ def test_legacy_passed_down_since_masked_names(adv):
     assert len([s for s in subjects if "parent" in s.description.lower()]) == 2
 
 
-def test_unnamed_mentor_is_a_subject(adv):
-    text = "[PERSON] : Huge thanks to my mentor for pushing me to apply. Got the offer today!"
-    subjects = adv.infer(text).subjects
-    assert any("mentor" in s.description.lower() for s in subjects)
-    assert len(subjects) == 2
-
-
 def test_plural_mentors_are_not_one_subject(adv):
     text = "[PERSON] : Huge thanks to my mentors for pushing me to apply. Got the offer today!"
     subjects = adv.infer(text).subjects

@@ -84,7 +84,7 @@ _PAIR = re.compile(
 )
 #: Words after which a capitalised first name is a person in informal text ("tea with Kimberly").
 _NAME_CUE = re.compile(
-    r"(?:\b(?:with|and|to|for|from|by|thanks|Thanks|met|meet|love|miss)|&|"
+    r"(?:\b(?P<prep>to|for|from|by)|\b(?:with|and|thanks|Thanks|met|meet|love|miss)|&|"
     rf"\b(?P<kin>{lexicons.alternation('name_cue')})\b,?|"
     # "our guide Pemba", "my foreman Kwabena": a possessed noun, then the name in apposition
     r"\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir) (?:[a-z]+ )?(?P<noun>[a-z]+(?:-in-law)?),?)\s+"
@@ -96,16 +96,15 @@ _VOCATIVE = re.compile(r"(?:^|[.!?]\s+)(?P<name>[A-Z][a-z]{2,}),\s+(?:you|your|t
 _FULL_NAME = re.compile(r"(?<![\w@#])(?P<first>[A-Z][a-z]{2,}) (?P<last>[A-Z][a-z]{2,})\b(?![@\w])")
 
 
-def _is_first(word: str, world: bool = False, kin: bool = False) -> bool:
-    """A census first name, or with ``world`` one of any country's records (no word, and no
-    place unless ``kin`` named a relative: "my son Jordan")."""
+def _is_first(word: str, world: bool = False) -> bool:
+    """A census first name, or with ``world`` one of any country's records (no word or place)."""
     f = lexicons.fold(word)
     if f in lexicons.words("wordlike_first"):
         return False
     known = f in lexicons.first_names() or f in name_sets()[0]
     if known or not world or f in lexicons.common_words():
         return known
-    return f in world_given_names() and (kin or lexicons.gazetteer().lookup(word) is None)
+    return f in world_given_names() and lexicons.gazetteer().lookup(word) is None
 
 
 def find_paired_names(text: str) -> list[Mention]:
@@ -134,9 +133,9 @@ def find_cue_names(text: str) -> list[Mention]:
     out: list[Mention] = []
     for m in [*_NAME_CUE.finditer(text), *_VOCATIVE.finditer(text)]:
         name, cue = m.group("name"), m.groupdict()
-        first, noun, kin = name.split()[0], cue.get("noun") or "", lexicons.kin_words()
-        # any country's given names; also places after a kin word ("my son Jordan")
-        known = _is_first(first, world=True, kin=noun in kin or cue.get("kin") in kin)
+        first, noun = name.split()[0], cue.get("noun") or ""
+        # any country's given names, except after a preposition that also takes places
+        known = _is_first(first, world=not cue.get("prep"))
         if not known or noun in lexicons.words("not_person") or lexicons.fold(first) in lower:
             continue
         second = lexicons.fold(name.split()[1]) if " " in name else ""
