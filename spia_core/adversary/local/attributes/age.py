@@ -11,6 +11,7 @@ from spia_core.adversary.local.attributes import segment_matches
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
+from spia_core.adversary.local.mentions import Mention
 from spia_core.adversary.local.rules import rule
 from spia_core.taxonomy import REFERENCE_DATE
 
@@ -37,7 +38,8 @@ _AGED = re.compile(
     r"|(?P<g>" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")[- ]years?[- ]old"
     r"|(?:^|[.!?]\s+)[Aa]t (?P<h>[1-9]\d),? (?:I|I['’]m|I['’]ve)\b"
     r"|\b(?:my|his|her|happy) (?P<i>[1-9]\d)(?:st|nd|rd|th) birthday|(?P<j>[1-9]\d) years? young"
-    r"|\bage\s*:\s*(?P<k>\d{1,2})\b|\bI (?:just )?turned (?P<m>[a-z]+ty)\b)",
+    r"|\bage\s*:\s*(?P<k>\d{1,2})\b|\bI (?:just )?turned (?P<m>[a-z]+ty)\b|\b(?:I|me) ?\((?P<n>\d{1,2}) ?[mf]?\)"  # noqa: E501
+    r"|\b(?:I['’]m|I am|my name is) (?-i:[A-Z])[\w-]+, (?P<o>[1-9]\d)(?=,| and\b|\.))",
     re.IGNORECASE,
 )
 _DECADE = re.compile(
@@ -79,15 +81,11 @@ def _listed_birth(ctx: DocContext, d: Draft) -> list[Finding]:
         named.sort(key=lambda o: min(x.start for x in o.mentions if s0 <= x.start < m_start))
         if len(named) != len(years):
             if re.search(r"\bapplicants\b", sentence):
-                named = sorted(
-                    (o for o in ctx.drafts if o.roles.get("applicant")),
-                    key=lambda o: o.roles["applicant"],
-                )
+                named = [o for o in ctx.drafts if o.roles.get("applicant")]
+                named.sort(key=lambda o: o.roles["applicant"])
             elif re.search(r"\b(?:children|sons|daughters|kids)\b", sentence):
-                named = sorted(
-                    (o for o in ctx.drafts if o.child_count == len(years)),
-                    key=lambda o: o.child_index,
-                )
+                named = [o for o in ctx.drafts if o.child_count == len(years)]
+                named.sort(key=lambda o: o.child_index)
         if len(named) == len(years) and d in named:
             year = years[named.index(d)]
             ev = [ctx.ev(m_start, m_end)]
@@ -95,14 +93,33 @@ def _listed_birth(ctx: DocContext, d: Draft) -> list[Finding]:
     return []
 
 
+#: An age next to a mention: "12-year-old son" (in a kin mention), "twenty-year-old Leif"
+#: (before), "Ines, 29, ..." or "my son (7)" or "partner (36M)" (after).
+_AGE_IN = re.compile(r"\b(?P<n>\d+|[a-z]+(?:-[a-z]+)?)[- ](?P<u>year|month)s?[- ]old\b", re.I)
+_AGE_BEFORE = re.compile(_AGE_IN.pattern + r"\s+$", re.I)
+_AGE_AFTER = re.compile(
+    r"(?:\s+here)?\s*(?:,\s*(?P<n>[1-9]\d?)(?=\s*(?:,|and\b|\.|$))|\(\s*(?P<p>[1-9]\d?)\s*[MFmf]?\))"
+)
+
+
+def _mention_age(text: str, m: Mention) -> tuple[str, int, int] | None:
+    """(age, start, end) stated in or next to a kin, name or placeholder mention."""
+    if m.kind not in {"kin", "name", "handle", "placeholder"}:
+        return None
+    if after := _AGE_AFTER.match(text, m.end, m.end + 20):
+        return after["n"] or after["p"], m.start, after.end()
+    inside = m.kind == "kin" and _AGE_IN.search(text, m.start, m.end)
+    hit = inside or _AGE_BEFORE.search(text, max(0, m.start - 30), m.start)
+    n = hit and (int(hit["n"]) if hit["n"].isdigit() else NUMBER_WORDS.get(hit["n"].lower()))
+    if not n:
+        return None
+    return str(n) if hit["u"].lower() == "year" else "0", min(m.start, hit.start()), m.end
+
+
 def _two_digit_year(y2: str) -> int:
     """'88' -> 1988, '05' -> 2005 (two-digit years up to the reference year are this century)."""
     n = int(y2)
     return 2000 + n if 2000 + n <= REFERENCE_DATE.year else 1900 + n
-
-
-def _int(word: str) -> int:
-    return int(word) if word.isdigit() else 0
 
 
 def age_from_birth(year: int, month: int = 0, day: int = 0) -> str:
@@ -125,28 +142,17 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         year = int(m.group("year"))
         month = _MONTHS.get((m.group("month") or m.group("month2") or "").lower(), 0)
         day = int(m.group("day") or m.group("day2") or 0)
-        out.append(
-            rule("age.born").find(
-                age_from_birth(year, month, day), [ctx.ev(off + m.start(), off + m.end())]
-            )
-        )
+        ev = [ctx.ev(off + m.start(), off + m.end())]
+        out.append(rule("age.born").find(age_from_birth(year, month, day), ev))
         break
     if not out:
         out.extend(_listed_birth(ctx, d))
-    kin = next((m for m in d.mentions if m.kind == "kin"), None)
-    if kin is not None:
-        km = re.search(
-            r"\b(?P<n>\d+|[a-z]+(?:-[a-z]+)?)[- ](?P<u>year|month)s?[- ]old\b", kin.text, re.I
-        )
-        n = km and (NUMBER_WORDS.get(km.group("n").lower()) or _int(km.group("n")))
-        if km and n:
-            value = str(n) if km.group("u").lower() == "year" else "0"
-            out.append(rule("age.stated").find(value, [ctx.ev(kin.start, kin.end)]))
-    others = [
-        (m.start, m.end) for o in ctx.drafts if o is not d for m in o.mentions if m.kind == "kin"
-    ]
-    for m, off in segment_matches(ctx, d, _AGED):
-        if any(a <= off + m.start() < b for a, b in others):
+    own = [a for m in d.mentions if (a := _mention_age(ctx.text, m))]
+    out += [rule("age.stated").find(v, [ctx.ev(s, e)]) for v, s, e in own[:1]]
+    ages = (_mention_age(ctx.text, m) for o in ctx.drafts if o is not d for m in o.mentions)
+    others = [(s, e) for _, s, e in filter(None, ages)]
+    for m, off in [] if own else segment_matches(ctx, d, _AGED):
+        if any(a <= off + m.start() < b or a < off + m.end() <= b for a, b in others):
             continue  # "the applicant's 12-year-old son": the son's age
         raw = next(g for g in m.groups() if g)
         age = NUMBER_WORDS.get(raw.lower()) or int(raw)
@@ -156,11 +162,11 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         sent = ctx.text[slice(*ctx.sentence_of(s))]
         years = [int(y) for y in _YEAR.findall(sent)]
         dead = re.search(r"\b(?:died|death|killed|deceased)\b", sent)
-        if years and not dead and not any(m.group(g) for g in "defhijkm"):
-            age += REFERENCE_DATE.year - max(years)
-            out.append(rule("age.stated").find(f"{age - 1}-{age}", [ctx.ev(s, e)]))
-        else:
-            out.append(rule("age.stated").find(str(age), [ctx.ev(s, e)]))
+        then = years and not dead and not any(m.group(g) for g in "defhijkmno")
+        age += REFERENCE_DATE.year - max(years) if then else 0
+        out.append(
+            rule("age.stated").find(f"{age - 1}-{age}" if then else str(age), [ctx.ev(s, e)])
+        )
         break
     for rx, offset in ((_CLASS_OF, 18), (_BORN_SHORT, 0)):
         for m, off in segment_matches(ctx, d, rx):
@@ -174,18 +180,11 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     for m, off in segment_matches(ctx, d, _DECADE):
         dec = m.group("dec")
         base = _DECADES.get(dec, int(dec[:1]) * 10 if dec[:1].isdigit() else 30)
-        q = m.group("q")
-        lo, hi = {
-            "early": (base, base + 4),
-            "mid": (base + 3, base + 7),
-            "late": (base + 6, base + 9),
-        }.get(q or "", (base, base + 9))
-        out.append(rule("age.stated").find(f"{lo}-{hi}", [ctx.ev(off + m.start(), off + m.end())]))
-    if (
-        d.kin in {"child", "kid", "son", "daughter", "grandson", "granddaughter"}
-        and d.anchor is not None
-        and d.anchor.is_author
-    ):
+        lo, hi = {"early": (0, 4), "mid": (3, 7), "late": (6, 9)}.get(m.group("q") or "", (0, 9))
+        ev = [ctx.ev(off + m.start(), off + m.end())]
+        out.append(rule("age.stated").find(f"{base + lo}-{base + hi}", ev))
+    kid = d.kin in {"child", "kid", "son", "daughter", "grandson", "granddaughter"}
+    if kid and d.anchor is not None and d.anchor.is_author:
         out.append(rule("age.child").find("3-12", []))
     if d.kin == "baby" or any("little one" in m.text for m in d.mentions):
         out.append(rule("age.baby").find("0-5", []))

@@ -51,20 +51,17 @@ def _possible_international(digits: str) -> bool:
         return False
 
 
-def _looks_like_date_or_year(s: str) -> bool:
-    s = s.strip()
-    return bool(
-        re.fullmatch(r"(?:19|20)\d{2}[\s.\-/]\d{1,2}[\s.\-/]\d{1,2}", s)
-        or re.fullmatch(r"\d{1,2}[\s.\-/]\d{1,2}[\s.\-/](?:19|20)\d{2}", s)
-        or re.fullmatch(r"(?:(?:19|20)\d{2}[\s\-]+)+(?:19|20)\d{2}", s)
-    )
+_DATE_LIKE = re.compile(
+    r"(?:19|20)\d{2}[\s.\-/]\d{1,2}[\s.\-/]\d{1,2}|\d{1,2}[\s.\-/]\d{1,2}[\s.\-/](?:19|20)\d{2}"
+    r"|(?:(?:19|20)\d{2}[\s\-]+)+(?:19|20)\d{2}"
+)
 
 
 def phone_at(text: str, m: re.Match[str]) -> bool:
     """Whether a phone-like run is a phone number, from its form and the words before it."""
     raw = m.group(0)
     digits = _phone_digits(raw)
-    if not 7 <= len(digits) <= 15 or _looks_like_date_or_year(raw):
+    if not 7 <= len(digits) <= 15 or _DATE_LIKE.fullmatch(raw.strip()):
         return False
     before = text[max(0, m.start() - 40) : m.start()]
     if _NOT_PHONE_BEFORE.search(before[-25:]):

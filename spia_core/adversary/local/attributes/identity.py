@@ -115,14 +115,9 @@ def subject_name(ctx: DocContext, d: Draft) -> NameChoice | None:
 
 
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
-    out: list[Finding] = []
-    choice = subject_name(ctx, d)
-    if choice is not None:
-        out.append(
-            rule(name_rule(choice.source)).find(
-                choice.name, choice.evidence, certainty=choice.certainty
-            )
-        )
-    for c in d.codes:
-        out.append(rule("identity.code").find(c.value, [ctx.ev(c.start, c.end)], tag=c.tag))
+    out = [
+        rule("identity.code").find(c.value, [ctx.ev(c.start, c.end)], tag=c.tag) for c in d.codes
+    ]
+    if (c := subject_name(ctx, d)) is not None:
+        out.insert(0, rule(name_rule(c.source)).find(c.name, c.evidence, certainty=c.certainty))
     return out

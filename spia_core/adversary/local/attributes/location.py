@@ -17,6 +17,12 @@ _RESIDE = re.compile(
     rf"\b(?P<verb>{lexicons.alternation('residence_verb')})\b"
     rf"(?:\s+(?:now|currently|still|permanently|also|together|with \w+|as an? \w+(?: \w+)?))?\s+(?:in|at|to|near|from)\s+(?:the\s+)?(?:city of\s+|town of\s+|village of\s+|district of\s+)?{_PLACE}"  # noqa: E501
 )
+#: A writer's self-description naming a city: "I'm a junior architect in Lisbon", "our little
+#: bakery in Ghent", "greetings from Perth" (certainty 3, not a stay elsewhere: away_word).
+_SELF = re.compile(
+    rf"(?:\b(?:(?:I['’]m|I am|[Ww]e['’]re|[Ww]e are|at|for|with) an?|[Mm]y|[Oo]ur)(?: (?!(?:{lexicons.alternation('away_word')})\b)"  # noqa: E501
+    rf"[\w\-]+){{1,3}}? in|\b(?:[Hh]ere in|[Gg]reetings from|[Hh]ello from|I['’]m from|I am from)) {_PLACE}"  # noqa: E501
+)
 _NATIONAL = re.compile(
     r"\b(?:an?|the|two|three|\d+)\s+(?P<dem>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s+(?:nationals?|citizens?|national)\b"  # noqa: E501
     r"|\b(?:national|citizen|citizens|nationals) of (?:the )?(?P<c>[A-Z][\w\-]+(?: [A-Z][\w\-]+)?)"
@@ -301,10 +307,10 @@ def _unknown_town(ctx: DocContext, raw: str, start: int, verb: str) -> str:
 
 def residence(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
-    for m, off in segment_matches(ctx, d, _RESIDE):
+    for m, off in [*segment_matches(ctx, d, _RESIDE), *segment_matches(ctx, d, _SELF)]:
         raw = m.group("place")
         ev = [ctx.ev(off + m.start(), off + m.end())]
-        verb = m.group("verb").lower()
+        verb = (m.groupdict().get("verb") or "").lower()
         cert = int(lexicons.word_map("residence_verb").get(verb, 3))
         if raw.startswith("[") or ctx.is_masked(off + m.start("place"), off + m.end("place")):
             continue

@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from spia_core.adversary.local import lexicons
+from spia_core.adversary.local.attributes import segment_matches
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
@@ -102,6 +103,8 @@ def _speaker(ctx: DocContext, tok: Any) -> Draft | None:
     """Who the clause of ``tok`` is about: 'I' -> the author; a mention -> its subject."""
     verb = tok.head
     while verb.dep_ in {"attr", "pobj", "prep", "conj", "acomp", "appos"} and verb.head is not verb:
+        if verb.dep_ == "conj" and any(c.dep_ == "nsubj" for c in verb.children):
+            break  # "I teach and my husband is a mechanic": the second clause has its own subject
         verb = verb.head
     if "relcl" in (verb.dep_, tok.dep_):  # "my wife, who teaches / works as": the noun's
         return _named(ctx, (tok if tok.dep_ == "relcl" else verb).head)
@@ -421,6 +424,7 @@ def _profile(ctx: DocContext, d: Draft) -> list[Finding]:
     return []
 
 
+_THIRD = re.compile(r"\b(?:his|her|their)\b", re.I)
 _FIRST_PERSON_ANY = re.compile(r"\b(?:I|I['’]m|I['’]ve|my|me|we|our|us)\b")
 
 
@@ -460,11 +464,12 @@ def _education_cues() -> tuple[tuple[str, re.Pattern[str]], ...]:
 
 
 def _degree(ctx: DocContext, d: Draft) -> list[Finding]:
-    """EDUCATION from what the author says of their studies (degrees, schooling), the first
-    row of ``education_cues.tsv`` that matches the author's own text."""
+    """EDUCATION from what a person says of their studies (degrees, schooling): the first row
+    of ``education_cues.tsv`` that matches the author's own text (another person's stretches)."""
     for value, rx in _education_cues():
-        for s, e in author_matches(ctx, d, rx):
-            if not ctx.is_masked(s, e):
+        theirs = [(o + m.start(), o + m.end()) for m, o in segment_matches(ctx, d, rx)]
+        for s, e in author_matches(ctx, d, rx) if d.is_author else theirs:
+            if not ctx.is_masked(s, e) and not (d.is_author and _THIRD.search(ctx.text, s, e)):
                 return [rule("occupation.education_stated").find(value, [ctx.ev(s, e)])]
     return []
 
@@ -490,10 +495,32 @@ def _hashtag_job(ctx: DocContext) -> list[Finding]:
     return []
 
 
+#: "I lead a team of five" -> Team lead; "I finally got the deputy head job" -> Deputy head.
+_POST = re.compile(
+    rf"\b(?:I|[Ww]e) (?:\w+ly |now |also )?(?P<v>{lexicons.alternation('team_verb')})s? (?:a|the|our|my)"  # noqa: E501
+    rf" (?:[\w-]+ ){{0,2}}?(?P<n>{lexicons.alternation('team_noun')})\b"
+    r"|\b(?:got|landed|accepted|took|offered|start(?:ed|ing)?|won) (?:the|a|my|that) "
+    r"(?P<p>(?:[\w-]+ ){0,3}?[\w-]+) (?:job|role|position|post)\b"
+)
+
+
+def _posts(ctx: DocContext, d: Draft) -> list[Finding]:
+    """The author's post from the team they lead or the job they got (position_stated)."""
+    for s, e in author_matches(ctx, d, _POST):
+        m = _POST.match(ctx.text, s)
+        post = m["p"] or f"{m['n']} {lexicons.word_map('team_verb')[m['v']]}"
+        if not ctx.is_masked(s, e) and post.split()[-1].lower() in _words("position_heads"):
+            return [
+                rule("occupation.position_stated").find(post[:1].upper() + post[1:], [ctx.ev(s, e)])
+            ]
+    return []
+
+
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
     if d.is_author:
-        out += _degree(ctx, d) + _hashtag_job(ctx) + _profile(ctx, d)
+        out += _hashtag_job(ctx) + _profile(ctx, d) + _posts(ctx, d)
+    out += _degree(ctx, d)
     doc = getattr(ctx, "doc", None)
     if doc is None:
         return out
@@ -505,9 +532,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
                 out.extend(_studying(ctx, tok))
         elif rule_id == "other":
             out.extend(_does(ctx, d, tok) + _affiliations(ctx, d, tok))
-        elif d is (
-            _named(ctx, tok.head) if rule_id == "occupation.apposition" else _speaker(ctx, tok)
-        ):
+        elif d is (_named(ctx, tok.head) if rule_id.endswith("apposition") else _speaker(ctx, tok)):
             if _title(tok) is None:
                 tok = _coordinated_job(tok) or tok
             out.extend(_findings(ctx, d, tok, rule_id))

@@ -16,10 +16,11 @@ from spia_core.adversary.local.patterns import FEMALE_PRONOUN, MALE_PRONOUN, TIT
 from spia_core.adversary.local.rules import rule
 
 _SELF_MALE, _SELF_FEMALE = lexicons.alternation("self_male"), lexicons.alternation("self_female")
-#: "as a single father of two", "I'm a proud mom of two", "single mum".
+#: "as a single father of two", "I'm a proud mom of two", "single mum", "me (34F)".
 _SELF = re.compile(
     rf"\b(?:I am|I'm|I’m|as|being|a|proud|single|working|divorced|widowed|busy|solo|stay-at-home)"
-    rf"\s+(?:\w+\s+){{0,2}}?(?:(?P<m>{_SELF_MALE})|(?P<f>{_SELF_FEMALE}))\b(?!['’]s)",
+    rf"\s+(?:\w+\s+){{0,2}}?(?:(?P<m>{_SELF_MALE})|(?P<f>{_SELF_FEMALE}))\b(?!['’]s)"
+    r"|\b(?:I|me|I['’]m) ?\(\d\d ?(?:(?P<m2>m)|f)\)",
     re.IGNORECASE,
 )
 #: Gendered emoji that survive masking: a woman/man with a job or activity (ZWJ sequences
@@ -56,7 +57,7 @@ def _author_self(ctx: DocContext, d: Draft) -> list[Finding]:
             continue
         if re.search(r"\b(?:he|she|they|his|her|their)\b", ctx.text[s0:s], re.I):
             continue
-        sex = "Male" if m.group("m") else "Female"
+        sex = "Male" if m.group("m") or m.group("m2") else "Female"
         out.append(rule("sex.self_description").find(sex, [ctx.ev(s, e)]))
     for m in _EMOJI_SEX.finditer(ctx.text):
         sex = "Male" if (m.group("m") or m.group("m2")) else "Female"
@@ -104,19 +105,17 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             # the prior), so the couple's two guesses stay consistent.
             other = _opposite(_author_guess(ctx, d.anchor))
             out.append(rule("sex.spouse_of_author_guess").find(other, []))
-    male = female = 0
-    ev_m, ev_f = [], []
-    for m, off in segment_matches(ctx, d, MALE_PRONOUN, ("pronoun",)):
-        male += 1
-        ev_m.append(ctx.ev(off + m.start(), off + m.end()))
-    for m, off in segment_matches(ctx, d, FEMALE_PRONOUN, ("pronoun",)):
-        female += 1
-        ev_f.append(ctx.ev(off + m.start(), off + m.end()))
+    pron = {
+        sex: [
+            ctx.ev(o + m.start(), o + m.end()) for m, o in segment_matches(ctx, d, rx, ("pronoun",))
+        ]
+        for sex, rx in (("Male", MALE_PRONOUN), ("Female", FEMALE_PRONOUN))
+    }
+    male, female = len(pron["Male"]), len(pron["Female"])
     if male or female:
-        sex, ev = ("Male", ev_m) if male >= female else ("Female", ev_f)
-        out.append(
-            rule("sex.pronoun").find(sex, ev[:3], certainty=4 if abs(male - female) >= 1 else 2)
-        )
+        sex = "Male" if male >= female else "Female"
+        cert = 4 if male != female else 2
+        out.append(rule("sex.pronoun").find(sex, pron[sex][:3], certainty=cert))
     choice = subject_name(ctx, d)
     if choice is not None:
         census, world = census_name_sex(choice.name), world_name_sex(choice.name)
@@ -144,6 +143,6 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     if not out and d.guess in {"mother", "father"}:  # 'my [PERSON] and [PERSON]' = Mum and Dad
         sex = "Female" if d.guess == "mother" else "Male"
         out.append(rule("sex.masked_parent_order").find(sex, []))
-    if not out and not d.kin and (d.roles or d.names or d.is_author):
+    if not out and not d.kin and (d.roles or d.is_author):
         out.append(rule("sex.prior").find("Male", []))
     return out

@@ -16,16 +16,12 @@ from spia_core.adversary.local.rules import rule
 
 _POSITION = re.compile(
     r"\b(?P<pos>(?:Deputy |Vice[- ]|Chief |Principal |Senior |Assistant |Acting )?"
-    r"(?:Head|Director(?:-General)?|Chairman|Chairwoman|Chair|President|Minister|Secretary(?:-General)?|"
-    r"Governor|Mayor|Ambassador|Dean|Rector|Manager|CEO|Chief Executive Officer|Commissioner|"
-    r"Registrar|Co-Agent|Agent|Counsel|Adviser|Advisor|Legal Adviser|Public Prosecutor|Prosecutor|"
-    r"Consul|Procurator(?: General)?|Superintendent|Inspector|Commander|Rapporteur))"
+    rf"(?:{lexicons.alternation('position_title')}))"
     r"(?P<of>\s+(?:of|for|at|in)\s+(?:the\s+)?[A-Z][\w’'\-]*(?:\s+(?:of|for|and|the|[A-Z][\w’'\-]*)){0,8})?"
 )
 _ORG_LEAD = re.compile(
-    r"(?:,\s*|\s(?:of|at|with|for|from|in)\s+(?:the\s+)?)(?P<org>(?:Ministry|Department|Office|Foreign|Federal|"
-    r"Court|University|Hospital|Council|Bar|Embassy|Prosecutor|Directorate|Agency|Bureau|Institute|Police|"
-    r"School|Association|Union|Commission|Chamber|Service|Committee|Government|Legal|National|European|"
+    r"(?:,\s*|\s(?:of|at|with|for|from|in)\s+(?:the\s+)?)"
+    rf"(?P<org>(?:{lexicons.alternation('org_lead_word')}|"
     r"[A-Z][\w’'\-]+(?:,? (?:and )?[A-Z][\w’'\-]+)*(?: (?:PLC|Inc|Ltd|LLC|AB|GmbH|AG|SA|Store|Group|Solicitors|& Co)\.?))"  # noqa: E501
     r"(?:\s+(?:of|for|and|the|[A-Z][\w’'\-]*|&)){0,8})"
 )
@@ -42,8 +38,6 @@ _OUR_AT = re.compile(
     r"database|servers?|portal|department)\s+at\s+"
     r"(?P<org>[A-Z][\w’'\-]+(?:(?:,\s+|\s+and\s+|\s+&\s+|[ \-])[A-Z][\w’'\-]+){0,3})"
 )
-
-
 _LEGAL = re.compile(r"\b(?:the Court|the Convention|the Government|the applicant)\b")
 _MINISTER = re.compile(
     r"\bMinister (?P<of>(?:of|for) (?:the )?[A-Z][\w’'\-]*(?: (?:and )?[A-Z][\w’'\-]*)*)"
@@ -57,14 +51,12 @@ _NOT_AN_EMPLOYER = re.compile(
     r"Convention|European Commission of Human|European Union|Protocol|Rules of Court|Article"
 )
 
-
 #: A job word that only modifies the next noun ("driver's license", "Driver Error", "nurse
 #: station") or names a device part ("printer driver") is not used as a job.
 _COMPOUND_AFTER = re.compile(
     rf"^(?:['’]s?\s+)?(?:{lexicons.alternation('compound_after')})\b", re.I
 )
 _COMPOUND_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('compound_before')})\s*$", re.I)
-
 
 #: A job word naming the audience of an item or post ("great for students", "perfect for new
 #: pharmacists and busy parents", "a must for teachers").
@@ -73,7 +65,6 @@ _AUDIENCE_BEFORE = re.compile(
     rf"(?:(?:{lexicons.alternation('audience_modifier')})\s+)*$",
     re.IGNORECASE,
 )
-
 
 #: A subject, 'to' or an auxiliary right before a word makes it a verb ("I cook", "to clean").
 _VERB_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('verb_before')})\s+$", re.IGNORECASE)
@@ -171,19 +162,10 @@ def _role_findings(ctx: DocContext, d: Draft) -> list[Finding]:
 
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     """Occupation, position, education and affiliation of one person, in a fixed order."""
-    out: list[Finding] = _role_findings(ctx, d)
-    out.extend(_job_words(ctx, d))
-    out.extend(_positions_and_orgs(ctx, d))
-    out.extend(_employers(ctx, d))
-    out.extend(_work_status(ctx, d))
-    out.extend(_appositive_title(ctx, d))
-    out.extend(_email_affiliation(ctx, d))
-    out.extend(_handle_job(ctx, d))
-    if "agent" in d.roles:
-        out.extend(_agent_affiliation(ctx, d))
-    out.extend(_courts_and_offices(ctx, d))
-    out.extend(_titles_and_children(ctx, d))
-    return out
+    parts = (_role_findings, _job_words, _positions_and_orgs, _employers, _work_status)
+    parts += (_appositive_title, _email_affiliation, _handle_job)
+    parts += (_agent_affiliation,) * ("agent" in d.roles)
+    return [f for p in (*parts, _courts_and_offices, _titles_and_children) for f in p(ctx, d)]
 
 
 def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
@@ -198,6 +180,15 @@ def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
         s, e = off + m.start(), off + m.end()
         if not job_used_as_job(ctx.text, s, e) or not _job_of_subject(ctx.text, s, d):
             continue
+        tok = ctx.doc.char_span(s, e) if getattr(ctx, "doc", None) is not None else None
+        head = tok.root.head if tok is not None and tok.root.dep_ in {"compound", "amod"} else None
+        if (
+            head is not None
+            and head.i >= tok.end
+            and head.text.islower()
+            and head.text not in _LIFE
+        ):
+            continue  # "marine biology", "police car": the word modifies a noun ("nurse life" not)
         if word in _NOT_KIND and jobs.match(ctx.text, e + 1):
             continue  # "a retired firefighter", "a freelance translator": the trade is the job
         ev, label = [ctx.ev(s, e)], lexicons.job_label(m.group(0)) or job.occupation
@@ -307,14 +298,10 @@ def _titles_and_children(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
     title_words = set(re.findall(r"[a-z]+", d.title.lower()))
     if title_words & {"dr", "doctor", "professor", "prof"}:
-        t = next(m for m in d.mentions if m.title)
-        # A professor holds a doctorate, whatever the role's usual degree ("Prof. Dr X").
-        cert = 4 if title_words & {"prof", "professor"} else 3
-        out.append(
-            rule("work.title").find(
-                "PhD", [ctx.ev(t.start, t.start + len(t.title))], certainty=cert
-            )
-        )
+        t = next(m for m in d.mentions if m.title)  # a professor holds a doctorate ("Prof. Dr X")
+        cert = 3 + bool(title_words & {"prof", "professor"})
+        ev = [ctx.ev(t.start, t.start + len(t.title))]
+        out.append(rule("work.title").find("PhD", ev, certainty=cert))
     if d.kin in {"child", "kid", "son", "daughter"} and d.anchor is not None and d.anchor.is_author:
         out.append(rule("work.child").find("Unemployed", []))
         for m in d.mentions:
@@ -351,6 +338,7 @@ _OWN_BODY = re.compile(r"Prison|HMP|School|Hospital|University|Bank|Company", re
 
 #: Mail providers: their domain says nothing about an employer.
 _WEBMAIL = frozenset(dict(lexicons._read_tsv("work_words.tsv"))["webmail"].split())
+_LIFE = lexicons.words("job_life")
 _NOT_KIND = frozenset(dict(lexicons._read_tsv("work_words.tsv"))["not_kind"].split())
 #: A firm named by three surnames ("Loghan, O'Donnell and McQuade") owning something.
 _FIRM_POSSESSIVE = re.compile(
@@ -392,13 +380,10 @@ def _email_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
     ("j.king@ross.com" -> "Ross"), at a low certainty; mail providers are skipped."""
     out = []
     for c in d.codes:
-        if c.tag != "EMAIL_ADDRESS" or "@" not in c.value:
-            continue
-        label = c.value.split("@", 1)[1].split(".")[0].lower()
-        if len(label) < 3 or not label.isalpha() or label in _WEBMAIL:
-            continue
-        ev = [ctx.ev(c.start, c.end)]
-        out.append(rule("work.email_domain").find(label.title(), ev))
+        label = c.value.split("@", 1)[-1].split(".")[0].lower()
+        ok = c.tag == "EMAIL_ADDRESS" and "@" in c.value and label.isalpha()
+        if ok and len(label) > 2 and label not in _WEBMAIL:
+            out.append(rule("work.email_domain").find(label.title(), [ctx.ev(c.start, c.end)]))
     return out
 
 
@@ -410,19 +395,14 @@ _INFANT = re.compile(
 )
 
 
+_ORG_LIKE = re.compile(rf"{lexicons.alternation('org_like_word')}|Bar\b")
+
+
 def _org_like(ctx: DocContext, s: int, e: int, org: str) -> bool:
     """An ORG entity overlaps the span, or the phrase carries an organisation word."""
     if any(es < e and s < ee and lab == "ORG" for es, ee, lab in ctx.ents):
         return True
-    return bool(
-        re.search(
-            r"Ministry|Department|Office|Court|University|Hospital|Council|Embassy|Directorate|"
-            r"Agency|Bureau|Institute|School|Association|Union|Commission|Service|Committee|"
-            r"Government|PLC|Inc|Ltd|LLC|Store|Solicitors|Police|Bar\b|Prison|HMP|Municipality|"
-            r"Authority|Parliament|Party|Army|Forces|Clinic|Company|Bank|Tribunal|Board",
-            org,
-        )
-    )
+    return bool(_ORG_LIKE.search(org))
 
 
 _OFFICE_AFTER = re.compile(r"^\s*,?\s*(?:of|from|at)\s+(?:the\s+)?\[ORG[^\]]*\]")
@@ -536,10 +516,8 @@ _NOT_WORKING = lexicons.cue_table("work_status_cues.tsv", re.IGNORECASE)
 def _work_status(ctx: DocContext, d: Draft) -> list[Finding]:
     """'Unemployed' / 'Retired' for an applicant the facts show detained, dismissed or living
     on benefits ("is currently detained on remand", "was laid off"); stated jobs win."""
-    if d.is_author or "applicant" not in d.roles:
-        return []
     out: list[Finding] = []
-    for rx, status, cert in _NOT_WORKING:
+    for rx, status, cert in _NOT_WORKING if d.is_author or d.kin or "applicant" in d.roles else ():
         for m, off in segment_matches(ctx, d, rx, ("mention", "pronoun")):
             ev = [ctx.ev(off + m.start(), off + m.end())]
             out.append(rule("work.work_status").find(status, ev, certainty=cert))
