@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import time
 
 import pytest
 
@@ -53,6 +54,18 @@ def test_parts_are_checked() -> None:
 def test_machine_load_names_cores_and_load() -> None:
     load = machine_load()
     assert load["cores"] >= 1 and len(load["loadavg_1_5_15"]) == 3
+
+
+def test_machine_cpu_seconds_grow_with_work_done() -> None:
+    from spia_core.scale.bench import machine_cpu_s
+
+    before = machine_cpu_s()
+    if before is None:  # no /proc/stat (not Linux)
+        return
+    t0 = time.process_time()
+    while time.process_time() - t0 < 0.3:
+        pass
+    assert machine_cpu_s() - before >= 0.2  # this process's own CPU is part of it
 
 
 def test_the_test_server_runs_in_a_process_of_its_own_and_counts_requests() -> None:

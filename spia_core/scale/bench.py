@@ -64,6 +64,26 @@ def _cpu_s() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
+def machine_cpu_s() -> float | None:
+    """CPU seconds every process of the machine has used since boot (/proc/stat; None where
+    there is none): the difference over a run, minus the run's own CPU seconds, is what other
+    processes took from it."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+        user, nice, system, _idle, _iowait, irq, softirq, steal = (int(f) for f in fields[:8])
+    except (OSError, ValueError):
+        return None
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def _others(machine0: float | None, own_cpu: float | None) -> float | None:
+    """CPU seconds other processes used since ``machine0`` (None when unknown)."""
+    machine1 = machine_cpu_s()
+    if machine0 is None or machine1 is None:
+        return None
+    return round(machine1 - machine0 - (own_cpu or 0.0), 1)
+
+
 def _run(ref: Any, workers: int, engine: str, tmp: Path) -> tuple[float, list[dict[str, Any]]]:
     from spia_core.batch import BatchConfig, result_record, run_batch
     from spia_core.pipeline import AuditConfig
@@ -124,8 +144,11 @@ def offline_scaling(ref: Any, tmp: Path) -> dict[str, Any]:
     run starts cold, as `evaluate` does: the local ones in a fresh interpreter, Ray's actors
     in their own processes (its instance is started before the timing)."""
     cores = available_cores()
+    m0 = machine_cpu_s()
     one_s, one_cpu, one = _run_cold(ref, 1, tmp)
+    one_others, m0 = _others(m0, one_cpu), machine_cpu_s()
     all_s, all_cpu, every = _run_cold(ref, cores, tmp)
+    all_others = _others(m0, all_cpu)
     out: dict[str, Any] = {
         "n_docs": len(ref.documents),
         "cores": cores,
@@ -139,6 +162,9 @@ def offline_scaling(ref: Any, tmp: Path) -> dict[str, Any]:
         # CPU seconds (the run's process + pool workers): what it cost, whatever else ran
         "one_worker_cpu_s": round(one_cpu, 1),
         "all_cores_cpu_s": round(all_cpu, 1),
+        # CPU seconds other processes of the machine took during each run (/proc/stat)
+        "one_worker_others_cpu_s": one_others,
+        "all_cores_others_cpu_s": all_others,
     }
     try:
         started = _start_ray(2)
@@ -146,7 +172,9 @@ def offline_scaling(ref: Any, tmp: Path) -> dict[str, Any]:
         out["ray"] = f"not measured: {exc}"
         return out
     try:
+        m0 = machine_cpu_s()
         ray_s, on_ray = _run(ref, 2, "ray", tmp)
+        ray_machine = _others(m0, 0.0)
     finally:
         if started:
             import ray
@@ -159,6 +187,8 @@ def offline_scaling(ref: Any, tmp: Path) -> dict[str, Any]:
             "ray_2_workers_speedup": round(one_s / ray_s, 2),
             "ray_2_workers_efficiency": round(one_s / ray_s / 2, 2),
             "ray_identical": on_ray == one,
+            # every process of the machine: Ray's driver, actors and anything else
+            "ray_machine_cpu_s": ray_machine,
         }
     )
     return out
