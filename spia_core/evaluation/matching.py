@@ -16,8 +16,8 @@ from typing import Any, Protocol
 
 import jellyfish
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
+from spia_core.evaluation import assignment
 from spia_core.model import Assignment, MatchPair, Subject
 from spia_core.registry import Registry
 from spia_core.taxonomy import CODE_TAGS, TAGS
@@ -439,7 +439,7 @@ def assign(
             matrix[i, j] = sim.value - 1e-9 * abs(i - j)
     chosen: dict[int, int] = {}
     if matrix.size:
-        rows, cols = linear_sum_assignment(matrix, maximize=True)
+        rows, cols = assignment.solver()(matrix, maximize=True)  # scipy's linear_sum_assignment
         chosen = {int(r): int(c) for r, c in zip(rows, cols, strict=True) if matrix[r, c] > 0}
     pairs: list[MatchPair] = []
     for i, g in enumerate(gt):
