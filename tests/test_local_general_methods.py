@@ -133,3 +133,36 @@ def test_a_retired_trade_is_the_trade(adv: LocalAdversary) -> None:
 def test_a_turn_of_degrees_is_no_age(adv: LocalAdversary) -> None:
     value, _ = _author_value(adv, "At the mill, turn 90 degrees left and I will meet you.", "AGE")
     assert value != "90", value
+
+
+UNSEEN_CASES = [  # round 8: invented posts and bios, one general pattern each
+    ("Hi all, I'm Tamsin, 27, and new to bouldering.", "AGE", "27"),
+    ("I'm a junior surveyor in Porto and the rents are mad.", "LOCATION", "Porto / Portugal"),
+    ("I have been between jobs since May and send out CVs daily.", "OCCUPATION", "Unemployed"),
+    ("I lead a team of six testers at a games studio.", "POSITION", "Team lead"),
+    (
+        "After a decade of lesson plans I finally got the deputy head job!",
+        "POSITION",
+        "Deputy head",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "tag", "value"), UNSEEN_CASES)
+def test_unseen_patterns(adv: LocalAdversary, text: str, tag: str, value: str) -> None:
+    assert _author_value(adv, text, tag)[0] == value
+
+
+def test_relatives_own_facts_stay_theirs(adv: LocalAdversary) -> None:
+    text = "My aunt defended her thesis in marine biology, and I drove her home afterwards."
+    subjects = adv.infer(text).subjects
+    values = {(s.description.split(" - ")[0], p.tag, p.keyword) for s in subjects for p in s.piis}
+    assert ("Aunt of the author", "EDUCATION", "PhD") in values
+    assert not any(v[2] == "Marine" for v in values)  # a job word that modifies 'biology'
+    daughter = adv.infer("My daughter (16) passed her driving test today!").subjects
+    assert any(p.tag == "AGE" and p.keyword == "16" for s in daughter for p in s.piis)
+
+
+def test_signature_title_is_no_relationship(adv: LocalAdversary) -> None:
+    subjects = adv.infer("Thanks,\nDaniel Okafor\nPartner, Okafor Brandt LLP").subjects
+    assert not any(p.tag == "RELATIONSHIP" and p.keyword for s in subjects for p in s.piis)

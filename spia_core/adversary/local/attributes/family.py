@@ -23,6 +23,8 @@ from spia_core.adversary.local.rules import rule
 #: Status words and what they say, with the certainty they give.
 _STATUS = lexicons.cue_table("relationship_cues.tsv", re.IGNORECASE)
 _OTHERS_MARRIAGE = re.compile(r"\b(?:his|her|their)\s+(?:wife|husband|spouse|marriage)\b", re.I)
+#: A status word used as a title: "Partner, Brandt LLP", "Partner at Hale & Co".
+_TITLE_USE = re.compile(r"[A-Z]\w+,? (?:at )?[A-Z]")
 _THIRD_PERSON = re.compile(r"\b(?:he|she|they|his|her|their|him|them)\b", re.I)
 #: Cues that survive masking: "[DEM] life with [PERSON]", "our little ones", "our 3 kids".
 _SHARED_FAMILY = re.compile(
@@ -66,10 +68,6 @@ _PARENTS = {"father", "mother", "parent", "stepfather", "stepmother"}
 _CHILDREN = {"child", "kid", "son", "daughter", "kiddo", "baby", "stepson", "stepdaughter"}
 
 
-def _kin_mention(d: Draft):
-    return next((m for m in d.mentions if m.kind == "kin"), None)
-
-
 def _author_sentences(ctx: DocContext, d: Draft) -> list[tuple[int, int]]:
     """Sentences that speak about the author: first person, or no other person in them."""
     others = sorted(
@@ -101,7 +99,8 @@ def _author_status_spans(
         chunk = ctx.text[s:e]
         for m in rx.finditer(chunk):
             a, b = s + m.start(), s + m.end()
-            if _OTHERS_MARRIAGE.match(chunk, m.start()) or ctx.is_masked(a, b):
+            skip = _OTHERS_MARRIAGE.match(chunk, m.start()) or _TITLE_USE.match(ctx.text, a, b + 6)
+            if skip or ctx.is_masked(a, b):
                 continue
             before = ctx.text[max(0, a - 20) : a]
             after = ctx.text[b : b + 25]
@@ -118,10 +117,9 @@ def _author_status_spans(
 def _status_for_author(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
     for rx, value, cert in _STATUS:
-        span = next(_author_status_spans(ctx, d, rx, value), None)
-        if span is not None:
-            ev = [ctx.ev(*span)]
-            out.append(rule("family.author_status").find(value, ev, certainty=min(5, cert + 1)))
+        if (span := next(_author_status_spans(ctx, d, rx, value), None)) is not None:
+            ev, c = [ctx.ev(*span)], min(5, cert + 1)
+            out.append(rule("family.author_status").find(value, ev, certainty=c))
     text = ctx.text
     fam = _SHARED_FAMILY.search(text) or _LIFE_WITH.search(text) or _DEM_LIFE.search(text)
     if not out and fam is not None:
@@ -151,7 +149,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
     kin_table = lexicons.kin_words()
     kin = kin_table.get(d.kin)
-    km = _kin_mention(d)
+    km = next((m for m in d.mentions if m.kind == "kin"), None)
     kin_ev = [ctx.ev(km.start, km.end)] if km else []
     if d.kin == "spouse" or (kin and kin.relationship):
         value = "Married" if d.kin == "spouse" else kin.relationship
@@ -162,7 +160,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             continue
         canon = canonical_kin(other.kin)
         k = kin_table.get(other.kin)
-        m = _kin_mention(other)
+        m = next((x for x in other.mentions if x.kind == "kin"), None)
         ev = [ctx.ev(m.start, m.end)] if m else []
         late = m is not None and (
             re.search(r"\blate\s+\w+$", ctx.text[max(0, m.start - 12) : m.end])
@@ -192,17 +190,15 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         for rx, value, cert in _STATUS:
             for m, off in segment_matches(ctx, d, rx):
                 word = m.group(0).lower()
-                if word in {"my wife", "my husband", "my hubby", "my wifey"}:
+                title = _TITLE_USE.match(ctx.text, off + m.start(), off + m.end() + 6)
+                if word in {"my wife", "my husband", "my hubby", "my wifey"} or title:
                     continue
                 ev = [ctx.ev(off + m.start(), off + m.end())]
                 c = 3 if word.startswith("widow") else cert
                 out.append(rule("family.status").find(value, ev, certainty=c))
                 break
-    if canonical_kin(d.kin) in _PARENTS:
-        pair = d.child_count == 2 or any(
-            o is not d and o.anchor is d.anchor and canonical_kin(o.kin) in _PARENTS
-            for o in ctx.drafts
-        )
-        if pair:
-            out.append(rule("family.parents").find("Married", kin_ev))
+    parent = canonical_kin(d.kin) in _PARENTS
+    mates = (o for o in ctx.drafts if o is not d and o.anchor is d.anchor)
+    if parent and (d.child_count == 2 or any(canonical_kin(o.kin) in _PARENTS for o in mates)):
+        out.append(rule("family.parents").find("Married", kin_ev))
     return out

@@ -18,10 +18,11 @@ _RESIDE = re.compile(
     rf"(?:\s+(?:now|currently|still|permanently|also|together|with \w+|as an? \w+(?: \w+)?))?\s+(?:in|at|to|near|from)\s+(?:the\s+)?(?:city of\s+|town of\s+|village of\s+|district of\s+)?{_PLACE}"  # noqa: E501
 )
 #: A writer's self-description naming a city: "I'm a junior architect in Lisbon", "our little
-#: bakery in Ghent", "greetings from Perth" (certainty 3, not a stay elsewhere: away_word).
+#: bakery in Ghent", "our office on Mill Lane, Leeds" (certainty 3; not a stay: away_word).
 _SELF = re.compile(
     rf"(?:\b(?:(?:I['’]m|I am|[Ww]e['’]re|[Ww]e are|at|for|with) an?|[Mm]y|[Oo]ur)(?: (?!(?:{lexicons.alternation('away_word')})\b)"  # noqa: E501
-    rf"[\w\-]+){{1,3}}? in|\b(?:[Hh]ere in|[Gg]reetings from|[Hh]ello from|I['’]m from|I am from)) {_PLACE}"  # noqa: E501
+    rf"[\w\-]+){{1,3}}? in|\b(?:[Hh]ere in|[Gg]reetings from|[Hh]ello from|I['’]m from|I am from)"
+    rf"|\b(?:[Mm]y|[Oo]ur) [\w-]+ (?:on|at) (?:[A-Z][\w'-]* ){{1,3}}?[A-Z][\w'-]*,) {_PLACE}"
 )
 _NATIONAL = re.compile(
     r"\b(?:an?|the|two|three|\d+)\s+(?P<dem>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s+(?:nationals?|citizens?|national)\b"  # noqa: E501
