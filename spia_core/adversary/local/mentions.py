@@ -134,15 +134,17 @@ def find_cue_names(text: str) -> list[Mention]:
     for m in [*_NAME_CUE.finditer(text), *_VOCATIVE.finditer(text)]:
         name, cue = m.group("name"), m.groupdict()
         first, noun = name.split()[0], cue.get("noun") or ""
-        # any country's given names, except after a preposition that also takes places
-        known = _is_first(first, world=not cue.get("prep"))
-        if not known or noun in lexicons.words("not_person") or lexicons.fold(first) in lower:
+        skip = noun in lexicons.words("not_person") or lexicons.fold(first) in lower
+        if skip or not _is_first(first, world=True):  # any country's given names
             continue
         second = lexicons.fold(name.split()[1]) if " " in name else ""
         if second and (second in lexicons.words("not_name") or second not in name_sets()[1]):
             name = first  # "with Leigh Today": the second word is no surname
         end = m.start("name") + len(name)
-        out.append(Mention(m.start("name"), end, name, "name", name=name, source="cue"))
+        # after to/for/from/by (they take places too) a name off the census lists vouches for
+        # no NER name ("Pickup from Mohan Vihar"): source "cue?"
+        source = "cue?" if cue.get("prep") and not _is_first(first) else "cue"
+        out.append(Mention(m.start("name"), end, name, "name", name=name, source=source))
     taken = [(m.start, m.end) for m in out]
     lasts = name_sets()[1]
     for m in _FULL_NAME.finditer(text):

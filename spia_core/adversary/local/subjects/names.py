@@ -12,6 +12,7 @@ from spia_core.adversary.local.mentions import Mention, clean_name
 from spia_core.adversary.local.patterns import TITLES
 from spia_core.adversary.local.subjects.state import SubjectState
 
+_OWNED = re.compile(r"\b(?!(?:it|that|here|there|what|who|he|she|let)\W)\w+['’]s $", re.I)
 _ORGISH = r"\b(?:Solicitors|Ltd|Inc|PLC|AB|GmbH|Bank|Court|Sąd|Council|Office|Ministry|Party|Association|Company|University|Hospital|Prison|Street|Road)\b"  # noqa: E501
 
 
@@ -137,13 +138,15 @@ def _why_not(st: SubjectState, m: Mention) -> str:
     if kind in {"place", "facility", "org"}:
         return f"{kind} name (head word)"
     things = {"ORG", "PRODUCT", "WORK_OF_ART", "FAC", "EVENT"}  # "Marks & Spencer", "the Mary 2"
-    for s, e, label in st.ents if m.source == "cue" else []:  # not "my parents, Ann & Bo"
+    for s, e, label in st.ents if m.source.startswith("cue") else []:  # not "my parents, Ann & Bo"
         det = re.search(r"\b(?:the|a|an)\s+(?:\w+\s+)?$", st.text[max(0, s - 16) : s], re.I)
         first = lexicons.fold(st.text[s:e].split()[0]) in lexicons.first_names()
         if s < m.start < e and label in things and (det or not first):
             return "the end of a firm's or a thing's name"
     if people.person_evidence(st.text, m):
         return ""
+    if _OWNED.search(st.text[max(0, m.start - 30) : m.start]):
+        return "a thing someone owns ('Dad's Morris Minor')"
     label = people.entity_label(st.ents, m)
     if kind == "ambiguous":
         return "place-like head word and nothing a person does"

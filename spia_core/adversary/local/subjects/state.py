@@ -50,7 +50,7 @@ class SubjectState:
         self.legal = bool(re.search(r"\b(?:the applicants?|the Court|the Government)\b", text))
         if not self.legal and rules.enabled("subject.cue_names"):
             cues = mentions.find_cue_names(text)
-            cue_spans = [(c.start, c.end) for c in cues if c.kind == "name"]
+            cue_spans = [(c.start, c.end) for c in cues if c.source == "cue"]
             for n in names:
                 if not n.source and overlaps(n.start, n.end, cue_spans):
                     n.source = "cue"
