@@ -25,7 +25,11 @@ def link_author(st: SubjectState) -> None:
         re.search(r"\b(?:the Court|the Government|the Convention)\b", st.text)
     )
     post_like = re.search(r"\?|\b(?:[Aa]nyone|[Hh]elp|[Tt]hanks|#\w+)\b", st.text) or st.codes
-    if not legal and not st.firsts and not st.author_names and (post_like or _writer_cue(st)):
+    quotes = [m.span() for m in QUOTE_SPANS.finditer(st.text)]  # "we", "our", "us": a writer
+    we = any(
+        not overlaps(*m.span(), quotes) for m in re.finditer(r"\b(?:[Ww]e|[Oo]ur|us)\b", st.text)
+    )
+    if not legal and not st.firsts and not st.author_names and (post_like or we):
         st.new(Mention(0, 0, "", "author")).is_author = True
     if st.firsts and not legal:
         author = st.author or st.new()
@@ -49,13 +53,6 @@ def link_author(st: SubjectState) -> None:
             placeholders = [(m.start, m.end) for m in d.mentions if m.kind == "placeholder"]
             if d.alive and d is not author and overlaps(h.start, h.end, placeholders):
                 st.merge(author, d)
-
-
-def _writer_cue(st: SubjectState) -> bool:
-    """'we', 'our' or 'us' outside quotes: a writer speaks."""
-    quotes = [m.span() for m in QUOTE_SPANS.finditer(st.text)]
-    we = re.finditer(r"\b(?:[Ww]e|[Oo]ur|us)\b", st.text)
-    return any(not overlaps(*m.span(), quotes) for m in we)
 
 
 def _named_as(d: Draft, h: Mention) -> bool:
