@@ -62,6 +62,13 @@ def test_appositive_kin_and_an_addressed_relative_are_one_person(
         ("Coach Amara kept our under-tens going all season. Proud of them!", ["Coach Amara"]),
         ("Yours sincerely,\nK. L. Osei", ["K. L. Osei"]),
         ("Remember to call Dervla about the boiler before Friday.", ["Dervla"]),
+        ("Lunch with Chinedu and Abebe after the market. Too much food!", ["Chinedu", "Abebe"]),
+        ("Congrats Tendai on the new job, well deserved.", ["Tendai"]),
+        ("Pickup from Mohan Vihar only, cash on collection.", []),
+        (
+            "Selling my uncle's Morris Minor, restored in the 80s. Message me.",
+            ["Uncle of the author"],
+        ),
     ],
 )
 def test_named_things_are_no_people_and_real_people_stay(
@@ -69,3 +76,11 @@ def test_named_things_are_no_people_and_real_people_stay(
 ) -> None:
     named = [d.split(" - ")[0] for d in _labels(adversary, text)]
     assert [n for n in named if n != "The author"] == people
+
+
+def test_informal_kin_words_make_relatives(adversary: LocalAdversary) -> None:
+    labels = _labels(adversary, "Update on my nan: she is 94 and still gardening. My bro visits.")
+    assert {d.split(" - ")[0] for d in labels} >= {
+        "Grandmother of the author",
+        "Brother of the author",
+    }
