@@ -158,7 +158,7 @@ def test_relatives_own_facts_stay_theirs(adv: LocalAdversary) -> None:
     subjects = adv.infer(text).subjects
     values = {(s.description.split(" - ")[0], p.tag, p.keyword) for s in subjects for p in s.piis}
     assert ("Aunt of the author", "EDUCATION", "PhD") in values
-    assert not any(v[2] == "Marine" for v in values)  # a job word that modifies 'biology'
+    assert ("Aunt of the author", "OCCUPATION", "Marine") not in values  # it modifies 'biology'
     daughter = adv.infer("My daughter (16) passed her driving test today!").subjects
     assert any(p.tag == "AGE" and p.keyword == "16" for s in daughter for p in s.piis)
 

@@ -182,13 +182,8 @@ def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
             continue
         tok = ctx.doc.char_span(s, e) if getattr(ctx, "doc", None) is not None else None
         head = tok.root.head if tok is not None and tok.root.dep_ in {"compound", "amod"} else None
-        if (
-            head is not None
-            and head.i >= tok.end
-            and head.text.islower()
-            and head.text not in _LIFE
-        ):
-            continue  # "marine biology", "police car": the word modifies a noun ("nurse life" not)
+        if not d.is_author and head is not None and head.i >= tok.end and head.text.islower():
+            continue  # "her marine biology", "a police car": the word modifies a noun
         if word in _NOT_KIND and jobs.match(ctx.text, e + 1):
             continue  # "a retired firefighter", "a freelance translator": the trade is the job
         ev, label = [ctx.ev(s, e)], lexicons.job_label(m.group(0)) or job.occupation
@@ -338,7 +333,6 @@ _OWN_BODY = re.compile(r"Prison|HMP|School|Hospital|University|Bank|Company", re
 
 #: Mail providers: their domain says nothing about an employer.
 _WEBMAIL = frozenset(dict(lexicons._read_tsv("work_words.tsv"))["webmail"].split())
-_LIFE = lexicons.words("job_life")
 _NOT_KIND = frozenset(dict(lexicons._read_tsv("work_words.tsv"))["not_kind"].split())
 #: A firm named by three surnames ("Loghan, O'Donnell and McQuade") owning something.
 _FIRM_POSSESSIVE = re.compile(
