@@ -84,3 +84,15 @@ def test_informal_kin_words_make_relatives(adversary: LocalAdversary) -> None:
         "Grandmother of the author",
         "Brother of the author",
     }
+
+
+def test_a_sign_off_with_age_and_town_names_the_writer_not_the_town(
+    adversary: LocalAdversary,
+) -> None:
+    text = (
+        "Booked a boiler service and the engineer came the same afternoon. I'm a night-shift "
+        "porter so that mattered. Would use again. - Amara, 33, Dundee"
+    )
+    (writer,) = [s for s in adversary.infer(text).subjects if s.description.startswith("The")]
+    found = {p.tag: p.keyword for p in writer.piis if p.keyword}
+    assert found["NAME"] == "Amara"

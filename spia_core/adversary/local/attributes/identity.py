@@ -48,7 +48,10 @@ def name_rule(source: str) -> str:
 _NAME_WORDS = r"[A-Z][\w'’\-]+(?: (?:[A-Z]\.|[A-Z][\w'’\-]+)){0,2}"
 #: A name closing the text ("... Any advice welcome. Abdullahi", "Thanks,\nRina", "- Tú") or
 #: introducing its writer ("My name is Wanjiru and ...", "Kofi here!").
-_SIGNED = re.compile(rf"(?:\A|\n|[.!?,)]\s+|[-–—~]\s*)(?P<name>{_NAME_WORDS})\s*[.!]?\s*\Z")
+_SIGNED = re.compile(  # "- Priya, 41, Leicester": the name before an age and a town
+    rf"(?:\A|\n|[.!?,)]\s+|[-–—~]\s*)(?P<name>{_NAME_WORDS})"
+    r"(?:\s*,\s*\d{1,3}(?:\s*,\s*[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+)?)?)?\s*[.!]?\s*\Z"
+)
 _INTRO = re.compile(
     rf"\b(?:[Mm]y name is|[Tt]his is|I['’]m|I am) (?P<name>{_NAME_WORDS})(?=[,.!]| and\b)"
     rf"|(?:\A|\n)(?P<name2>{_NAME_WORDS}) here\b"
