@@ -96,3 +96,12 @@ def test_a_sign_off_with_age_and_town_names_the_writer_not_the_town(
     (writer,) = [s for s in adversary.infer(text).subjects if s.description.startswith("The")]
     found = {p.tag: p.keyword for p in writer.piis if p.keyword}
     assert found["NAME"] == "Amara"
+
+
+def test_a_name_addressed_at_the_end_is_not_the_writer(adversary: LocalAdversary) -> None:
+    text = "I watched the whole graduation from the back row and cried. So proud of you, Thandi."
+    names = {
+        s.description.split(" - ")[0]: {p.keyword for p in s.piis if p.tag == "NAME"}
+        for s in adversary.infer(text).subjects
+    }
+    assert "Thandi" not in names.get("The author", set())

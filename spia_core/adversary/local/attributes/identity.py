@@ -58,6 +58,7 @@ _INTRO = re.compile(
 )
 
 
+_ADDRESSED = re.compile(r"\byou,[ \t]*\Z", re.IGNORECASE)
 #: Words that close a post and are also recorded as given names.
 _CLOSERS = frozenset({"love", "amen", "blessings", "admin", "peace", "hope"})
 
@@ -73,6 +74,8 @@ def signed_name(text: str) -> tuple[str, int, int] | None:
         first = lexicons.fold(raw.split()[0])
         if not names.is_given_name(raw) or first in lexicons.common_words() or first in _CLOSERS:
             continue
+        if m.re is _SIGNED and _ADDRESSED.search(text[-80:][: m.start(key)]):
+            continue  # "So proud of you, Thandi.": the person addressed, not the writer
         off = len(text) - len(text[-80:]) if m.re is _SIGNED else 0
         return raw, off + m.start(key), off + m.end(key)
     return None
