@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import pandas as pd
 import plotly.graph_objects as go
 
-from spia_core.evaluation.local_calibration import GapRow
+from spia_core.evaluation.local_calibration import GapRow, by_dataset
 from spia_core.model import Metrics
 from spia_core.taxonomy import DISPLAY_NAMES, TAG_COLOURS, TAGS
 
@@ -202,8 +202,7 @@ def calibration_gap(rows: Sequence[GapRow]) -> go.Figure:
     the paper's LLM adversary, one bar each; lower CPR means more was inferred."""
     labels = {"in_sample": "in-sample", "unseen": "unseen", "held_out": "held-out written"}
     names, values, colours, hovers = [], [], [], []
-    for name in dict.fromkeys(r.dataset for r in rows):
-        mine = [r for r in rows if r.dataset == name]
+    for name, mine in by_dataset(rows).items():
         for r in mine:
             names.append(f"{name}: local, {labels.get(r.source, r.source)} ({r.n_docs} docs)")
             values.append(r.cpr)

@@ -9,8 +9,7 @@ from pages.components.tiles import fmt, metric_tiles
 from pages.views.audit_run import target
 from pages.views.verdict import lower_bound_notice, other_notices, verdict_box
 from spia_core import charts
-from spia_core.evaluation.local_calibration import gap_rows
-from spia_core.evaluation.local_calibration import gap_sentence as gap_sentence_of
+from spia_core.evaluation.local_calibration import gap_rows, gap_text
 from spia_core.model import AuditReport
 from spia_core.service import engines
 from spia_core.verdict import CANNOT_JUDGE, gap_sentence
@@ -46,7 +45,7 @@ def measured_gap(dataset: str) -> None:
     if not rows:
         return
     with st.expander("How much the offline adversary misses, measured (masked text)"):
-        st.caption(md(gap_sentence_of(dataset)))
+        st.caption(md(gap_text(rows)))
         st.plotly_chart(charts.calibration_gap(rows), key="calibration_gap")
 
 

@@ -11,6 +11,7 @@ A test re-runs the benchmark and fails when the shipped file is stale.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,33 +79,33 @@ def write_calibration(
     return path
 
 
-def load_calibration(path: Path = CALIBRATION_PATH) -> dict[str, dict[str, Any]]:
-    """Dataset name -> record; {} when the file is missing or unreadable (the audit goes on)."""
-    try:
-        body = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    datasets = body.get("datasets") if isinstance(body, dict) else None
-    return datasets if isinstance(datasets, dict) else {}
-
-
-def load_held_out(path: Path = CALIBRATION_PATH) -> dict[str, Any]:
-    """The held-out written posts' record of the calibration file; {} when absent."""
-    try:
-        body = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    held = body.get("held_out_written") if isinstance(body, dict) else None
-    return held if isinstance(held, dict) else {}
-
-
-def load_unseen(path: Path = UNSEEN_PATH) -> dict[str, Any]:
-    """The maintainers' unseen-document figures; {} when the file is missing or unreadable."""
+def _read_object(path: Path) -> dict[str, Any]:
+    """The JSON object in ``path``; {} when the file is missing, unreadable or not an object."""
     try:
         body = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return body if isinstance(body, dict) else {}
+
+
+def _section(body: dict[str, Any], key: str) -> dict[str, Any]:
+    value = body.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def load_calibration(path: Path = CALIBRATION_PATH) -> dict[str, dict[str, Any]]:
+    """Dataset name -> record; {} when the file is missing or unreadable (the audit goes on)."""
+    return _section(_read_object(path), "datasets")
+
+
+def load_held_out(path: Path = CALIBRATION_PATH) -> dict[str, Any]:
+    """The held-out written posts' record of the calibration file; {} when absent."""
+    return _section(_read_object(path), "held_out_written")
+
+
+def load_unseen(path: Path = UNSEEN_PATH) -> dict[str, Any]:
+    """The maintainers' unseen-document figures; {} when the file is missing or unreadable."""
+    return _read_object(path)
 
 
 @dataclass(frozen=True)
@@ -159,9 +160,9 @@ def gap_rows(
 ) -> list[GapRow]:
     """The measured gap per paper dataset (the audited one, else both): in-sample, unseen by
     the maintainers, and (posts) the held-out written set; [] when nothing is readable."""
-    records = load_calibration(path)
+    body = _read_object(path)  # one read for the bundled sets and the held-out posts
+    records, held_out = _section(body, "datasets"), _section(body, "held_out_written")
     unseen = load_unseen(unseen_path)
-    held_out = load_held_out(path)
     wanted = paper_dataset(dataset)
     rows: list[GapRow] = []
     for name, rec in sorted(records.items()):
@@ -192,17 +193,28 @@ def _phrase(row: GapRow) -> str:
     )
 
 
-def gap_sentence(
-    dataset: str, path: Path = CALIBRATION_PATH, unseen_path: Path = UNSEEN_PATH
-) -> str:
-    """The measured gap (``gap_rows``) in one sentence."""
-    rows = gap_rows(dataset, path, unseen_path)
+def by_dataset(rows: Iterable[GapRow]) -> dict[str, list[GapRow]]:
+    """``gap_rows`` grouped per calibration record, in order (in-sample first in each)."""
+    groups: dict[str, list[GapRow]] = {}
+    for row in rows:
+        groups.setdefault(row.dataset, []).append(row)
+    return groups
+
+
+def gap_text(rows: list[GapRow]) -> str:
+    """``gap_rows`` in one sentence ('' for no rows)."""
     parts: list[str] = []
-    for name in dict.fromkeys(r.dataset for r in rows):
-        first, *rest = [r for r in rows if r.dataset == name]  # in-sample first
+    for first, *rest in by_dataset(rows).values():
         seen = any(r.source == "unseen" for r in rest)
         note = "" if seen else "; no unseen documents of this kind were measured"
         parts.append(_phrase(first) + note + "".join(_phrase(r) for r in rest))
     if not parts:
         return ""
     return "Measured with the project's adversary bench: " + "; ".join(parts) + "."
+
+
+def gap_sentence(
+    dataset: str, path: Path = CALIBRATION_PATH, unseen_path: Path = UNSEEN_PATH
+) -> str:
+    """The measured gap (``gap_rows``) in one sentence."""
+    return gap_text(gap_rows(dataset, path, unseen_path))
