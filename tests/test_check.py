@@ -79,15 +79,23 @@ def test_bad_configuration_and_unreadable_input_exit_2(tmp_path: Path) -> None:
     assert sum(r["status"] == "ok" for r in rows.values()) == 3  # the others were checked
 
 
-def test_a_text_it_cannot_judge_fails_with_blank_figures(tmp_path: Path) -> None:
+def _one_document(tmp_path: Path, name: str, text: str) -> tuple[list[str], Path]:
+    """A folder holding one document: the `check` arguments for it and its output folder."""
     folder = tmp_path / "in"
     folder.mkdir()
-    (folder / "nota.txt").write_text(
-        "Hola a todos. Me llamo ***, vivo en un pueblo cerca de la costa y trabajo en una "
-        "panadería desde hace diez años. Mi hermana *** es maestra en la escuela del barrio.\n"
-    )
+    (folder / name).write_text(text)
     out = tmp_path / "out"
-    assert main(["check", str(folder), "--out", str(out), "--workers", "1", "--quiet"]) == 1
+    return ["check", str(folder), "--out", str(out), "--workers", "1", "--quiet"], out
+
+
+def test_a_text_it_cannot_judge_fails_with_blank_figures(tmp_path: Path) -> None:
+    args, out = _one_document(
+        tmp_path,
+        "nota.txt",
+        "Hola a todos. Me llamo ***, vivo en un pueblo cerca de la costa y trabajo en una "
+        "panadería desde hace diez años. Mi hermana *** es maestra en la escuela del barrio.\n",
+    )
+    assert main(args) == 1
     (row,) = csv.DictReader((out / "summary.csv").open())
     assert (row["status"], row["verdict"], row["policy"]) == ("ok", "cannot_judge", "fail")
     # no zeros that would read as "nobody found": the engine did not read the text
@@ -97,14 +105,12 @@ def test_a_text_it_cannot_judge_fails_with_blank_figures(tmp_path: Path) -> None
 def test_unsafe_documents_that_pass_a_lenient_policy_are_pointed_out(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    folder = tmp_path / "in"
-    folder.mkdir()
-    (folder / "minutes.txt").write_text(
+    args, _ = _one_document(
+        tmp_path,
+        "minutes.txt",
         "Present: [PERSON_1] (chair) and Mrs [PERSON_2], who keeps bees behind the church. "
-        "[PERSON_3], a retired dentist, asked about the shed. She will write to the council.\n"
+        "[PERSON_3], a retired dentist, asked about the shed. She will write to the council.\n",
     )
-    out = tmp_path / "out"
-    args = ["check", str(folder), "--out", str(out), "--workers", "1", "--quiet"]
     assert main([*args, "--fail-on", "direct-identifier"]) == 0
     printed = capsys.readouterr().out
     assert "1 document(s) pass the policy although their verdict is unsafe" in printed
