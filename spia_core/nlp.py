@@ -180,13 +180,17 @@ def _add_syntax(pipeline: Pipeline, entry: _Entry, *, deps: bool, tags: bool, ru
     """Run the syntax components ``entry`` still lacks, in pipeline order: tok2vec, then the
     tagger when ``tags``, the parser when ``deps``, the attribute ruler when ``tags and
     ruler`` (it reads the parser's labels: ``ruler`` implies ``deps``)."""
-    names = [n for n in pipeline.nlp.pipe_names if n not in _NEVER and n != "ner"]
     deps = deps or (tags and ruler)
-    want = {n for n in names if n not in _TAGS and n != _PARSER}  # tok2vec
-    want |= {n for n in names if tags and n in _TAGS and n != _RULER}
-    want |= {n for n in names if deps and n == _PARSER}
-    want |= {n for n in names if tags and ruler and n == _RULER}
-    todo = [n for n in names if n in want and n not in entry.ran]
+
+    def wanted(name: str) -> bool:
+        if name == _PARSER:
+            return deps
+        if name == _RULER:
+            return tags and ruler
+        return tags if name in _TAGS else True  # tok2vec always
+
+    names = [n for n in pipeline.nlp.pipe_names if n not in _NEVER and n != "ner"]
+    todo = [n for n in names if n not in entry.ran and wanted(n)]
     if todo:
         _run(pipeline, entry.doc, todo, "parse" if _PARSER in todo else "tags")
         entry.ran.update(todo)
