@@ -23,10 +23,17 @@ from spia_core.export_safety import (
     neutralise_cell,
     value_masker,
 )
-from spia_core.model import AuditReport, PIIScore, Subject
+from spia_core.model import AuditReport, NoticeKind, PIIScore, Subject
 from spia_core.render import render_highlighted, report_highlights, subject_label
 from spia_core.taxonomy import DISPLAY_NAMES
-from spia_core.verdict import Target, Verdict, assess, gap_sentence
+from spia_core.verdict import (
+    CAVEAT_NOTICE_KIND,
+    STRONGER_CHECK,
+    Target,
+    Verdict,
+    assess,
+    gap_sentence,
+)
 
 #: Version of the report.json layout (docs/report.schema.json).
 REPORT_SCHEMA = "spia-audit-report/1"
@@ -507,6 +514,21 @@ def _text_sections(report: AuditReport, *, redact_values: bool, include_original
     return out
 
 
+def _caveat_lines(report: AuditReport, verdict: Verdict) -> list[str]:
+    """The verdict's caveats and the report's warnings, each said once: a short caveat whose
+    notice the report carries gives way to the notice (the lower bound keeps its advice)."""
+    said = {n.kind: n.message for n in report.notices}
+    lines = []
+    for caveat in verdict.caveats:
+        kind = CAVEAT_NOTICE_KIND.get(caveat)
+        if kind not in said:
+            lines.append(caveat)
+        elif kind == NoticeKind.LOWER_BOUND:
+            said[kind] = f"{said[kind]} A stronger check is {STRONGER_CHECK}."
+    long_form = {n.message: said[n.kind] for n in report.notices}
+    return list(dict.fromkeys([*lines, *(long_form.get(w, w) for w in report.warnings)]))
+
+
 def report_html(
     report: AuditReport,
     target: Target | None = None,
@@ -523,10 +545,7 @@ def report_html(
     verdict = verdict or assess(report, target)
     masker = masker_for(report) if redact_values else None
     reasons = "".join(f"<li>{_e(_masked(masker, r))}</li>" for r in verdict.reasons)
-    caveats = "".join(
-        f"<li>{_e(_masked(masker, c))}</li>"
-        for c in dict.fromkeys([*verdict.caveats, *report.warnings])
-    )
+    caveats = "".join(f"<li>{_e(_masked(masker, c))}</li>" for c in _caveat_lines(report, verdict))
     cfg = "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in report.config.items())
     failures = "".join(
         f"<li>{_e(f.stage)}: {_e(_masked(masker, f.reason))}</li>"

@@ -198,18 +198,28 @@ def _blocking(report: AuditReport) -> list[str]:
     return list(dict.fromkeys(reasons))
 
 
+#: The verdict's short caveat for the offline lower bound and for a missing original.
+LOWER_BOUND_CAVEAT = (
+    "Offline result, a lower bound: the local adversary infers less than an LLM adversary "
+    f"would. A stronger check is {STRONGER_CHECK}."
+)
+NO_CPR_CAVEAT = (
+    "No CPR without the original text (no ground truth); give the original to measure CPR, "
+    "IPR and 1-AAC."
+)
+#: The notice kind that says each short caveat at length (a page showing both says it once).
+CAVEAT_NOTICE_KIND = {
+    LOWER_BOUND_CAVEAT: NoticeKind.LOWER_BOUND,
+    NO_CPR_CAVEAT: NoticeKind.NO_GROUND_TRUTH,
+}
+
+
 def _caveats(report: AuditReport) -> list[str]:
     out = []
     if report.adversary_is_local:
-        out.append(
-            "Offline result, a lower bound: the local adversary infers less than an LLM "
-            f"adversary would. A stronger check is {STRONGER_CHECK}."
-        )
+        out.append(LOWER_BOUND_CAVEAT)
     if report.mode == "redacted_only":
-        out.append(
-            "No CPR without the original text (no ground truth); give the original to measure "
-            "CPR, IPR and 1-AAC."
-        )
+        out.append(NO_CPR_CAVEAT)
     return out
 
 

@@ -57,13 +57,35 @@ def test_discovery_files_folders_globs_and_ids(tmp_path: Path) -> None:
         discover([str(tmp_path / "missing")])
     with pytest.raises(DiscoveryError, match="matches no file"):
         discover([str(tmp_path / "in" / "*.docx")])
+
+
+def test_a_repeated_jsonl_id_is_one_unreadable_record_not_a_stopped_run(tmp_path: Path) -> None:
     dup = tmp_path / "dup.jsonl"
-    dup.write_text('{"id": 1, "text": "a"}\n{"id": 1, "text": "b"}\n')
-    with pytest.raises(DiscoveryError, match="two documents have the id"):
-        discover([str(dup)])
+    dup.write_text('{"id": 1, "text": "a"}\n{"id": 2, "text": "b"}\n{"id": 1, "text": "c"}\n')
+    found = {f.data_id: f for f in discover([str(dup)])}
+    assert list(found) == [f"{dup.as_posix()}#1", f"{dup.as_posix()}#2", f"{dup.as_posix()}#line3"]
+    assert found[f"{dup.as_posix()}#1"].text == "a"  # the first record keeps its id
+    assert found[f"{dup.as_posix()}#line3"].error == (
+        "the id '1' is also on line 1; give each record a unique id"
+    )
 
 
-def test_bad_configuration_and_unreadable_input_exit_2(tmp_path: Path) -> None:
+def test_two_folders_with_the_same_file_names_are_both_checked(tmp_path: Path) -> None:
+    for folder, text in (("incoming", "My sister is a vet."), ("archive", "He drives a bus.")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "letter.txt").write_text(text)
+    a, b = str(tmp_path / "incoming"), str(tmp_path / "archive")
+    found = discover([a, b, str(tmp_path / "incoming" / "letter.txt")])  # one file named twice
+    assert sorted(f.data_id for f in found) == [
+        (tmp_path / "archive" / "letter.txt").as_posix(),
+        (tmp_path / "incoming" / "letter.txt").as_posix(),
+    ]
+    assert [f.data_id for f in discover([a])] == ["letter.txt"]  # alone: the short id
+
+
+def test_bad_configuration_and_unreadable_input_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     folder = tmp_path / "in"
     write_corpus(folder, 3)
     out = tmp_path / "out"
@@ -73,6 +95,10 @@ def test_bad_configuration_and_unreadable_input_exit_2(tmp_path: Path) -> None:
     (folder / "empty.txt").write_text("   \n")
     code = main(["check", str(folder), "--out", str(out), "--workers", "1", "--quiet"])
     assert code == 2
+    printed = capsys.readouterr().out  # each unjudged document is named with its reason
+    assert "not judged (2;" in printed
+    assert "  empty.txt: the text contains only whitespace\n" in printed
+    assert "  broken.pdf: this is not a readable PDF file" in printed
     rows = {r["data_id"]: r for r in csv.DictReader((out / "summary.csv").open())}
     assert rows["broken.pdf"]["status"] == rows["empty.txt"]["status"] == "input_error"
     assert "PDF" in rows["broken.pdf"]["error"]

@@ -322,7 +322,12 @@ def test_cli_redacted_only_writes_valid_redacted_reports(tmp_path: Path) -> None
     ).read_text()
     for secret in ("07700 900123", "47 years old", "Payroll Analyst"):
         assert secret not in raw
-    assert "personal data" in (tmp_path / "out" / "report.html").read_text()
+    page = (tmp_path / "out" / "report.html").read_text()
+    assert "personal data" in page
+    assert data["data_id"] == "letter" and "<h1>SPIA audit report: letter</h1>" in page
+    # each caveat once: the short verdict lines give way to the notices that say them at length
+    assert page.count("lower bound") == 1 and page.count("no ground truth") == 1
+    assert page.count("A stronger check is") == 1 and "--original FILE" in page
 
 
 def test_cli_with_values_and_original(tmp_path: Path) -> None:
@@ -359,6 +364,9 @@ def test_cli_german_and_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[
     (tmp_path / "empty.txt").write_text("   \n")
     assert main(["audit", str(tmp_path / "empty.txt"), "--out", str(tmp_path / "o")]) == 2
     assert "whitespace" in capsys.readouterr().err
+    (tmp_path / "many.jsonl").write_text('{"id": "a", "text": "My aunt is a nurse."}\n')
+    assert main(["audit", str(tmp_path / "many.jsonl"), "--out", str(tmp_path / "o")]) == 2
+    assert "python -m spia_core check" in capsys.readouterr().err
 
 
 def test_verdict_markdown_escapes_document_text(letter_report: AuditReport) -> None:

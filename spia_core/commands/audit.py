@@ -73,6 +73,11 @@ def read_document(path: Path) -> str:
 
     if not path.is_file():
         raise InputError(f"{path}: no such file")
+    if path.suffix.lower() == ".jsonl":
+        raise InputError(
+            f"{path.name}: audit reads one document; for a JSONL file of {{id, text}} records "
+            f"run: python -m spia_core check {path} --out DIR"
+        )
     return extract_text(path.read_bytes(), path.name)
 
 
@@ -112,7 +117,9 @@ def build_report(args: argparse.Namespace) -> Any:
     policy = CallPolicy(timeout=getattr(args, "llm_timeout", None))
     if args.original is None and not args.anonymizer:
         parts = build_components(config, policy=policy)
-        return audit_redacted(text, config, on_stage=progress, components=parts)
+        return audit_redacted(
+            text, config, on_stage=progress, components=parts, data_id=args.file.stem
+        )
     if args.original is not None:
         original = read_document(args.original)
         config.anonymizer = "provided"

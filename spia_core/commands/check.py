@@ -146,6 +146,7 @@ def run(args: argparse.Namespace) -> int:
     except (RunVersionMismatch, ImportError, ConnectionError) as exc:
         return _error(str(exc))
     _print_table(result.rows, args.top)
+    _print_unjudged(result.rows, args.top)
     _print_lenient(result.rows)
     return _print_outcome(result.summary, args.out)
 
@@ -166,6 +167,26 @@ def _print_table(rows: list[dict[str, Any]], top: int) -> None:
             text = "" if value is None else str(value)
             cells.append((text[: width - 1] + "…" if len(text) > width else text).ljust(width))
         print("  ".join(cells).rstrip())
+
+
+def _unjudged_reason(row: dict[str, Any]) -> str:
+    """Why a document has no verdict: its read or run error, else the verdict's reason."""
+    text = str(row.get("error") or row.get("headline") or "")
+    for prefix in (f"{row['data_id']}: ", "cannot judge: "):
+        text = text.removeprefix(prefix)
+    return text
+
+
+def _print_unjudged(rows: list[dict[str, Any]], top: int) -> None:
+    """Name the documents that could not be read, failed or cannot be judged, and why."""
+    unjudged = [r for r in rows if r.get("status") != "ok" or r.get("verdict") == "cannot_judge"]
+    if not unjudged:
+        return
+    print(f"not judged ({len(unjudged)}; see the error column of summary.csv):")
+    for row in sorted(unjudged, key=lambda r: r["data_id"])[: max(top, 1)]:
+        print(f"  {row['data_id']}: {_unjudged_reason(row)}")
+    if len(unjudged) > max(top, 1):
+        print(f"  ... and {len(unjudged) - max(top, 1)} more")
 
 
 def _print_lenient(rows: list[dict[str, Any]]) -> None:

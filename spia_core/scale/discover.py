@@ -11,6 +11,7 @@ from __future__ import annotations
 import glob
 import hashlib
 import json
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,27 +41,41 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def _jsonl_record(line: str, where: str, file_id: str, path: Path) -> CheckInput:
+    """One JSONL line as an input (an error input when it is not a {id, text} object)."""
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return CheckInput(where, str(path), _sha(line.encode()), None, f"bad JSON: {exc.msg}")
+    if not isinstance(record, dict) or not isinstance(record.get("text"), str):
+        msg = 'not a {"id": ..., "text": "..."} object'
+        return CheckInput(where, str(path), _sha(line.encode()), None, msg)
+    rid = record.get("id", record.get("data_id"))
+    data_id = f"{file_id}#{rid}" if rid not in (None, "") else where
+    text = record["text"]
+    return CheckInput(data_id, str(path), _sha(text.encode("utf-8", "surrogatepass")), text)
+
+
 def _jsonl_inputs(path: Path, file_id: str) -> list[CheckInput]:
+    """Every record of a JSONL file; a repeated id makes that later record an error input
+    (named by its line) so the other records are still checked."""
     out: list[CheckInput] = []
+    first_line: dict[str, int] = {}
     raw = path.read_bytes()
     for n, line in enumerate(raw.decode("utf-8", errors="replace").splitlines(), start=1):
         if not line.strip():
             continue
         where = f"{file_id}#line{n}"
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            out.append(CheckInput(where, str(path), _sha(line.encode()), None, f"bad JSON: {exc}"))
-            continue
-        if not isinstance(record, dict) or not isinstance(record.get("text"), str):
-            msg = 'not a {"id": ..., "text": "..."} object'
-            out.append(CheckInput(where, str(path), _sha(line.encode()), None, msg))
-            continue
-        rid = record.get("id", record.get("data_id"))
-        data_id = f"{file_id}#{rid}" if rid not in (None, "") else where
-        text = record["text"]
-        digest = _sha(text.encode("utf-8", "surrogatepass"))
-        out.append(CheckInput(data_id, str(path), digest, text))
+        item = _jsonl_record(line, where, file_id, path)
+        if item.data_id in first_line:
+            rid = item.data_id.removeprefix(f"{file_id}#")
+            msg = (
+                f"the id {rid!r} is also on line {first_line[item.data_id]}; give each record "
+                "a unique id"
+            )
+            item = CheckInput(where, str(path), item.sha256, None, msg)
+        first_line.setdefault(item.data_id, n)
+        out.append(item)
     return out
 
 
@@ -100,18 +115,31 @@ def _expand(arg: str, skip: Path | None) -> list[tuple[Path, str]]:
     raise DiscoveryError(f"{arg}: no such file or folder")
 
 
+def _named_files(paths: list[str], skip: Path | None) -> list[tuple[Path, str]]:
+    """(file, id) of every file the arguments name, each file once. Files that two folders
+    name by the same relative path (``a/doc.txt`` and ``b/doc.txt`` both ``doc.txt``) are
+    named by their paths as given instead."""
+    pairs: list[tuple[Path, str]] = []
+    seen: set[Path] = set()
+    for arg in paths:
+        for path, file_id in _expand(arg, skip):
+            if path.resolve() not in seen:
+                seen.add(path.resolve())
+                pairs.append((path, file_id))
+    count = Counter(file_id for _, file_id in pairs)
+    return [(path, path.as_posix() if count[fid] > 1 else fid) for path, fid in pairs]
+
+
 def discover(paths: list[str], *, skip: Path | None = None) -> list[CheckInput]:
     """Every document named by ``paths`` (``skip``: a folder never searched, e.g. the output)."""
     skip = skip.resolve() if skip is not None else None
     inputs: list[CheckInput] = []
-    for arg in paths:
-        pairs = _expand(arg, skip)
-        for path, file_id in pairs:
-            if path.suffix.lower() not in CHECK_EXTENSIONS:
-                raise DiscoveryError(
-                    f"{path}: unsupported file type; check reads {', '.join(CHECK_EXTENSIONS)}"
-                )
-            inputs.extend(_file_inputs(path, file_id))
+    for path, file_id in _named_files(paths, skip):
+        if path.suffix.lower() not in CHECK_EXTENSIONS:
+            raise DiscoveryError(
+                f"{path}: unsupported file type; check reads {', '.join(CHECK_EXTENSIONS)}"
+            )
+        inputs.extend(_file_inputs(path, file_id))
     if not inputs:
         raise DiscoveryError(
             f"no documents found in {', '.join(paths)} (looked for {', '.join(CHECK_EXTENSIONS)})"
@@ -121,7 +149,7 @@ def discover(paths: list[str], *, skip: Path | None = None) -> list[CheckInput]:
         if item.data_id in seen:
             raise DiscoveryError(
                 f"two documents have the id {item.data_id!r} ({seen[item.data_id]} and "
-                f"{item.source}); give each JSONL record a unique id"
+                f"{item.source}); rename one of them"
             )
         seen[item.data_id] = item.source
     return inputs
