@@ -48,6 +48,16 @@ def _what_runs(given: AuditInput, cfg: dict | None) -> None:
             "it singles out and what it infers. There is no CPR without the original; give "
             "the original text too to measure it."
         )
+    elif given.redacted is None and not given.has_gt and given.original is not None:
+        from spia_core.audit.caveats import already_redacted_message
+
+        if already_redacted_message(given.original.text):
+            st.warning(
+                "This text already looks redacted (it holds redaction placeholders). If it is "
+                "your redacted document, audit it alone: leave the original empty and give it "
+                "under *I already have the redacted version*. Audited as an original, its "
+                "ground truth lacks what was removed and CPR covers only what is left."
+            )
     if given.ready and cfg is None:
         st.caption("Complete the choices above (a cloud backbone needs your consent tick).")
 

@@ -187,3 +187,13 @@ def test_failed_llm_stage_gives_no_green_verdict() -> None:
     assert "connection" in verdicts["warning"][0]  # the cause, first
     labels = [s.label for s in at.status]
     assert "cannot judge" in labels[-1] and " done in " not in labels[-1], labels
+
+
+def test_a_redacted_text_given_as_the_original_is_pointed_to_the_redacted_box() -> None:
+    """An officer who pastes a redacted note into the original box is told to audit it alone
+    (audited as an original, its ground truth lacks what was removed); a plain note is not."""
+    at = _app()
+    at.text_area(key="paste_text").input(LETTER_REDACTED.replace("Martin Okafor", "[NAME]")).run()
+    assert any("already looks redacted" in w for w in _shown(at, "warning"))
+    at.text_area(key="paste_text").input(LETTER_ORIGINAL).run()
+    assert not any("already looks redacted" in w for w in _shown(at, "warning"))

@@ -12,6 +12,7 @@ import jsonschema
 import pytest
 
 from spia_core.adversary.llm import LLMAdversary
+from spia_core.audit.caveats import already_redacted_message
 from spia_core.cli import main
 from spia_core.exposure import document_exposure, find_placeholders, subject_exposure
 from spia_core.llm.fake import FakeAPIError, FakeLLM
@@ -434,3 +435,23 @@ def test_role_placeholders_are_person_cues() -> None:
     cues = people_cues("Signed by [WITNESS] and {CLIENT_2} today.")
     assert "[witness]" in cues and "{client_2}" in cues
     assert people_cues("Shipped from [LOC] on [DATE].") == []
+
+
+def test_an_original_that_is_already_redacted_is_flagged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A redacted note audited as an original (anonymizer run over it): a warning notice and a
+    printed note say its CPR covers only what is left and how to audit it alone."""
+    src = tmp_path / "minutes.txt"
+    src.write_text(
+        "Present: *** (chair), Mrs *** and Mr ***. Mr *** has kept bees on plot 9 since he "
+        "retired from the fire service. Mrs *** asked about the broken gate.\n"
+    )
+    out = tmp_path / "out"
+    assert main(["audit", str(src), "--anonymizer", "ner-mask", "--out", str(out)]) == 0
+    assert "note: The original text already holds 5 redaction placeholders" in (
+        capsys.readouterr().out
+    )
+    notices = json.loads((out / "report.json").read_text())["notices"]
+    assert [n["severity"] for n in notices if n["kind"] == "input_quirk"] == ["warning"]
+    assert already_redacted_message("Mr *** met [NAME] at the fair.") == ""  # two: not enough

@@ -17,6 +17,27 @@ AUTOMATIC_GT_MESSAGE = (
 )
 
 
+#: Placeholders in a user's "original" from which it reads as a text already redacted.
+ALREADY_REDACTED_MIN = 3
+
+
+def already_redacted_message(text: str) -> str:
+    """A caveat when an original text already holds redaction placeholders, else ''."""
+    from spia_core.exposure import find_placeholders
+
+    found = find_placeholders(text)
+    if len(found) < ALREADY_REDACTED_MIN:
+        return ""
+    examples = ", ".join(dict.fromkeys(f"'{p.text}'" for p in found))
+    return (
+        f"The original text already holds {len(found)} redaction placeholders ({examples[:80]}): "
+        "its ground truth lacks what was removed before, so CPR and the verdict cover only "
+        "what is left. If this is your redacted document, audit it alone: in the dashboard "
+        "leave the original empty and tick 'I already have the redacted version'; on the "
+        "command line run audit FILE without --anonymizer or --original."
+    )
+
+
 def adversary_is_local(adversary: Any, name: str) -> bool:
     """True for an offline adversary (its figures are a lower bound on what can be inferred)."""
     return bool(getattr(adversary, "is_local", name == "local"))
@@ -77,3 +98,6 @@ def add_caveats(state: AuditState) -> None:
         state.note(NoticeKind.LOWER_BOUND, "infer", message)
     if state.gt_source == "automatic":
         state.note(NoticeKind.NO_GROUND_TRUTH, "ground_truth", AUTOMATIC_GT_MESSAGE, Severity.INFO)
+        original = state.document.text if state.document is not None else ""
+        if message := already_redacted_message(original):
+            state.note(NoticeKind.INPUT_QUIRK, "validate", message)

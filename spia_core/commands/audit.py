@@ -134,6 +134,7 @@ def build_report(args: argparse.Namespace) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    from spia_core.model import NoticeKind, Severity
     from spia_core.report_export import write_report
     from spia_core.textio import InputError
     from spia_core.verdict import assess
@@ -153,5 +154,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"verdict: {verdict.headline}")
     for reason in verdict.reasons[:5]:
         print(f"  - {reason}")
+    for notice in report.notices:  # the lower bound is the verdict's own caveat
+        if notice.severity == Severity.WARNING and notice.kind != NoticeKind.LOWER_BOUND:
+            print(f"note: {notice.message}")
     print(f"wrote {paths['json']} and {paths['html']}")
     return 0
