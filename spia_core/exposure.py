@@ -14,7 +14,7 @@ import bisect
 import re
 
 from spia_core.model import DocumentExposure, PlaceholderReading, Subject, SubjectExposure
-from spia_core.taxonomy import DEFAULT_MIN_CERTAINTY, DIRECT_TAGS, TAGS
+from spia_core.taxonomy import DEFAULT_MIN_CERTAINTY, DIRECT_TAGS, DISPLAY_NAMES, TAGS
 
 #: Masking placeholders: [REDACTED], [PERSON], [PERSON_2], [LOC], <PERSON>, {NAME}, ***, ███,
 #: XXX (three or more capital X as a word), [X].
@@ -44,6 +44,18 @@ def find_placeholders(text: str) -> list[PlaceholderReading]:
         label = "" if raw.strip().lower() in _GENERIC else raw.strip().upper()
         out.append(PlaceholderReading(start=m.start(), end=m.end(), text=m.group(0), label=label))
     return out
+
+
+def readings_text(inferred: list[str], labels: dict[int, str]) -> str:
+    """A placeholder's readings ("0:OCCUPATION") in words, per person:
+    "Tenant (#0): Occupation, Position; subject 3: Sex" (``labels``: subject id -> label)."""
+    by_person: dict[str, list[str]] = {}
+    for item in inferred:
+        sid, _, tag = item.partition(":")
+        label = labels.get(int(sid)) if sid.isdigit() else None
+        who = f"{label} (#{sid})" if label else f"subject {sid}"
+        by_person.setdefault(who, []).append(DISPLAY_NAMES.get(tag, tag))
+    return "; ".join(f"{who}: {', '.join(tags)}" for who, tags in by_person.items())
 
 
 def _label(subject: Subject) -> str:

@@ -434,6 +434,11 @@ def _subject_tables(report: AuditReport, masker: ValueMasker | None) -> str:
     return "".join(out)
 
 
+def _subject_head(subj: dict[str, Any]) -> str:
+    """The heading of an exported subject: its name, else its description's head."""
+    return subj["name"] or subj["description"].split(" - ")[0] or f"subject {subj['id']}"
+
+
 def _exposure_tables(report: AuditReport, masker: ValueMasker | None) -> str:
     """Every inferred subject: exposure, and each inference with certainty and explanation."""
     out = []
@@ -447,9 +452,8 @@ def _exposure_tables(report: AuditReport, masker: ValueMasker | None) -> str:
             f"<td>{_e('; '.join(ev['text'] for ev in i['evidence']))}</td></tr>"
             for i in subj["inferred"]
         )
-        head = subj["name"] or subj["description"].split(" - ")[0] or f"subject {subj['id']}"
         out.append(
-            f"<h3>{_e(head)} (#{_e(subj['id'])}): exposure {_e(e['score'])}</h3>"
+            f"<h3>{_e(_subject_head(subj))} (#{_e(subj['id'])}): exposure {_e(e['score'])}</h3>"
             f'<p class="muted">{_e(subj["description"])}</p>'
             "<table><tr><th>Tag</th><th>Inferred</th><th>Certainty</th><th>Why</th>"
             f"<th>Evidence</th></tr>{rows}</table>"
@@ -457,20 +461,23 @@ def _exposure_tables(report: AuditReport, masker: ValueMasker | None) -> str:
     return "".join(out) or "<p>The adversary found no person in the text.</p>"
 
 
-def _placeholder_list(report: AuditReport) -> str:
+def _placeholder_list(report: AuditReport, masker: ValueMasker | None) -> str:
+    from spia_core.exposure import readings_text
+
     block = _exposure_block(report)
     if not block["placeholders"]:
         return "<p>No masking placeholder in the text.</p>"
+    labels = {s["id"]: _subject_head(s) for s in _subjects(report, masker)}
     rows = "".join(
         f"<tr><td>{_e(p['text'])}</td><td>{_e(p['start'])}</td>"
         f"<td>{'seen through' if p['seen_through'] else 'holds'}</td>"
-        f"<td>{_e(', '.join(p['inferred']))}</td></tr>"
+        f"<td>{_e(readings_text(p['inferred'], labels))}</td></tr>"
         for p in block["placeholders"]
     )
     return (
         f"<p>{block['n_seen_through']} of {block['n_placeholders']} placeholders seen through."
         "</p><table><tr><th>Placeholder</th><th>Offset</th><th>Status</th>"
-        f"<th>Read by (subject:tag)</th></tr>{rows}</table>"
+        f"<th>What was inferred through it</th></tr>{rows}</table>"
     )
 
 
@@ -481,7 +488,7 @@ def _mode_sections(report: AuditReport, masker: ValueMasker | None) -> str:
             "(tags the adversary gets with certainty &gt;= 3, summed over people; "
             "docs/exposure.md). No CPR without the original text.</p>"
             f"<h2>People the adversary singles out</h2>{_exposure_tables(report, masker)}"
-            f"<h2>Placeholders</h2>{_placeholder_list(report)}"
+            f"<h2>Placeholders</h2>{_placeholder_list(report, masker)}"
         )
     extra = [
         s for s in report.inferred_subjects if s.id in report.assignment.extra_pred_subject_ids

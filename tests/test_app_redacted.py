@@ -105,6 +105,8 @@ def test_redacted_letter_audited_alone() -> None:
     at.run()
     table = next(df.value for df in at.dataframe if "Seen through" in df.value.columns)
     assert set(table["Placeholder"]) == {"[REDACTED]", "[CITY]", "[PERSON]"}
+    readings = [r for r in table["What was inferred through it"] if r]
+    assert readings and all(" (#" in r and ":" in r for r in readings)  # people, not "0:SEX"
     # an audit without CPR does not break the Benchmarks overlay
     at.switch_page("pages/benchmarks.py").run()
     assert not at.exception, [e.value for e in at.exception]

@@ -14,7 +14,12 @@ import pytest
 from spia_core.adversary.llm import LLMAdversary
 from spia_core.audit.caveats import already_redacted_message
 from spia_core.cli import main
-from spia_core.exposure import document_exposure, find_placeholders, subject_exposure
+from spia_core.exposure import (
+    document_exposure,
+    find_placeholders,
+    readings_text,
+    subject_exposure,
+)
 from spia_core.llm.fake import FakeAPIError, FakeLLM
 from spia_core.model import (
     PII,
@@ -329,6 +334,7 @@ def test_cli_redacted_only_writes_valid_redacted_reports(tmp_path: Path) -> None
     # each caveat once: the short verdict lines give way to the notices that say them at length
     assert page.count("lower bound") == 1 and page.count("no ground truth") == 1
     assert page.count("A stronger check is") == 1 and "--original FILE" in page
+    assert "What was inferred through it" in page and "(#0):" in page  # not "0:SEX"
 
 
 def test_cli_with_values_and_original(tmp_path: Path) -> None:
@@ -455,3 +461,10 @@ def test_an_original_that_is_already_redacted_is_flagged(
     notices = json.loads((out / "report.json").read_text())["notices"]
     assert [n["severity"] for n in notices if n["kind"] == "input_quirk"] == ["warning"]
     assert already_redacted_message("Mr *** met [NAME] at the fair.") == ""  # two: not enough
+
+
+def test_placeholder_readings_are_said_per_person_in_words() -> None:
+    labels = {0: "Tenant", 2: "Landlord"}
+    text = readings_text(["0:OCCUPATION", "0:POSITION", "3:SEX", "2:AGE"], labels)
+    assert text == "Tenant (#0): Occupation, Position; subject 3: Sex; Landlord (#2): Age"
+    assert readings_text([], labels) == ""

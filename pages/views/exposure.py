@@ -15,6 +15,7 @@ import streamlit as st
 from pages.components.paging import page_of
 from pages.components.text import md
 from spia_core import render
+from spia_core.exposure import readings_text
 from spia_core.model import PII, AuditReport, Subject
 from spia_core.taxonomy import DISPLAY_NAMES
 
@@ -145,12 +146,13 @@ def placeholders_tab(report: AuditReport) -> None:
         f"{exposure.min_certainty}) rests on evidence around it: the mask hid the words, "
         "not the fact."
     )
+    labels = {s.subject_id: s.label for s in exposure.subjects}
     rows = [
         {
             "Placeholder": p.text,
             "At": p.start,
             "Seen through": "yes" if p.seen_through else "no",
-            "What was inferred through it": ", ".join(p.inferred),
+            "What was inferred through it": readings_text(p.inferred, labels),
         }
         for p in exposure.placeholders
     ]
