@@ -77,14 +77,31 @@ def _check_upload_size(data: bytes, filename: str) -> None:
         )
 
 
+def _wide_encoding(data: bytes) -> str:
+    """'utf-32' or 'utf-16' when ``data`` starts with that byte-order mark, else ''."""
+    if data[:4] in (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff"):
+        return "utf-32"
+    return "utf-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else ""
+
+
 def decode_text(data: bytes, filename: str = "") -> str:
-    """Decode an uploaded plain-text file (UTF-8, optional BOM) and validate it."""
+    """Decode an uploaded plain-text file (UTF-8 with optional BOM, or UTF-16/32 with a BOM)
+    and validate it."""
     _check_upload_size(data, filename)
     if len(data) > 4 * MAX_CHARS:  # UTF-8 needs at most 4 bytes a character
         raise InputError(
             f"{_prefix(filename)}the file is {_size(len(data))} bytes, more than the limit of "
             f"{_size(MAX_CHARS)} characters. Split it into smaller documents."
         )
+    wide = _wide_encoding(data)
+    if wide:  # Windows "Unicode" text: UTF-16 (or UTF-32) with its byte-order mark
+        try:
+            return validate_text(data.decode(wide), filename)
+        except UnicodeDecodeError:
+            raise InputError(
+                f"{_prefix(filename)}the file starts like {wide.upper()} text but does not "
+                "decode as it; save it as UTF-8 and try again"
+            ) from None
     nul = data.find(b"\x00")
     if nul >= 0:
         raise InputError(

@@ -62,10 +62,19 @@ def test_decode_text_utf8_bom_and_newlines() -> None:
     assert decode_text(data) == "Line one — Zoë\nLine two\n"
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
+def test_decode_text_windows_unicode_with_a_byte_order_mark(encoding: str) -> None:
+    """Notepad's "Unicode" (UTF-16 with a BOM) is text, not a binary file."""
+    text = "Line one — Zoë\r\nLine two\n"
+    data = ("\ufeff" + text if encoding == "utf-16-be" else text).encode(encoding)
+    assert decode_text(data, "notes.txt") == "Line one — Zoë\nLine two\n"
+
+
 @pytest.mark.parametrize(
     ("data", "message"),
     [
         (b"", "the file is empty"),
+        (b"\xff\xfe\x00\xd8", "starts like UTF-16 text but does not decode"),
         (b"  \n\t \r\n", "only whitespace"),
         (b"caf\xe9 au lait", "the file is not UTF-8 text (byte 0xe9 at position 3)"),
         (b"abc\x00def", "binary file, not text (NUL byte at position 3)"),
