@@ -468,3 +468,20 @@ def test_placeholder_readings_are_said_per_person_in_words() -> None:
     text = readings_text(["0:OCCUPATION", "0:POSITION", "3:SEX", "2:AGE"], labels)
     assert text == "Tenant (#0): Occupation, Position; subject 3: Sex; Landlord (#2): Age"
     assert readings_text([], labels) == ""
+
+
+def test_cli_refuses_a_bad_out_folder_or_a_missing_key_before_auditing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Exit 2 with a one-line reason, no traceback: --out is a file (checked before the audit
+    runs, so no finished audit is lost at the end), or an LLM adversary without its key."""
+    src = tmp_path / "note.txt"
+    src.write_text("My brother [NAME] repairs boilers in [CITY].\n")
+    taken = tmp_path / "taken.txt"
+    taken.write_text("x")
+    assert main(["audit", str(src), "--out", str(taken), "--quiet"]) == 2
+    assert "is an existing file, not a directory" in capsys.readouterr().err
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    args = ["audit", str(src), "--out", str(tmp_path / "o"), "--adversary", "llm", "--quiet"]
+    assert main(args) == 2
+    assert "ANTHROPIC_API_KEY" in capsys.readouterr().err

@@ -134,15 +134,23 @@ def build_report(args: argparse.Namespace) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    from spia_core.commands.preflight import check_out_dir
     from spia_core.model import NoticeKind, Severity
     from spia_core.report_export import write_report
     from spia_core.textio import InputError
     from spia_core.verdict import assess
 
+    problem = check_out_dir(args.out)  # before the audit: its work is not lost at the end
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     try:
         report = build_report(args)
-    except (InputError, ValueError, KeyError) as exc:
+    except (InputError, ValueError, KeyError, RuntimeError) as exc:  # RuntimeError: LLMError
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except ImportError as exc:
+        print(f"error: missing dependency: {exc}", file=sys.stderr)
         return 2
     paths = write_report(
         report,
