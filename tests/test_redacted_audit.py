@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 
 from spia_core.adversary.llm import LLMAdversary
-from spia_core.audit.caveats import already_redacted_message
+from spia_core.audit.caveats import already_redacted_message, unrelated_pair_message
 from spia_core.cli import main
 from spia_core.exposure import (
     document_exposure,
@@ -485,3 +485,35 @@ def test_cli_refuses_a_bad_out_folder_or_a_missing_key_before_auditing(
     args = ["audit", str(src), "--out", str(tmp_path / "o"), "--adversary", "llm", "--quiet"]
     assert main(args) == 2
     assert "ANTHROPIC_API_KEY" in capsys.readouterr().err
+
+
+BOILER_NOTE = (
+    "Our boiler engineer Piotr came round on Tuesday morning and replaced the pressure valve, "
+    "then stayed for coffee and told us about his allotment, where he grows enormous marrows "
+    "and far too many courgettes every summer for his neighbours to eat."
+)
+CYCLING_NOTE = (
+    "The cycling club meets every Sunday outside the library; newcomers should bring lights, "
+    "a spare inner tube and enough water, because the hill route towards the reservoir gets "
+    "exposed and windy after lunch during most of the winter months."
+)
+
+
+def test_a_redaction_of_another_text_is_flagged() -> None:
+    """A user who pairs a redaction with the wrong original is told so (CPR would compare two
+    unrelated texts); a masked copy of the original is not flagged."""
+    assert "shares only 3% of its words" in unrelated_pair_message(BOILER_NOTE, CYCLING_NOTE)
+    masked = BOILER_NOTE.replace("Piotr", "[NAME]").replace("Tuesday", "[DATE]")
+    assert unrelated_pair_message(BOILER_NOTE, masked) == ""
+    assert unrelated_pair_message(BOILER_NOTE, "Too short to judge.") == ""
+
+
+def test_cli_prints_the_unrelated_pair_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    orig, red = tmp_path / "original.txt", tmp_path / "redacted.txt"
+    orig.write_text(BOILER_NOTE)
+    red.write_text(CYCLING_NOTE)
+    args = ["audit", str(red), "--original", str(orig), "--out", str(tmp_path / "o"), "--quiet"]
+    assert main(args) == 0
+    assert "note: The redacted text shares only" in capsys.readouterr().out

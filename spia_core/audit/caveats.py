@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from spia_core.audit.state import AuditState
@@ -35,6 +36,28 @@ def already_redacted_message(text: str) -> str:
         "what is left. If this is your redacted document, audit it alone: in the dashboard "
         "leave the original empty and tick 'I already have the redacted version'; on the "
         "command line run audit FILE without --anonymizer or --original."
+    )
+
+
+#: A given redaction that shares less than this share of its words with the original is
+#: probably not its redaction (unrelated texts share ~3-5%, a masked copy nearly all).
+UNRELATED_SHARE = 0.2
+_WORD = re.compile(r"[^\W\d_]{4,}")
+
+
+def unrelated_pair_message(original: str, redacted: str) -> str:
+    """A caveat when a redaction the user gave shares few words with the original, else ''."""
+    words = [w.lower() for w in _WORD.findall(redacted)]
+    if len(words) < 20:
+        return ""
+    known = {w.lower() for w in _WORD.findall(original)}
+    share = sum(w in known for w in words) / len(words)
+    if share >= UNRELATED_SHARE:
+        return ""
+    return (
+        f"The redacted text shares only {share:.0%} of its words with the original: check that "
+        "it is the redaction of this original (CPR and span metrics compare the two). A "
+        "redaction that rewrites everything can also do this; then the figures stand."
     )
 
 
@@ -101,3 +124,11 @@ def add_caveats(state: AuditState) -> None:
         original = state.document.text if state.document is not None else ""
         if message := already_redacted_message(original):
             state.note(NoticeKind.INPUT_QUIRK, "validate", message)
+    doc, red = state.document, state.anonymized
+    if (
+        state.config.anonymizer == "provided"
+        and doc is not None
+        and red is not None
+        and (message := unrelated_pair_message(doc.text, red.text))
+    ):
+        state.note(NoticeKind.INPUT_QUIRK, "anonymize", message)
