@@ -28,7 +28,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
             "Audit FILE and write OUT/report.json (schema: docs/report.schema.json) and "
             "OUT/report.html. Without --original FILE is read as a redacted text and audited "
             "alone (exposure, no CPR); with --original it is scored against the original; "
-            "with --anonymizer FILE is an original that the anonymizer redacts first."
+            "with --anonymizer FILE is an original that the anonymizer redacts first. Exit "
+            "code 0 when the report is written, whatever the verdict (to gate releases on the "
+            "verdict use check); 2 for bad input or configuration."
         ),
     )
     p.add_argument("file", type=Path, help="the document (.txt, .md, .docx, .pdf)")
