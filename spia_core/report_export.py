@@ -25,7 +25,7 @@ from spia_core.export_safety import (
 )
 from spia_core.model import AuditReport, NoticeKind, PIIScore, Subject
 from spia_core.render import render_highlighted, report_highlights, subject_label
-from spia_core.taxonomy import DISPLAY_NAMES
+from spia_core.taxonomy import DEFAULT_MIN_CERTAINTY, DISPLAY_NAMES
 from spia_core.verdict import (
     CAVEAT_NOTICE_KIND,
     STRONGER_CHECK,
@@ -337,6 +337,50 @@ def scores_csv(report: AuditReport, *, redact_values: bool = True) -> str:
                 "" if o is None else _masked(masker, o.reason),
                 "" if o is None else o.author,
                 "" if s.effective_score is None else s.effective_score,
+            ]
+            w.writerow([neutralise_cell(c) for c in row])
+    return buf.getvalue()
+
+
+#: Columns of :func:`inferences_csv` (a redacted-only audit has inferences, no scores).
+INFERENCE_COLUMNS = (
+    "data_id",
+    "subject_id",
+    "subject",
+    "tag",
+    "value",
+    "certainty",
+    "counts_as_exposure",
+    "rule",
+    "explanation",
+    "evidence",
+)
+
+
+def inferences_csv(report: AuditReport, *, redact_values: bool = True) -> str:
+    """One row per value the adversary inferred (person, tag, value, certainty, whether it
+    counts as exposure, rule, explanation, evidence); personal-data first line, values
+    masked unless ``redact_values`` is False, cells neutralised like :func:`scores_csv`."""
+    masker = masker_for(report) if redact_values else None
+    min_c = report.exposure.min_certainty if report.exposure else DEFAULT_MIN_CERTAINTY
+    buf = io.StringIO()
+    buf.write(f"# {PERSONAL_DATA_NOTICE}{' ' + REDACTED_FORM_NOTICE if masker else ''}\n")
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(INFERENCE_COLUMNS)
+    for subj in _subjects(report, masker):
+        for item in subj["inferred"]:
+            exp = item["explanation"]
+            row = [
+                report.data_id,
+                subj["id"],
+                _subject_head(subj),
+                item["tag"],
+                item["value"],
+                item["certainty"],
+                "yes" if item["certainty"] >= min_c else "no",
+                "" if exp is None else exp["rule"],
+                "" if exp is None else exp["text"],
+                "; ".join(ev["text"] for ev in item["evidence"]),
             ]
             w.writerow([neutralise_cell(c) for c in row])
     return buf.getvalue()

@@ -135,6 +135,14 @@ def test_redacted_only_exports_are_personal_data_and_masked() -> None:
     assert "personal data" in json.loads(safe.json)["personal_data"].lower()
     full = session.export(session.latest, Target(), redact_values=False)
     assert name in full.json
+    # no original, nothing scored: the CSV lists what was inferred (it was a bare header)
+    assert [b.label for b in at.get("download_button")][1] == "PII inferences (CSV)"
+    n_values = sum(1 for s in report.inferred_subjects for p in s.piis if not p.is_empty)
+    for csv_text in (safe.csv, full.csv):
+        lines = csv_text.splitlines()
+        assert lines[0].startswith("# ") and lines[1].startswith("data_id,subject_id,subject,tag")
+        assert len(lines) == 2 + n_values
+    assert name in full.csv and f",NAME,{name}," in full.csv
 
 
 def test_original_given_too_gives_cpr() -> None:

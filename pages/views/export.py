@@ -48,9 +48,10 @@ def export_tab(version: Version) -> None:
     t, data_id = target(), file_stem(version.report.data_id)
     form = "" if redact_values and not include_original else "_full"
     opts = {"redact_values": redact_values, "include_original": include_original}
+    table = "inferences" if version.report.mode == "redacted_only" else "scores"
     buttons = (
         ("Report (JSON)", "json", f"{data_id}_audit{form}.json", "application/json"),
-        ("PII scores (CSV)", "csv", f"{data_id}_scores{form}.csv", "text/csv"),
+        (f"PII {table} (CSV)", "csv", f"{data_id}_{table}{form}.csv", "text/csv"),
         ("Report (HTML)", "html", f"{data_id}_audit{form}.html", "text/html"),
         ("Redacted text (final)", "text", f"{data_id}_redacted.txt", "text/plain"),
     )

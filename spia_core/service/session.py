@@ -189,7 +189,9 @@ class AuditSession:
                 include_original=include_original,
                 redact_values=redact_values,
             )
-        if kind == "csv":
+        if kind == "csv":  # without an original nothing is scored: the inferences instead
+            if report.mode == "redacted_only":
+                return report_export.inferences_csv(report, redact_values=redact_values)
             return report_export.scores_csv(report, redact_values=redact_values)
         if kind == "html":
             return report_export.report_html(
