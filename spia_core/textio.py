@@ -175,9 +175,26 @@ _EXTRACTORS: dict[str, tuple[str, Callable[[bytes], str]]] = {
 }
 
 
+#: Markdown markup that is no part of the words: heading marks, bold (never a run of three
+#: or more asterisks, a blacked-out placeholder), and links (their text stays).
+_MD_HEADING = re.compile(r"^[ ]{0,3}#{1,6}[ \t]+", re.MULTILINE)
+_MD_BOLD = re.compile(r"(?<![*\w])(\*\*|__)([^*_\s](?:[^*\n]*?[^*_\s])?)\1(?![*\w])")
+_MD_LINK = re.compile(r"\[([^\]\n]+)\]\((?:https?://|mailto:|/|#)[^)\s]*\)")
+
+
+def plain_markdown(text: str) -> str:
+    """The words of a Markdown text: '# Minutes' -> 'Minutes', '**Present:**' -> 'Present:',
+    '[site](https://...)' -> 'site'. Placeholders such as '***' and '[PERSON_1]' stay."""
+    text = _MD_HEADING.sub("", text)
+    text = _MD_BOLD.sub(r"\2", text)
+    return _MD_LINK.sub(r"\1", text)
+
+
 def extract_text(data: bytes, filename: str) -> str:
     """Text of an uploaded .txt, .md, .docx or .pdf file (chosen by the file's extension)."""
     ext = PurePath(filename).suffix.lower()
+    if ext == ".md":
+        return plain_markdown(decode_text(data, filename))
     if ext in TEXT_EXTENSIONS:
         return decode_text(data, filename)
     if ext not in _EXTRACTORS:

@@ -110,6 +110,20 @@ def test_extract_plain(name: str) -> None:
     assert extract_text(b"Hello Ada\r\n", name) == "Hello Ada\n"
 
 
+def test_markdown_files_are_read_as_their_words() -> None:
+    """Heading marks, bold and links are markup, not words (the adversary took '**Present:**'
+    into people's descriptions); blacked-out placeholders and bracket tags stay."""
+    md = (
+        "# Minutes of [LOCATION_1]\n\n**Present:** Cllr [PERSON_1] (Chair), Mrs ***, Mr **** "
+        "****.\nSee [the plan](https://example.org/p) and 2**10 in snake_case_name.\n"
+    )
+    assert extract_text(md.encode(), "minutes.md") == (
+        "Minutes of [LOCATION_1]\n\nPresent: Cllr [PERSON_1] (Chair), Mrs ***, Mr **** ****.\n"
+        "See the plan and 2**10 in snake_case_name.\n"
+    )
+    assert extract_text(md.encode(), "minutes.txt") == md  # plain text stays as it is
+
+
 # --------------------------------------------------------------------------- docx
 
 
