@@ -143,11 +143,44 @@ def _docx_blocks(container: Any) -> Iterator[str]:
             yield block.text
 
 
+def _docx_margins(document: Any) -> tuple[list[str], list[str]]:
+    """Text of the page headers and footers of every section, each text once."""
+    heads: dict[str, None] = {}
+    feet: dict[str, None] = {}
+    for section in document.sections:
+        for kind, into in (("header", heads), ("footer", feet)):
+            for part in (f"first_page_{kind}", kind, f"even_page_{kind}"):
+                text = "\n".join(t for t in _docx_blocks(getattr(section, part)) if t.strip())
+                if text:
+                    into.setdefault(text)
+    return list(heads), list(feet)
+
+
+def _docx_hidden(document: Any) -> list[str]:
+    """Text a redaction can leave behind in a .docx: tracked deletions and comments."""
+    ns = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+    deleted = [
+        "".join(t.text or "" for t in d.iter(f"{ns}delText"))
+        for d in document.element.body.iter(f"{ns}del")
+    ]
+    out = []
+    if any(t.strip() for t in deleted):
+        out += ["", "Tracked deletions still in the file:", *(t for t in deleted if t.strip())]
+    comments = [c.text for c in document.comments if c.text.strip()]
+    if comments:
+        out += ["", "Comments in the file:", *comments]
+    return out
+
+
 def _extract_docx(data: bytes) -> str:
+    """Page headers, body (paragraphs and tables), page footers, then what a redaction can
+    leave behind unseen (tracked deletions, comments): an adversary with the file reads all."""
     import docx
 
     document = docx.Document(io.BytesIO(data))
-    return "\n".join(_docx_blocks(document))
+    heads, feet = _docx_margins(document)
+    body = list(_docx_blocks(document))
+    return "\n".join([*heads, *body, *feet, *_docx_hidden(document)])
 
 
 # --------------------------------------------------------------------------- .pdf

@@ -142,6 +142,35 @@ def test_extract_docx_paragraphs_and_tables() -> None:
     assert text == "Memo\nDear Ms Ilsa Varga,\nName | Phone\nIlsa Varga, +44 20 7946 0001\nRegards"
 
 
+def test_extract_docx_reads_what_a_redaction_can_leave_behind() -> None:
+    """Page headers and footers are part of the document; tracked deletions and comments stay
+    in the file after a redaction, so the audit reads them too (an adversary with the file can)."""
+    from docx.oxml import OxmlElement
+    from docx.oxml.ns import qn
+
+    def build(d: docx.document.Document) -> None:
+        d.sections[0].header.paragraphs[0].text = "Pell & Odum, solicitors: Rhoda Pell"
+        d.sections[0].footer.paragraphs[0].text = "14 Quay Street"
+        para = d.add_paragraph("Our client ")
+        deletion = OxmlElement("w:del")
+        deletion.set(qn("w:id"), "1")
+        deletion.set(qn("w:author"), "RP")
+        run = OxmlElement("w:r")
+        gone = OxmlElement("w:delText")
+        gone.text = "Cosmo Brill"
+        run.append(gone)
+        deletion.append(run)
+        para._p.append(deletion)
+        para.add_run("[NAME] repairs clocks.")
+        d.add_comment(para.runs[0], text="Cosmo is 61", author="RP")
+
+    assert extract_text(_docx(build), "letter.docx") == (
+        "Pell & Odum, solicitors: Rhoda Pell\nOur client [NAME] repairs clocks.\n14 Quay Street"
+        "\n\nTracked deletions still in the file:\nCosmo Brill\n\nComments in the file:\n"
+        "Cosmo is 61"
+    )
+
+
 def test_extract_docx_nested_table() -> None:
     def build(d: docx.document.Document) -> None:
         outer = d.add_table(rows=1, cols=2)
