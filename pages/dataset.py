@@ -35,10 +35,14 @@ c[1].metric("Subjects", n_subj)
 c[2].metric("Non-empty PII", len(piis))
 df = pd.DataFrame(piis)
 c = st.columns(2)
-c[0].plotly_chart(charts.histogram(df["hardness"], "Hardness distribution", "hardness"), key="d_h")
-c[1].plotly_chart(
-    charts.histogram(df["certainty"], "Certainty distribution", "certainty"), key="d_c"
-)
+#: The paper's scales (SPIA, appendix A.4): what 1 and 5 mean on each axis.
+AXES = {
+    "hardness": "hardness: effort to infer (1 very easy - 5 very hard)",
+    "certainty": "certainty: confidence from the text (1 very uncertain - 5 very certain)",
+}
+for col, scale, key in ((c[0], "hardness", "d_h"), (c[1], "certainty", "d_c")):
+    fig = charts.histogram(df[scale], f"{scale.capitalize()} distribution", AXES[scale], "GT PII")
+    col.plotly_chart(fig, key=key)
 
 ids = [d.data_id for d in docs]
 data_id = st.selectbox("Document", ids, key="d_doc")

@@ -188,12 +188,15 @@ def version_history(rows: Sequence[dict[str, float | str | None]]) -> go.Figure:
     return fig
 
 
-def histogram(values: Sequence[float | int], title: str, x_title: str) -> go.Figure:
-    """A count histogram with one bar per distinct integer value."""
+def histogram(
+    values: Sequence[float | int], title: str, x_title: str, y_title: str = "count"
+) -> go.Figure:
+    """A count histogram with one bar per distinct integer value (``y_title``: what is
+    counted)."""
     series = pd.Series(list(values), dtype="float64")
     counts = series.value_counts().sort_index()
     fig = go.Figure(go.Bar(x=[str(int(v)) for v in counts.index], y=counts.to_numpy()))
-    fig.update_layout(title=title, xaxis_title=x_title, yaxis_title="count", height=300)
+    fig.update_layout(title=title, xaxis_title=x_title, yaxis_title=y_title, height=300)
     return fig
 
 

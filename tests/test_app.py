@@ -217,6 +217,11 @@ def test_dataset_page_opens_document_in_audit() -> None:
     at = _app()
     at.switch_page("pages/dataset.py").run()
     assert not at.exception
+    specs = [
+        c.proto.spec for c in at.get("plotly_chart")
+    ]  # axes say what is counted, and the scale
+    assert len(specs) == 2 and all('"GT PII"' in spec for spec in specs)
+    assert "1 very easy - 5 very hard" in specs[0] and "1 very uncertain" in specs[1]
     doc_id = at.selectbox(key="d_doc").value
     at.button(key="d_open").click().run()
     assert not at.exception, [e.value for e in at.exception]

@@ -80,3 +80,6 @@ def test_version_history_and_histogram() -> None:
     assert {tr.name for tr in fig.data} == {"CPR", "Token recall (R_di+qi)"}
     fig = histogram([1, 1, 2, 3, 3, 3], "Hardness", "hardness")
     assert list(fig.data[0].x) == ["1", "2", "3"] and list(fig.data[0].y) == [2, 1, 3]
+    assert fig.layout.yaxis.title.text == "count"
+    fig = histogram([2, 5], "Hardness", "hardness (1 very easy - 5 very hard)", "GT PII")
+    assert fig.layout.yaxis.title.text == "GT PII" and "1 very easy" in fig.layout.xaxis.title.text
