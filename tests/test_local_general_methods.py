@@ -147,6 +147,69 @@ UNSEEN_CASES = [  # round 8: invented posts and bios, one general pattern each
     ),
 ]
 
+ROUND9_CASES = [  # round 9: invented posts, one general pattern each
+    ("Nine years in retail and I still dread the tills.", "OCCUPATION", "Retail worker"),
+    ("I've worked in logistics since uni, mostly nights.", "OCCUPATION", "Logistics worker"),
+    ("My shift at the bakery ends at noon, then I nap.", "OCCUPATION", "Baker"),
+    ("I drive a taxi around the ring road most nights.", "OCCUPATION", "Taxi driver"),
+    ("I plaster ceilings for a living, so my arms ache.", "OCCUPATION", "Plasterer"),
+    ("Lovely pasta and kind staff, I'd go back. - Marek, 63, Swansea", "AGE", "63"),
+    (
+        "Lovely pasta and kind staff, I'd go back. - Marek, 63, Swansea",
+        "LOCATION",
+        "Swansea / United Kingdom",
+    ),
+    ("As a 30-something runner I was slow but happy.", "AGE", "30-39"),
+    ("27M here, my landlord keeps the deposit. Any advice?", "AGE", "27"),
+    ("For my 60th I finally learnt to swim.", "AGE", "60"),
+    ("I'm a Galway native and I miss the sea.", "LOCATION", "Galway / Ireland"),
+    ("We're in Dundee if anyone wants the pram.", "LOCATION", "Dundee / United Kingdom"),
+    ("We relocated to Utrecht in May and love the bikes.", "LOCATION", "Utrecht / The Netherlands"),
+]
+
+
+def test_round9_patterns(adv: LocalAdversary) -> None:
+    got = [(t, tag, _author_value(adv, t, tag)[0]) for t, tag, _ in ROUND9_CASES]
+    assert got == ROUND9_CASES
+
+
+def test_a_relative_s_stated_age_is_the_relative_s(adv: LocalAdversary) -> None:
+    for text, kin, age in [
+        ("My gran turned 91 yesterday and still beats me at cards.", "grandmother", "91"),
+        ("My brother is 19 and has just passed his test.", "brother", "19"),
+        ("My nephew, who is 6, lost his first tooth.", "nephew", "6"),
+    ]:
+        subjects = adv.infer(text).subjects
+        ages = {s.description.split(" - ")[0]: p.keyword for s in subjects for p in s.piis}
+        rel = next(s for s in subjects if kin in s.description.lower())
+        assert [p.keyword for p in rel.piis if p.tag == "AGE"] == [age], text
+        assert _author_value(adv, text, "AGE")[0] == "", (text, ages)
+
+
+def test_a_clause_s_or_a_relative_s_facts_are_not_the_writer_s(adv: LocalAdversary) -> None:
+    text = "Our gate was fixed by the old tenant, a retired plumber who moved to Galway in May."
+    assert _author_value(adv, text, "LOCATION")[0] == ""
+    assert _author_value(adv, text, "OCCUPATION")[0] != "Plumber"
+    text = "Staff member: [NAME], 47, porter. Later his wife, a dental nurse, drove him home."
+    named = next(s for s in adv.infer(text).subjects if "NAME" in s.description)
+    assert not any(p.tag == "OCCUPATION" and "nurse" in p.keyword.lower() for p in named.piis)
+    subjects = adv.infer("My neighbour [PERSON], a retired bus driver, feeds our cat.").subjects
+    values = {p.keyword for s in subjects if "neighbour" in s.description.lower() for p in s.piis}
+    assert "Bus driver" in values
+
+
+def test_ages_after_an_achievement_and_a_relative_s_birthday(adv: LocalAdversary) -> None:
+    assert _author_value(adv, "Got my motorbike licence at 61! Never too late.", "AGE")[0] == "61"
+    assert _author_value(adv, "The bus left at 10! We ran.", "AGE")[0] == ""
+    subjects = adv.infer("Ordered a cake for my son's 18th and he loved it.").subjects
+    son = next(s for s in subjects if "son" in s.description.lower())
+    assert [p.keyword for p in son.piis if p.tag == "AGE"] == ["18"]
+
+
+def test_a_pupil_s_years_at_school_and_a_night_at_the_pub_are_no_job(adv: LocalAdversary) -> None:
+    for text in ("I spent seven years in school and I hated it.", "My night at the pub was fun."):
+        assert _author_value(adv, text, "OCCUPATION")[1] != "occupation.workplace", text
+
 
 @pytest.mark.parametrize(("text", "tag", "value"), UNSEEN_CASES)
 def test_unseen_patterns(adv: LocalAdversary, text: str, tag: str, value: str) -> None:

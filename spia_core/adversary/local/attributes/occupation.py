@@ -1,10 +1,8 @@
 """OCCUPATION, AFFILIATION, EDUCATION and POSITION from how English states a job, read on the
-spaCy parse with titles from the SOC-based taxonomy (``lexicons.occupations``). Rules:
-``occupation.stated`` ("I am / been a <job>", "<relative> is a <job>", "I work as a <job>", "a
-<job> by trade", "a student at <College>"), ``occupation.stated_weak`` ("As a <job>, I", "fellow
-<jobs>"), ``work.org`` ("<job / work verb> at|for|with <Org>"), ``work.org_named`` (any named
-firm after at/for/with in the author's words), ``occupation.education_stated``, ``.rank``,
-``.hashtag``, ``.job_education``. Values echo the writer's own title (``lexicons.job_label``)."""
+spaCy parse with SOC-based titles (``lexicons.occupations``): ``occupation.stated`` ("I am a",
+"I work as a", "a <job> by trade"), ``.stated_weak`` ("As a <job>, I"), ``.does`` ("I drive a
+bus"), ``.workplace`` ("I work in retail"), ``work.org`` / ``work.org_named`` (at|for|with
+<Org>), ``.education_stated``, ``.rank``, ``.hashtag``, ``.job_education``."""
 
 from __future__ import annotations
 
@@ -43,8 +41,7 @@ def _words(kind: str) -> frozenset[str]:
 
 @functools.cache
 def _generic_heads() -> frozenset[str]:
-    """Head words of at least three taxonomy titles (engineer, officer, worker, technician...):
-    such a head needs its modifiers to name the job ("sound engineer")."""
+    """Heads of 3+ taxonomy titles (engineer, worker): they need modifiers ('sound engineer')."""
     counts: dict[str, int] = {}
     for row in lexicons._read_tsv("occupation_taxonomy.tsv"):
         for title in {t.strip().lower() for t in [row[2], *row[4].split("|")] if t.strip()}:
@@ -53,8 +50,7 @@ def _generic_heads() -> frozenset[str]:
 
 
 def _modifiers(tok: Any) -> int:
-    """Index of the first token of the contiguous modifiers left of ``tok`` ('a retired school
-    nurse' -> 'retired')."""
+    """Index of the first of the modifiers left of ``tok`` ('a retired school nurse': retired)."""
     first = tok.i
     left = [c for c in tok.lefts if c.dep_ in {"compound", "amod", "nmod"} and c.i < tok.i]
     for c in sorted(left, key=lambda c: -c.i):
@@ -66,10 +62,8 @@ def _modifiers(tok: Any) -> int:
 def _title(
     tok: Any, *, any_agent: bool = False
 ) -> tuple[str, lexicons.Job | None, int, int] | None:
-    """(label, taxonomy job or None, start, end) of the job the noun ``tok`` and its left
-    modifiers name: the longest taxonomy title ending at ``tok``, widened by the modifiers a
-    generic head needs ('sound engineer'); with ``any_agent`` (after 'work as'), an agent
-    noun the taxonomy does not know ('claims adjuster') is taken as written."""
+    """(label, job or None, start, end): the longest taxonomy title ending at ``tok``, widened
+    by a generic head's modifiers ('sound engineer'); ``any_agent``: any agent noun counts."""
     table, _ = lexicons.occupations()
     doc, first = tok.doc, _modifiers(tok)
     end = tok.idx + len(tok.text)
@@ -123,8 +117,7 @@ def _named(ctx: DocContext, tok: Any) -> Draft | None:
 
 
 def _org_words(obj: Any) -> list[Any]:
-    """The tokens of an organisation name headed by ``obj``: its capitalised left modifiers and
-    a coordinated or 'of' continuation ('Brook & Vale', 'Bank of Ireland')."""
+    """The tokens of an organisation name headed by ``obj`` ('Brook & Vale', 'Bank of Ireland')."""
     doc = obj.doc
     start = obj.i
     while start > 0 and doc[start - 1].text[:1].isupper() and doc[start - 1].head.i >= start:
@@ -148,8 +141,7 @@ def _org_words(obj: Any) -> list[Any]:
 
 
 def _org_at(ctx: DocContext, obj: Any) -> tuple[str, int, int] | None:
-    """The organisation named from the token ``obj`` on: spaCy's ORG or FAC entity that holds
-    it, else its capitalised words; None for places, masked or too short names."""
+    """The ORG/FAC entity (else capitalised words) from ``obj`` on; None for places or masks."""
     if not obj.text[:1].isupper():
         return None
     ent = next((x for x in ctx.ents if x[0] <= obj.idx < x[1] and x[2] in {"ORG", "FAC"}), None)
@@ -216,8 +208,7 @@ def _affiliations(ctx: DocContext, d: Draft, tok: Any) -> list[Finding]:
 
 
 def _pattern(tok: Any) -> str | None:
-    """The rule a job noun is in, or None ('a mom of two and a lecturer': a coordinated noun
-    takes the pattern of the first)."""
+    """The rule a job noun is in, or None (a coordinated noun takes the pattern of the first)."""
     while tok.dep_ == "conj" and tok.head is not tok:
         tok = tok.head
     head = tok.head
@@ -237,8 +228,8 @@ def _pattern(tok: Any) -> str | None:
         c.dep_ == "amod" and c.text.lower() == "fellow" for c in tok.children
     ):
         return "occupation.stated_weak"
-    if tok.dep_ == "appos" and head.text[:1].isupper():
-        return "occupation.apposition"  # "Nadia Rahman, pharmacist", "Dr Obi - eye surgeon"
+    if tok.dep_ == "appos":  # "Nadia Rahman, pharmacist", "my neighbour, a fire officer"
+        return "occupation.apposition"
     return None
 
 
@@ -246,8 +237,7 @@ _STOP_PUNCT = frozenset({",", ".", ";", ":", "!", "?", "(", ")"})
 
 
 def _coordinated_job(tok: Any) -> Any | None:
-    """'as a dad of three and a part-time welder': the job noun coordinated after a non-job
-    noun, read on the tokens when the parse attaches it elsewhere."""
+    """The job noun coordinated after a non-job noun ('as a dad of three and a welder')."""
     doc = tok.doc
     for i in range(tok.i + 1, min(len(doc), tok.i + 5)):
         if doc[i].text.lower() in {"and", "&"}:
@@ -337,8 +327,7 @@ def _studying(ctx: DocContext, tok: Any) -> list[Finding]:
 
 
 def _agent_of(verb: str) -> str:
-    """The taxonomy title of the agent noun of a verb form: 'teach' -> 'teacher', 'welds' ->
-    'welder', 'translate' -> 'translator'; '' when the taxonomy has none."""
+    """The taxonomy title of a verb's agent noun ('welds' -> 'welder'), or '' when none."""
     table, _ = lexicons.occupations()
     v = verb.lower()
     if v in _words("past_lookalikes"):
@@ -352,8 +341,7 @@ def _agent_of(verb: str) -> str:
 
 
 def _does(ctx: DocContext, d: Draft, verb: Any) -> list[Finding]:
-    """'I teach chemistry', 'She welds pipes': a plain present verb with an object whose agent
-    noun is a taxonomy title (certainty 2)."""
+    """'I teach chemistry', 'She welds pipes': a verb and object whose agent is a job title."""
     if not verb.text.isalpha() or verb.dep_ not in {"ROOT", "conj", "ccomp", "advcl", "relcl"}:
         return []
     kids = list(verb.children)
@@ -373,8 +361,13 @@ def _does(ctx: DocContext, d: Draft, verb: Any) -> list[Finding]:
     s, e = subj.idx, obj.idx + len(obj.text)
     if ctx.is_masked(s, e):
         return []
-    label = lexicons.job_label(agent)
-    return [rule("occupation.does").find(label, [ctx.ev(verb.idx, e)])]
+    w, table = obj.text.lower(), lexicons.occupations()[0]  # "I drive a bus" -> Bus driver
+    label = next((c for c in (f"{w} {agent}", f"{w[:-1]} {agent}") if c in table), agent)
+    living = any(c.text.lower() in {"living", "trade"} for p in kids for c in p.children)
+    ev = [ctx.ev(verb.idx, e)]
+    return [
+        rule("occupation.does").find(lexicons.job_label(label), ev, certainty=4 if living else None)
+    ]
 
 
 #: A field of a profile or signature line: "Senior data analyst at Brightwave Logistics".
@@ -386,8 +379,7 @@ _FIELD = re.compile(
 
 
 def _field_title(field: str) -> tuple[str, lexicons.Job] | None:
-    """The job a profile field names: the longest taxonomy title ending it, with the words
-    before it that a generic head needs ('Lead land surveyor' -> 'Land surveyor')."""
+    """The job a profile field names ('Lead land surveyor' -> 'Land surveyor')."""
     table, _ = lexicons.occupations()
     words = field.split()
     for i in range(len(words)):
@@ -405,8 +397,7 @@ def _field_title(field: str) -> tuple[str, lexicons.Job] | None:
 
 
 def _profile(ctx: DocContext, d: Draft) -> list[Finding]:
-    """The job, rank and employer in a profile or signature field of the author's first or
-    last three lines ("Kofi | Lead land surveyor | GIS", "Dr Tasnim Hakim, eye surgeon")."""
+    """Job, rank and employer in a profile field of the first or last three lines ("Kofi | X")."""
     lines = ctx.text.split("\n")
     head, tail = len("\n".join(lines[:3])), len(ctx.text) - len("\n".join(lines[-3:]))
     for m in _FIELD.finditer(ctx.text):
@@ -464,8 +455,7 @@ def _education_cues() -> tuple[tuple[str, re.Pattern[str]], ...]:
 
 
 def _degree(ctx: DocContext, d: Draft) -> list[Finding]:
-    """EDUCATION from what a person says of their studies (degrees, schooling): the first row
-    of ``education_cues.tsv`` that matches the author's own text (another person's stretches)."""
+    """EDUCATION: the first row of ``education_cues.tsv`` matching the person's own text."""
     for value, rx in _education_cues():
         theirs = [(o + m.start(), o + m.end()) for m, o in segment_matches(ctx, d, rx)]
         for s, e in author_matches(ctx, d, rx) if d.is_author else theirs:
@@ -516,10 +506,29 @@ def _posts(ctx: DocContext, d: Draft) -> list[Finding]:
     return []
 
 
+#: "I work in hospitality", "ten years in accounting", "my shift at the warehouse".
+_AT_WORK = (
+    r"\b(?:(?:I|I['’]ve|I['’]m|I have|we|we['’]ve)(?: \w+){{0,2}}? (?:work|worked|working|works)"
+    r"|years?|decades?|career|stint|jobs?|(?:my|our) (?:shift|job|work)s?) (?:in|at|for)"
+    r"(?: (?:a|an|the|our|my|this|that))?(?: (?:local|small|big|busy|large|nearby|new|same))?"
+    r" (?:{})\b(?!\s+of\b)"
+)
+
+
+def _workplace(ctx: DocContext, d: Draft) -> list[Finding]:
+    """The job a field or workplace the author works in implies (``work_places.tsv``)."""
+    for rx, label, certainty in lexicons.cue_table("work_places.tsv", re.I, _AT_WORK):
+        for s, e in author_matches(ctx, d, rx):
+            if not ctx.is_masked(s, e):
+                ev = [ctx.ev(s, e)]
+                return [rule("occupation.workplace").find(label, ev, certainty=certainty)]
+    return []
+
+
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
     if d.is_author:
-        out += _hashtag_job(ctx) + _profile(ctx, d) + _posts(ctx, d)
+        out += _hashtag_job(ctx) + _profile(ctx, d) + _posts(ctx, d) + _workplace(ctx, d)
     out += _degree(ctx, d)
     doc = getattr(ctx, "doc", None)
     if doc is None:
@@ -543,8 +552,7 @@ _ORG_WORDS = frozenset({"at", "for", "with", "joined", "join", "joining"})
 
 
 def _job_tokens(doc: Any) -> list[tuple[Any, str]]:
-    """Tokens in a job pattern with its rule id, study words ("study"), and work verbs and
-    organisation prepositions ("other"), in order."""
+    """Tokens of job patterns (rule id), study words ("study"), work verbs and 'at' ("other")."""
     out: list[tuple[Any, str]] = []
     for tok in doc:
         low = tok.text.lower()

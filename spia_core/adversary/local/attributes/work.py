@@ -67,12 +67,12 @@ _AUDIENCE_BEFORE = re.compile(
 )
 
 #: A subject, 'to' or an auxiliary right before a word makes it a verb ("I cook", "to clean").
+_WHO_AFTER = re.compile(r"\s*,?\s*who\b")
 _VERB_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('verb_before')})\s+$", re.IGNORECASE)
 
 
 def job_used_as_job(text: str, s: int, e: int) -> bool:
-    """False when the job word at ``text[s:e]`` is part of a compound noun or a product/error
-    name ("driver's license", "Driver Error", "printer driver"), True otherwise."""
+    """False for a job word in a compound or a name ("driver's license", "printer driver")."""
     if _COMPOUND_AFTER.match(text[e : e + 20].lstrip(" ")):
         return False
     return not _COMPOUND_BEFORE.search(text[max(0, s - 12) : s])
@@ -145,16 +145,14 @@ def _role_findings(ctx: DocContext, d: Draft) -> list[Finding]:
         occupation = r.occupation
         if key == "prosecutor" and "public prosecutor" in phrase.lower():
             occupation = "Public Prosecutor"
+        cert_o, cert_p = r.occupation_certainty, r.position_certainty
         if occupation:
-            cert = r.occupation_certainty
-            out.append(rule("work.role_occupation").find(occupation, ev, certainty=cert))
+            out.append(rule("work.role_occupation").find(occupation, ev, certainty=cert_o))
         position = phrase if r.position == "*" else r.position
         if r.position == "*" and not position:
             position = {"judge": "Judge", "prosecutor": "Public Prosecutor"}.get(key, "")
-        if position and r.position_certainty:
-            out.append(
-                rule("work.role_position").find(position, ev, certainty=r.position_certainty)
-            )
+        if position and cert_p:
+            out.append(rule("work.role_position").find(position, ev, certainty=cert_p))
         if r.education:
             out.append(rule("work.role_education").find(r.education, ev))
     return out
@@ -192,8 +190,8 @@ def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
             # students"); the parse rules of attributes.occupation read stated jobs.
             if _AUDIENCE_BEFORE.search(ctx.text, max(0, s - 40), s):
                 continue
-            if _VERB_BEFORE.search(ctx.text, max(0, s - 20), s):
-                continue  # "I cook dinner", "to clean the house": the word is a verb
+            if _VERB_BEFORE.search(ctx.text, max(0, s - 20), s) or _WHO_AFTER.match(ctx.text, e):
+                continue  # "I cook dinner" (a verb); "a vet who moved away" (someone else)
             out.append(rule("work.job_word_author").find(label, ev))
         elif s - off < 80:  # a job word far from the mention was as often another person's
             out.append(rule("work.job_word").find(label, ev))
@@ -216,9 +214,7 @@ def _positions_and_orgs(ctx: DocContext, d: Draft) -> list[Finding]:
         org = _TRAILING.sub("", re.sub(r"^(?:of|for|at|in)\s+(?:the\s+)?", "", of))
         os_, oe = off + m.start("of"), off + m.end("of")
         if of and _org_like(ctx, os_, oe, org):
-            out.append(
-                rule("work.position_of").find(org, [ctx.ev(off + m.start("of"), off + m.end("of"))])
-            )
+            out.append(rule("work.position_of").find(org, [ctx.ev(os_, oe)]))
     for rx, cert in ((_WORK_AT, 5), (_ORG_LEAD, 4), (_WITH_ORG, 3), (_OUR_AT, 3)):
         for m, off in segment_matches(ctx, d, rx):
             s, e = off + m.start("org"), off + m.end("org")
@@ -275,7 +271,6 @@ def _courts_and_offices(ctx: DocContext, d: Draft) -> list[Finding]:
     if location.echr_judge(ctx, d):
         out.append(rule("work.echr").find("European Court of Human Rights", [], certainty=3))
     if d.roles.keys() & {"president", "registrar", "rapporteur"}:
-        phrases = " ".join(m.text for m in d.mentions if m.kind == "role")
         if re.search(r"Section|Chamber|Grand", phrases) or "Section" in ctx.text:
             out.append(rule("work.echr").find("European Court of Human Rights", [], certainty=3))
         elif "[" in phrases and _LEGAL.search(ctx.text):
@@ -370,8 +365,7 @@ def _handle_job(ctx: DocContext, d: Draft) -> list[Finding]:
 
 
 def _email_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
-    """The organisation named by the domain of the subject's own e-mail address
-    ("j.king@ross.com" -> "Ross"), at a low certainty; mail providers are skipped."""
+    """The organisation of the subject's e-mail domain ("j.king@ross.com" -> "Ross")."""
     out = []
     for c in d.codes:
         label = c.value.split("@", 1)[-1].split(".")[0].lower()
@@ -449,9 +443,9 @@ _COORDINATED_SELF = re.compile(r"[\s,]*(?:and|&)\s+(?:an?|the)\s+(?:[\w-]+\s+){0
 
 @functools.cache
 def _kin_apposition() -> re.Pattern[str]:
-    """'my son, a' / 'our daughter, the' right before a job word."""
-    kin = lexicons.kin_alternation()
-    return re.compile(rf"\b(?:my|our)\s+(?:{kin})\s*,\s*(?:an?|the)\s+(?:[\w-]+\s+){{0,2}}$", re.I)
+    """'my son, a' / 'his wife, the' right before a job word."""
+    kin = rf"\b(?:my|our|his|her|their)\s+(?P<k>{lexicons.kin_alternation()})"
+    return re.compile(rf"{kin}\s*,\s*(?:an?|the)\s+(?:[\w-]+\s+){{0,2}}$", re.I)
 
 
 #: A job word owned by or governed from someone else in the author's text ("my doctor").
@@ -462,14 +456,12 @@ _POSSESSED_BEFORE = re.compile(
 
 
 def _job_of_subject(text: str, s: int, d: Draft) -> bool:
-    """False when the job word at ``s`` is another person's (see _OTHER_PERSON_BEFORE);
-    a post author's own words are kept as they are."""
-    if d.is_author:
-        # "my son, a doctor, ...": the job in apposition to a relative is the relative's;
-        # "my doctor", "our plumber", "by the nurse" name someone else.
-        if _POSSESSED_BEFORE.search(text, max(0, s - 30), s):
-            return False
-        return not _kin_apposition().search(text, max(0, s - 60), s)
+    """False when the job word at ``s`` is another person's (see _OTHER_PERSON_BEFORE)."""
+    kin = _kin_apposition().search(text, max(0, s - 60), s)
+    if kin and not any(m.start <= kin.start("k") < m.end for m in d.mentions):
+        return False  # "my son, a doctor", "his wife, a nurse": the relative's job
+    if d.is_author:  # "my doctor", "our plumber", "by the nurse" name someone else
+        return not _POSSESSED_BEFORE.search(text, max(0, s - 30), s)
     own = next((m for m in d.mentions if m.start <= s < m.end), None)
     if own is not None:
         # The subject's own mention: its role's curated wording wins ("the Mayor" -> Mayor).
@@ -508,8 +500,7 @@ _NOT_WORKING = lexicons.cue_table("work_status_cues.tsv", re.IGNORECASE)
 
 
 def _work_status(ctx: DocContext, d: Draft) -> list[Finding]:
-    """'Unemployed' / 'Retired' for an applicant the facts show detained, dismissed or living
-    on benefits ("is currently detained on remand", "was laid off"); stated jobs win."""
+    """'Unemployed' / 'Retired' from ``work_status_cues.tsv`` ("was laid off", "I retired")."""
     out: list[Finding] = []
     for rx, status, cert in _NOT_WORKING if d.is_author or d.kin or "applicant" in d.roles else ():
         for m, off in segment_matches(ctx, d, rx, ("mention", "pronoun")):
