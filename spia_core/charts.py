@@ -133,7 +133,10 @@ def per_tag_protection(metrics: Metrics) -> go.Figure:
         )
     )
     fig.update_layout(
-        title="Protection per tag", yaxis_title="Protection", yaxis_range=[0, 1.15], height=360
+        title="Protection per tag (n: ground-truth PII of the tag)",
+        yaxis_title="protection (1 - share inferred)",
+        yaxis_range=[0, 1.15],
+        height=360,
     )
     return fig
 
@@ -156,9 +159,15 @@ def subject_protection(metrics: Metrics, min_subject: float | None = None) -> go
         )
     )
     if min_subject is not None:
-        fig.add_vline(x=min_subject, line_dash="dash", annotation_text="target")
+        fig.add_vline(
+            x=min_subject,
+            line_dash="dash",
+            annotation_text=f"target {min_subject:.2f}",
+            annotation_position="top",
+        )
     fig.update_layout(
         title="Protection per subject",
+        xaxis_title="protection (1 - share of the subject's PII inferred)",
         xaxis_range=[0, 1.02],
         height=max(240, 40 * len(subs) + 120),
     )

@@ -68,6 +68,8 @@ def test_per_tag_and_subject_charts() -> None:
     fig = subject_protection(r.metrics, 0.8)
     assert len(fig.data[0].x) == 2
     assert all(c == "#d62728" for c in fig.data[0].marker.color)
+    assert fig.layout.xaxis.title.text.startswith("protection (1 - share")  # axis says what
+    assert fig.layout.annotations[0].text == "target 0.80"
 
 
 def test_version_history_and_histogram() -> None:
