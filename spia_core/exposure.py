@@ -17,12 +17,14 @@ from spia_core.model import DocumentExposure, PlaceholderReading, Subject, Subje
 from spia_core.taxonomy import DEFAULT_MIN_CERTAINTY, DIRECT_TAGS, DISPLAY_NAMES, TAGS
 
 #: Masking placeholders: [REDACTED], [PERSON], [PERSON_2], [LOC], <PERSON>, {NAME}, ***, ███,
-#: XXX (three or more capital X as a word), [X].
+#: ■■■, XXX (three or more capital X as a word), [X], a bare REDACTED, and bracketed notes that
+#: say something was taken out: [Name removed], (name withheld), <redacted>, [s.40(2)].
 PLACEHOLDER = re.compile(
     r"\[(?P<label>[A-Za-z][A-Za-z_ ]{0,30}?)(?:[_ -]?\d+)?\]"
     r"|<(?P<label2>[A-Z][A-Z_]{1,30}?)(?:_?\d+)?>"
     r"|\{\{?(?P<label3>[A-Z][A-Z_]{1,30}?)(?:_?\d+)?\}?\}"
-    r"|\*{3,}|█+|(?<![A-Za-z0-9])X{3,}(?![A-Za-z0-9])"
+    r"|\[(?P<note>[^\[\]\n]{1,50})\]|[(<](?P<aside>[^()<>\n]{1,50})[)>]"
+    r"|\*{3,}|█+|[▇▆■▬▮▓]{2,}|(?<![A-Za-z0-9])X{3,}(?![A-Za-z0-9])|\bREDACTED\b"
 )
 #: Bracketed words that are masks of no particular type.
 _GENERIC = frozenset(
@@ -30,19 +32,63 @@ _GENERIC = frozenset(
 )
 #: Bracketed words that are ordinary text, not masks ("[sic]", "[citation needed]", "[edit]").
 _NOT_MASKS = frozenset({"sic", "citation needed", "edit", "sic!", "emphasis added", "ibid"})
+#: What a lower-case bracket note may name before saying it was taken out ("name withheld").
+_WHAT = (
+    r"(?:personal\s+)?(?:name|names|address|details|data|information|info|text|number|"
+    r"phone(?:\s+number)?|email(?:\s+address)?|identity|location|signature|person|date)"
+)
+_TAKEN_OUT = r"(?:redacted|removed|withheld|deleted|omitted|anonymi[sz]ed|masked|suppressed)"
+#: A bracket note that is a mask: "name withheld", "redacted - s.40".
+_MASK_NOTE = re.compile(
+    rf"(?:{_WHAT}\s+)?{_TAKEN_OUT}(?:\s*[-–:,;]\s*[^\n]{{0,30}})?", re.IGNORECASE
+)
+#: In square brackets also a word alone ("[name]") or an exemption ("[s.40(2)]"); in round
+#: brackets these are text ("(name)", "the Act (s. 40)").
+_MASK_WORD = re.compile(rf"{_WHAT}|(?:s\.?|section)\s*\d+(?:\(\w+\))*", re.IGNORECASE)
+#: The label a note's first word gives ("Name removed" -> NAME); other notes are generic.
+_NOTE_LABELS = {
+    "name": "NAME",
+    "names": "NAME",
+    "person": "PERSON",
+    "address": "ADDRESS",
+    "phone": "PHONE",
+    "email": "EMAIL",
+    "location": "LOCATION",
+    "date": "DATE",
+}
+
+
+def _note_label(note: str, *, square: bool = True) -> str | None:
+    """The label of a bracket note that is a mask ('' generic), None when it is text."""
+    note = note.strip()
+    if not (_MASK_NOTE.fullmatch(note) or (square and _MASK_WORD.fullmatch(note))):
+        return None
+    return _NOTE_LABELS.get(note.split()[0].lower(), "")
+
+
+def _bracket_label(raw: str) -> str | None:
+    """The label of a [Word] placeholder ('' generic), None for editorial brackets."""
+    word = raw.strip().lower()
+    if word in _NOT_MASKS:
+        return None
+    if raw.isupper() or word in _GENERIC:
+        return "" if word in _GENERIC else raw.strip().upper()
+    return _note_label(raw)  # "[Name removed]", "[name]"; else "[Ed]", "[laughs]": text
 
 
 def find_placeholders(text: str) -> list[PlaceholderReading]:
     """Every masking placeholder of ``text``, in order, with its label ('' when generic)."""
     out: list[PlaceholderReading] = []
     for m in PLACEHOLDER.finditer(text):
-        raw = m.group("label") or m.group("label2") or m.group("label3") or ""
-        if m.group("label") and raw.strip().lower() in _NOT_MASKS:
-            continue
-        if m.group("label") and not (raw.isupper() or raw.lower() in _GENERIC):
-            continue  # "[Ed]", "[laughs]": editorial brackets, not masks
-        label = "" if raw.strip().lower() in _GENERIC else raw.strip().upper()
-        out.append(PlaceholderReading(start=m.start(), end=m.end(), text=m.group(0), label=label))
+        if m.group("label"):
+            label = _bracket_label(m.group("label"))
+        elif m.group("note") or m.group("aside"):
+            label = _note_label(m.group("note") or m.group("aside"), square=bool(m.group("note")))
+        else:
+            raw = m.group("label2") or m.group("label3") or ""
+            label = "" if raw.lower() in _GENERIC else raw.upper()
+        if label is not None:
+            out.append(PlaceholderReading(m.start(), m.end(), m.group(0), label))
     return out
 
 

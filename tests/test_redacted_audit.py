@@ -89,6 +89,30 @@ def test_placeholders_of_every_style_are_found(letter_report: AuditReport) -> No
     assert find_placeholders("He said [sic] it was fine [laughs].") == []
 
 
+def test_redaction_notes_and_other_mask_styles_are_placeholders() -> None:
+    """Styles of hand and FOI redaction: notes that say what was taken out, exemption marks,
+    other block characters, a bare REDACTED; brackets of ordinary text stay text."""
+    text = (
+        "Dear [Name removed], the officer (name withheld) met <redacted> at ■■■■ on [date]. "
+        "The rest [s.40(2)] and [REDACTED - personal data] are REDACTED. ▇▇▇ (address redacted)"
+    )
+    found = [(p.text, p.label) for p in find_placeholders(text)]
+    assert found == [
+        ("[Name removed]", "NAME"),
+        ("(name withheld)", "NAME"),
+        ("<redacted>", ""),
+        ("■■■■", ""),
+        ("[date]", "DATE"),
+        ("[s.40(2)]", ""),
+        ("[REDACTED - personal data]", ""),
+        ("REDACTED", ""),
+        ("▇▇▇", ""),
+        ("(address redacted)", "ADDRESS"),
+    ]
+    prose = "He was removed (see above) in 2019 (s. 40) [1] [a] [citation needed] (name) ■ note"
+    assert find_placeholders(prose) == []
+
+
 def r_texts(report: AuditReport) -> list[str]:
     assert report.exposure is not None
     return [p.text for p in report.exposure.placeholders]
