@@ -285,7 +285,7 @@ def test_masked_spouse_in_judgments(adversary: LocalAdversary) -> None:
     applicant = next(s for s in subjects if s.description.startswith("The applicant"))
     assert [p.keyword for p in wife.values("SEX")] == ["Female"]
     assert [p.keyword for p in applicant.values("RELATIONSHIP")] == ["Widowed"]
-    text = "His [DEM] works in [LOC]. The applicant complained."  # no death: no guess
+    text = "His [DEM] career began in [LOC]. The applicant complained."  # no person slot
     assert not any("Wife" in d for d in _descriptions(text, adversary))
 
 

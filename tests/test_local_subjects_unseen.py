@@ -105,3 +105,41 @@ def test_a_name_addressed_at_the_end_is_not_the_writer(adversary: LocalAdversary
         for s in adversary.infer(text).subjects
     }
     assert "Thandi" not in names.get("The author", set())
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("My [DEM] [PERSON] surprised me with dinner. He remembered I hate coriander.", "Husband"),
+        ("My [DEM] started school this week and she already loves her new class.", "Daughter"),
+        ("My [DEM] retired last spring and he now goes fishing every day.", "Father"),
+        ("He and his [DEM] [LOC] met at university and married young.", "Wife"),
+    ],
+)
+def test_a_masked_kin_word_in_a_person_slot_is_a_relative(
+    adversary: LocalAdversary, text: str, label: str
+) -> None:
+    assert any(d.startswith(label) for d in _labels(adversary, text))
+
+
+def test_masked_kin_words_that_are_no_person_make_no_relative(adversary: LocalAdversary) -> None:
+    for text in ("My [DEM] were glued to the bird cam.", "His [DEM] career began in [LOC]."):
+        assert not any(" of " in d.split(" - ")[0] for d in _labels(adversary, text))
+
+
+def test_minutes_keep_a_masked_member_and_the_new_officer_apart(
+    adversary: LocalAdversary,
+) -> None:
+    text = (
+        "Present: [PERSON_1] (chair), [PERSON_2] (treasurer), the new secretary, and Mrs "
+        "[PERSON_3]. The secretary, who teaches maths, will draft a letter."
+    )
+    labels = [d.split(" - ")[0] for d in _labels(adversary, text)]
+    assert labels == ["[PERSON_1]", "[PERSON_2]", "New secretary", "Mrs [PERSON_3]"]
+
+
+def test_demonyms_and_addressees(adversary: LocalAdversary) -> None:
+    labels = _labels(adversary, "Proud Glaswegian here, born and bred. Love this city.")
+    assert [d.split(" - ")[0] for d in labels] == ["The author"]
+    labels = _labels(adversary, "Thanks for the lift, Marco! I owe you a coffee.")
+    assert [d.split(" - ")[0] for d in labels] == ["The author", "Marco"]

@@ -164,7 +164,7 @@ def _describe(d: Draft, index: int, piis: list[PII], ctx: DocContext) -> str:
         clip = _context_clip(ctx, d)
         if clip:
             facts.append(f"individual mentioned in “{clip}”")
-    return f"{label} - {', '.join(facts)}" if facts else label
+    return " ".join((f"{label} - {', '.join(facts)}" if facts else label).split())
 
 
 class LocalAdversary:

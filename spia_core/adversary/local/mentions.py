@@ -12,6 +12,8 @@ import spia_core.adversary.local.patterns as patterns
 import spia_core.adversary.local.rules as rules
 from spia_core.adversary.local.names import handle_name, name_sets, world_given_names
 
+_CUES = {key: rx for rx, key, _ in lexicons.cue_table("subject_cues.tsv")}
+
 
 @dataclass
 class Mention:
@@ -91,7 +93,11 @@ _NAME_CUE = re.compile(
     r"(?P<name>[A-Z][a-z]{2,}(?: [A-Z][a-z]{2,})?)\b"
 )
 #: A name opening a sentence and addressed ("Carmen, you ...", "Tomas, thank you").
-_VOCATIVE = re.compile(r"(?:^|[.!?]\s+)(?P<name>[A-Z][a-z]{2,}),\s+(?:you|your|thanks?|I)\b", re.M)
+_VOCATIVE = re.compile(
+    r"(?:(?:^|[.!?]\s+)(?=[A-Z][a-z]{2,},\s+(?:you|your|thanks?|I)\b)|(?:\byou|\b(?:[Tt]hanks?|"
+    r"[Cc]ongrat\w*) \w)[^.!?\n,]{0,40},[ \t]+(?=[A-Z][a-z]{2,}\s*[.!?]))(?P<name>[A-Z][a-z]{2,})",
+    re.M,
+)
 #: A full name with no cue: a known first name and a known surname ("Helena Marsh").
 _FULL_NAME = re.compile(r"(?<![\w@#])(?P<first>[A-Z][a-z]{2,}) (?P<last>[A-Z][a-z]{2,})\b(?![@\w])")
 
@@ -376,14 +382,6 @@ def find_role_mentions(text: str) -> list[Mention]:
     return out
 
 
-#: A masked kin word that can only be a spouse: "His [DEM] died on ...", "his late [DEM]",
-#: "took her [DEM]'s surname".
-_MASKED_SPOUSE = re.compile(
-    r"\b(?P<anchor>[Hh]is|[Hh]er|[Mm]y|[Tt]he applicant['’]s)\s+(?:(?P<late>late)\s+)?"
-    r"(?P<kin>\[(?:DEM|NORP|MISC)\])"
-    r"(?:(?(late)|(?=['’]s\s+(?:death|surname|family name)|,?\s+(?:had\s+)?(?:died|passed away|"
-    r"was killed))))"
-)
 _DEM_ANCHOR = r"[Hh]is|[Hh]er|[Tt]heir|[Tt]he applicant['’]s"
 #: A masked relative who gives or leaves property is a parent (judgments on property rights):
 #: "a gift from her [DEM]", "the applicant's [DEM] donated ...", "a house belonging to his [DEM]".
@@ -393,14 +391,35 @@ _MASKED_DONOR = re.compile(
     rf"(?!['’]s? \[)|\b(?P<anchor2>{_DEM_ANCHOR}) (?P<kin2>\[DEM\]),? (?:had )?(?:donated|"
     rf"bequeathed|gave|transferred|left)\b"
 )
-#: Masked children listed by their birth dates ("leaving [QUANTITY] [DEM] born in [DATETIME]
-#: and [DATETIME]"): one child per date.
-_MASKED_BORN = re.compile(
-    r"\b(?:leaving|left|had|has|have|with|of|their|his|her)\s+(?:\[(?:QUANTITY|CARDINAL)\]|two|"
-    r"three|four|five)\s+(?P<kin>\[DEM\]),?\s+born\s+(?:in|on)\s+(?P<dates>(?:\[DATETIME\]|"
-    r"\d{4})(?:(?:,\s*|,?\s+and\s+)(?:in\s+|on\s+)?(?:\[DATETIME\]|\d{4}))+)"
-)
+_MASKED_BORN = _CUES["masked_born"]
 _KIN_LIST_GAP = re.compile(r"^\s*(?:,|and|&|, and)\s*$")
+#: A masked kin word in a person slot: 'my [DEM] [PERSON]' (also a mis-tagged name: 'his [DEM]
+#: [LOC]'), 'my [DEM] works offshore', 'with my [DEM].', 'my [DEM]'s car'; not 'my [DEM] were'.
+_MASKED_RELATIVE = re.compile(
+    r"\b(?P<anchor>[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[Tt]he applicant['’]s) (?:[a-z]+ )?(?P<kin>"
+    r"\[DEM\])(?=,? ?\[(?:PERSON|LOC|GPE|NORP)(?:_\d+)?\](?!,? (?:and|&) \[)|['’]s |,? and I\b|"
+    rf"\s*[.!?;)]|\s*,(?! \[)| (?:\w+ly )?(?:\w+ed|{lexicons.alternation('slot_verb', 'kin_verb')})"
+    r"\b)"
+)
+_WIDOWED = re.compile(r"['’]s (?:death|surname)|,? (?:had )?(?:died|passed away|was killed)")
+_PRONOUN = re.compile(r"\b(?:(?P<m>[Hh]e|[Hh]im|[Hh]is)|[Ss]he|[Hh]er)\b")
+_GUESS = {"young": ("son", "daughter", "child"), "elder parent": ("father", "mother", "parent")}
+
+
+def _guess_relative(text: str, m: re.Match[str]) -> str:
+    """The likeliest kin word behind a masked one: a child near school or toy words, a parent
+    near retirement or childhood words, else a spouse; the sex from the next he/she (a spouse
+    of 'his'/'her' has the other sex)."""
+    sents = re.split(r"(?<=[.!?])\s+", text[m.start() : m.end() + 300])
+    window = " ".join(sents[:2])
+    pron = _PRONOUN.search(window, m.end() - m.start())
+    sex = 2 if pron is None else 0 if pron.group("m") else 1
+    cue = {k: rf"\b(?:{lexicons.alternation(*(c + '_cue' for c in k.split()))})\b" for k in _GUESS}
+    kind = next((k for k in _GUESS if re.search(cue[k], window, re.I)), "")
+    if not kind or _WIDOWED.match(text, m.end()) or " late " in m.group(0):  # only a spouse
+        sex = {"his": 1, "her": 0}.get(m.group("anchor").lower(), sex)
+        return ("husband", "wife", "spouse")[sex]
+    return _GUESS[kind][sex]
 
 
 @functools.cache
@@ -470,18 +489,8 @@ def _possessed_kin(text: str) -> list[Mention]:
     return out
 
 
-#: 'parent of two', 'mum of 3' (not 'mother of two sons': the sons are counted themselves).
-_PARENT_OF = re.compile(
-    r"\b(?:parent|mother|father|mom|mum|dad|mama|papa) ?of ?(?P<num>two|three|four|five|six|\d)\b"
-    r"(?! \w*\s*(?:sons|daughters|children|kids|boys|girls))",
-    re.IGNORECASE,
-)
-#: 'one amazing kid', 'our daughter', 'a one-year-old'.
-_ONE_CHILD = re.compile(
-    r"\b(?:[Oo]ne|[Aa]n?|[Oo]ur|[Mm]y) (?:(?:amazing|wonderful|beautiful|lovely|little|"
-    r"sweet|adorable|awesome|precious) )?(?P<kin>kid|child|son|daughter|baby|toddler|"
-    r"(?P<age>one|two|three|four|five|\d{1,2})[- ](?:year|month)[- ]old)\b(?![- ]\w)"
-)
+_PARENT_OF = _CUES["parent_of"]
+_ONE_CHILD = _CUES["one_child"]
 
 
 def _counted_children(text: str, out: list[Mention]) -> None:
@@ -505,12 +514,6 @@ def _counted_children(text: str, out: list[Mention]) -> None:
 
 def _masked_kin(text: str, out: list[Mention]) -> None:
     """Kin words a masker hid: "His [DEM] died", "born in X and Y", "a gift from her [DEM]"."""
-    for m in _MASKED_SPOUSE.finditer(text):
-        if any(k.start <= m.start("kin") < k.end for k in out):
-            continue
-        anchor = m.group("anchor").lower()
-        word = {"his": "wife", "her": "husband"}.get(anchor, "spouse")
-        out.append(Mention.between(text, m.start(), m.end("kin"), "kin", role=word, anchor=anchor))
     for m in _MASKED_BORN.finditer(text):  # "leaving [QUANTITY] [DEM] born in X and Y"
         n = len(re.findall(r"\[DATETIME\]|\b\d{4}\b", m.group("dates")))
         if n < 2 or any(k.start <= m.start("kin") < k.end for k in out):
@@ -527,6 +530,11 @@ def _masked_kin(text: str, out: list[Mention]) -> None:
         k = Mention.between(text, m.start(g) - len(anchor) - 1, m.end(g), "kin", role="parent")
         k.anchor, k.count, k.plural = anchor, 2 if both else 1, both
         out.append(k)
+    for m in _MASKED_RELATIVE.finditer(text):  # "my [DEM] [PERSON] ... he": a guessed relative
+        if not any(k.start <= m.start("kin") < k.end for k in out):
+            kin = Mention.at(m, "kin", role=_guess_relative(text, m), source="guess")
+            out.append(kin)
+            kin.anchor = m.group("anchor").lower()
     for m in re.finditer(r"\b(?P<anchor>[Oo]ur|[Mm]y) little ones?\b", text):
         out.append(Mention.at(m, "kin", role="child", anchor=m.group("anchor").lower()))
 

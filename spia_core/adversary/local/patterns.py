@@ -6,6 +6,8 @@ import re
 
 import spia_core.adversary.local.lexicons as lexicons
 
+_CUES = {key: rx for rx, key, _ in lexicons.cue_table("subject_cues.tsv")}
+
 #: Masking placeholders: [PERSON], [PERSON_2], [LOC], <PERSON>, [redacted], ***, ████.
 PLACEHOLDER = re.compile(
     r"\[(?P<label>[A-Z][A-Z_]*?)(?:[_ ]?(?P<num>\d+))?\]|<(?P<label2>[A-Z][A-Z_]*?)(?:_(?P<num2>\d+))?>"  # noqa: E501
@@ -36,13 +38,7 @@ TITLED_NAME = re.compile(
 TITLE_BEFORE = re.compile(rf"\b(?P<title>{_TITLE_ALT})\.?\s*$")
 
 HANDLE = re.compile(r"(?<![\w@.])@(?P<handle>[A-Za-z][\w.]{1,40}[A-Za-z0-9])")
-HEADER_NAME = re.compile(
-    r"^\s*(?:\[[A-Z_]+\]\s*)?(?:Name|Author|User|From|Posted by|Username|Seller|Buyer|Landlord|Tenant|Contact name)\s*:\s*(?P<name>[^|\n]{2,60}?)\s*(?:\||\n|$)"  # noqa: E501
-    # "Review by Ana P. - 4/5", "Comment from kiwi_dan: ...", "Posted by jo88: ..."
-    r"|^\s*(?:Posted|Written|Shared|Submitted|Reviewed|Review|Comment|Reply|Answer|Post|Message)"
-    r" (?:by|from) (?P<by>[^|\n:]{2,40}?)\s*(?:\||\n|$|:\s| - | – )",
-    re.IGNORECASE | re.MULTILINE,
-)
+HEADER_NAME = _CUES["header_name"]
 LEAD_NAME = re.compile(r"^\s*(?P<name>[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+){0,2})\s*:\s", re.MULTILINE)
 FIRST_PERSON = re.compile(r"\b(?:I|I'm|I’m|I've|I’ve|I'd|I’d|I'll|I’ll|me|my|My|mine|myself)\b")
 MALE_PRONOUN = re.compile(r"\b(?:he|him|his|himself|He|His|Him)\b")

@@ -24,7 +24,9 @@ def link_author(st: SubjectState) -> None:
     legal = bool(st.with_role("applicant")) or bool(
         re.search(r"\b(?:the Court|the Government|the Convention)\b", st.text)
     )
-    post_like = re.search(r"\?|\b(?:[Aa]nyone|[Hh]elp|[Tt]hanks|#\w+)\b", st.text) or st.codes
+    post_like = st.codes or re.search(
+        r"\?|\b(?:[Aa]nyone|[Hh]elp|[Tt]hanks|#\w+)\b|^\W*\w+ \w+ here\b", st.text
+    )
     quotes = [m.span() for m in QUOTE_SPANS.finditer(st.text)]  # "we", "our", "us": a writer
     we = any(
         not overlaps(*m.span(), quotes) for m in re.finditer(r"\b(?:[Ww]e|[Oo]ur|us)\b", st.text)

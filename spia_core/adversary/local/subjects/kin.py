@@ -11,6 +11,8 @@ from spia_core.adversary.local.draft import draft_prior_sex
 from spia_core.adversary.local.mentions import Mention
 from spia_core.adversary.local.subjects.state import SubjectState
 
+_CUES = {key: rx for rx, key, _ in lexicons.cue_table("subject_cues.tsv")}
+
 _CHILD_NOUNS = lexicons.alternation("child_noun")
 
 #: A masked count of children ('our [QUANTITY] amazing [DEM]', '([QUANTITY] [DEM], ...',
@@ -22,14 +24,7 @@ _MASKED_COUNT = re.compile(
     r"|\b(?:[Oo]ur|[Mm]y) (?P<group>trio|duo|pair) of (?:\[DEM\]|kids|children|little ones)"
 )
 
-#: 'my [DEM], [ORG]' (a masked kin word, then a masked list of names) and 'passed down
-#: since [ORG]' (a family legacy's founders).
-_MASKED_PARENT_LIST = re.compile(
-    r"\b(?:[Mm]y|[Oo]ur) (?:(?:amazing|dear|lovely|wonderful|beloved|late|awesome|incredible) )?"
-    r"\[(?:DEM|NORP)\],? (?P<ph>\[ORG(?:_\d+)?\])(?! \w+ly\b)"
-    r"|\b(?:passed down|handed down|inherited|started|founded) (?:since|from|by) "
-    r"(?P<ph2>\[ORG(?:_\d+)?\])"
-)
+_MASKED_PARENT_LIST = _CUES["masked_parent_list"]
 
 #: Words around a masked kin word that point to the writer's parents.
 _PARENT_CUE = re.compile(
@@ -64,7 +59,8 @@ def link_kin(st: SubjectState) -> None:
             d = st.draft_of(named)
             st.attach(d, k)
             d.kin, d.anchor = d.kin or word, d.anchor or anchor
-            if key in singles and singles[key] is not d:
+            d.guess = d.guess or (word if k.source == "guess" else "")
+            if key in singles and singles[key] is not d and not d.guess:
                 d = st.merge(d, singles[key])
             singles[key] = d
             continue
@@ -72,7 +68,7 @@ def link_kin(st: SubjectState) -> None:
             st.attach(singles[key], k)
             continue
         d = st.new(k)
-        d.kin, d.anchor = word, anchor
+        d.kin, d.anchor, d.guess = word, anchor, word if k.source == "guess" else ""
         singles[key] = d
     _one_relative(st)
 
@@ -97,10 +93,7 @@ def _one_relative(st: SubjectState) -> None:
             st.merge(near, d)
 
 
-_MARRIED_TO = re.compile(
-    r"\b[Mm]arried (?:life )?(?:to|with) (?:(?:the|my) )?(?:[a-z]+,? ){0,3}"
-    r"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)?"
-)
+_MARRIED_TO = _CUES["married_to"]
 
 
 def married_to(st: SubjectState) -> None:
@@ -125,13 +118,7 @@ def implied_spouse(st: SubjectState) -> None:
     author = st.author
     spouses = {"wife", "husband", "spouse", "partner"}
     has_spouse = any(d.alive and d.kin in spouses and d.anchor is author for d in st.drafts)
-    married = re.search(
-        r"\[DEM\] life\b(?! with)|\b[Bb]eing \[DEM\] with \[QUANTITY\]|"
-        r"#MarriedLife|\b[Mm]arried life\b|\b[Hh]appily married\b|\bI(?:'m|’m| am) married\b"
-        r"|\b(?:[Bb]eing|[Nn]ewly|[Jj]ust) married\b|\b[Mm]arried with (?:\w+ ){0,2}(?:kids|"
-        r"children|kiddos|little ones)\b|\b[Mm]arried for (?:\w+ )?years\b",
-        st.text,
-    )
+    married = _CUES["married"].search(st.text)
     if author is not None and married and not has_spouse:
         d = st.new(Mention.at(married, "kin", role="spouse", anchor="my"))
         d.kin, d.anchor = "spouse", author

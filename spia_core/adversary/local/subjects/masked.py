@@ -12,6 +12,8 @@ from spia_core.adversary.local.mentions import Mention
 from spia_core.adversary.local.patterns import CLOSING
 from spia_core.adversary.local.subjects.state import SubjectState
 
+_CUES = {key: rx for rx, key, _ in lexicons.cue_table("subject_cues.tsv")}
+
 #: Words right before a placeholder that make it a value (a date, an address, a number).
 _VALUE_BEFORE = re.compile(
     rf"\b(?:{lexicons.alternation('value_key')}|born(?:\s+(?:on|in|at))?|date(?:\s+of\s+birth)?|"
@@ -19,11 +21,7 @@ _VALUE_BEFORE = re.compile(
     r"ref(?:erence)?\s+(?:no\.?|number)|sort\s+code)\s*[:#.]?\s*$",
     re.IGNORECASE,
 )
-#: Words right after a placeholder that make it part of an address or a value.
-_VALUE_AFTER = re.compile(
-    r"^\s*(?:[A-Z][a-z]+\s+)?(?:Street|Road|Avenue|Lane|Close|Drive|Way|Terrace|Crescent|"
-    r"Place|Square|Court|Gardens|St|Rd|Ave)\b|^\s*(?:years?|yrs?|%|kg|cm)\b|^[/\-.]\d"
-)
+_VALUE_AFTER = _CUES["value_after"]
 _GREETING = re.compile(r"(?:^|\n)\s*(?:Dear|Hi|Hello|Hey|Good (?:morning|afternoon)|Attn:?)\s*$")
 _SIGNED = re.compile(r"\b(?:Signed|Signature|Sign-off)\s*:?\s*$", re.IGNORECASE)
 _CLOSING = re.compile(rf"(?:{CLOSING})\s*,?\s*$", re.IGNORECASE)

@@ -9,6 +9,7 @@ import spia_core.adversary.local.lexicons as lexicons
 import spia_core.adversary.local.subjects.people as people
 from spia_core.adversary.local.draft import Draft, _tokens, names_compatible
 from spia_core.adversary.local.mentions import Mention, clean_name
+from spia_core.adversary.local.names import is_given_name, name_sets
 from spia_core.adversary.local.patterns import TITLES
 from spia_core.adversary.local.subjects.state import SubjectState
 
@@ -132,6 +133,10 @@ def _why_not(st: SubjectState, m: Mention) -> str:
         return "not English, and no known first name"
     if lexicons.fold(words[-1]) in lexicons.kin_words():
         return "a kin word used as a name (read as a relative)"
+    last = lexicons.fold(words[-1])
+    demonym = last in lexicons.demonyms() or re.search(r"(?:ian|ean|ese)$", last)
+    if demonym and not is_given_name(words[0]) and last not in name_sets()[1]:
+        return "a demonym used as a noun ('Proud Glaswegian here': who the writer is)"
     if people.office_holder(name):
         return ""  # "the Dean of X University": the person who holds the office
     kind = people.head_class(st.text, m)

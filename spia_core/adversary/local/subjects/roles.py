@@ -11,6 +11,8 @@ from spia_core.adversary.local.mentions import Mention
 from spia_core.adversary.local.patterns import number_value
 from spia_core.adversary.local.subjects.state import SubjectState
 
+_CUES = {key: rx for rx, key, _ in lexicons.cue_table("subject_cues.tsv")}
+
 
 def _standalone(role: str) -> bool:
     """Roles that make a subject on their own, even with no name ("the applicant")."""
@@ -29,15 +31,9 @@ _PREDICATE_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('predicate_word')})
 #: A verb right after an indefinite role makes it the subject of a clause: a person who acts.
 _ACTS_AFTER = re.compile(rf"\s+(?:\w+ly\s+)?(?:{lexicons.alternation('act_verb')})\b")
 
-_REPRESENTED = re.compile(
-    r"\b(?:represented|assisted)(?: before (?:the )?[\w\[\]’' ]{1,40}?)? by "
-    r"(?:(?:their|its|his|her|the) )?(?!Agent)"
-)
+_REPRESENTED = _CUES["represented"]
 
-_OPENING = re.compile(
-    r"\b(?:lodged|brought|introduced)\b[^.]{0,400}?\bby (?:(?:a|an|two|three|four|five) "
-    r"(?:[\w\[\]\-]+ )?(?:nationals?|citizens?)(?: [\w\[\]]+)?,\s*)?(?=\S)"
-)
+_OPENING = _CUES["opening"]
 
 
 _COLLECTIVE = re.compile(
@@ -52,19 +48,11 @@ _CRIME_BEFORE = re.compile(
     rf"\b(?:{lexicons.alternation('crime_word')})\b(?:\s+\w+){{0,3}}\s+(?:of\s+)?$", re.I
 )
 
-#: A relative clause that makes a role holder the party's own choice, not the official one.
-_OWN_CHOICE = re.compile(
-    r"\s+(?:(?:that|whom|who)\s+)?(?:she|he|they|the applicants?)\s+(?:had\s+|has\s+)?"
-    r"(?:appointed|chosen|chose|instructed|hired|consulted|engaged|retained)\b"
-)
+_OWN_CHOICE = _CUES["own_choice"]
 
 _ORG_SLOT = r"\[ORG(?:_\d+)?\]"
 
-_MASKED_PROSECUTOR = re.compile(
-    rf"(?<![\w’'])(?:the )?{_ORG_SLOT}(?: (?:at|attached to|of|before) (?:the )?{_ORG_SLOT})?,? "
-    r"(?:(?P<verb>filed|issued|lodged|preferred|drew up|submitted) (?:an |a bill of |the )?"
-    r"indictment|(?P<opinion>submitted|gave|delivered) (?:his|her) (?:written )?opinion)"
-)
+_MASKED_PROSECUTOR = _CUES["masked_prosecutor"]
 
 #: "another man, who was due to give evidence": an unnamed third party introduced in passing.
 _ANOTHER_PERSON = re.compile(
@@ -299,8 +287,14 @@ def _antecedent(st: SubjectState, r: Mention) -> Draft | None:
     if same:
         return max(same, key=lambda d: max(m.start for m in d.mentions))
     best = None
+    if re.search(r"\b(?:new|next|incoming)\b", r.text):
+        return None  # "X (chair), the new secretary": another person
     for m in st.people_between(0, r.start):
-        d = st.draft_of(m)
+        d, said = st.draft_of(m), re.match(r"\s*\(([a-z ]+)\)", st.text[m.end : m.end + 30])
+        if said:  # "[PERSON_2] (treasurer)": the holder of that role, of no other
+            if said.group(1) == r.role:
+                return d
+            continue
         if d.roles or d.kin or d.is_author or d.title.lower().rstrip(".") in {"dr", "doctor"}:
             continue
         if _KIN_BEFORE.search(st.text[max(0, m.start - 40) : m.start]):
