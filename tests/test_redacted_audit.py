@@ -479,9 +479,8 @@ def test_an_original_that_is_already_redacted_is_flagged(
     )
     out = tmp_path / "out"
     assert main(["audit", str(src), "--anonymizer", "ner-mask", "--out", str(out)]) == 0
-    assert "note: The original text already holds 5 redaction placeholders" in (
-        capsys.readouterr().out
-    )
+    printed = capsys.readouterr().out
+    assert "note: The original text already holds 5 redaction placeholders" in printed
     notices = json.loads((out / "report.json").read_text())["notices"]
     assert [n["severity"] for n in notices if n["kind"] == "input_quirk"] == ["warning"]
     assert already_redacted_message("Mr *** met [NAME] at the fair.") == ""  # two: not enough
@@ -541,3 +540,20 @@ def test_cli_prints_the_unrelated_pair_note(
     args = ["audit", str(red), "--original", str(orig), "--out", str(tmp_path / "o"), "--quiet"]
     assert main(args) == 0
     assert "note: The redacted text shares only" in capsys.readouterr().out
+
+
+def test_cli_says_how_many_reasons_it_did_not_print(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "rota.txt"
+    src.write_text(
+        "Rota: [PERSON_1] is a nurse, [PERSON_2] is a porter, [PERSON_3] is a chef, [PERSON_4] "
+        "is a cleaner, [PERSON_5] is a driver, [PERSON_6] is a plumber and [PERSON_7] is a "
+        "welder. She, he and they all start at six.\n"
+    )
+    assert main(["audit", str(src), "--out", str(tmp_path / "o"), "--quiet"]) == 0
+    printed = capsys.readouterr().out
+    shown = printed.count("\n  - ")
+    reasons = json.loads((tmp_path / "o" / "report.json").read_text())["verdict"]["reasons"]
+    assert len(reasons) > 5 and shown == 5
+    assert f"  ... and {len(reasons) - 5} more in report.html" in printed

@@ -164,6 +164,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"verdict: {verdict.headline}")
     for reason in verdict.reasons[:5]:
         print(f"  - {reason}")
+    if len(verdict.reasons) > 5:
+        print(f"  ... and {len(verdict.reasons) - 5} more in {paths['html'].name}")
     for notice in report.notices:  # the lower bound is the verdict's own caveat
         if notice.severity == Severity.WARNING and notice.kind != NoticeKind.LOWER_BOUND:
             print(f"note: {notice.message}")
