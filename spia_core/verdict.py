@@ -255,9 +255,10 @@ def _redacted_verdict(report: AuditReport, caveats: list[str]) -> Verdict:
     local = report.adversary_is_local
     if n_exposed:
         total = exposure.score if exposure is not None else 0
+        facts = "fact" if total == 1 else "facts"
         headline = (
             f"unsafe: the adversary singles out {n_exposed} {_people(n_exposed)} in the redacted "
-            f"text and gets {total} identifying facts with certainty >= "
+            f"text and gets {total} identifying {facts} with certainty >= "
             f"{exposure.min_certainty if exposure else 3}"
         )
         return Verdict(UNSAFE, headline, reasons, caveats, [], len(subjects), local)

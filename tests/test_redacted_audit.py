@@ -557,3 +557,9 @@ def test_cli_says_how_many_reasons_it_did_not_print(
     reasons = json.loads((tmp_path / "o" / "report.json").read_text())["verdict"]["reasons"]
     assert len(reasons) > 5 and shown == 5
     assert f"  ... and {len(reasons) - 5} more in report.html" in printed
+
+
+def test_one_identifying_fact_is_singular() -> None:
+    report = audit_redacted("Ring me on 07700 900461 after six.", AuditConfig(adversary="local"))
+    verdict = assess(report)
+    assert verdict.status == UNSAFE and "gets 1 identifying fact with" in verdict.headline
