@@ -565,6 +565,24 @@ def _text_sections(report: AuditReport, *, redact_values: bool, include_original
     return out
 
 
+#: The settings a redacted-only audit uses (matcher, judge, scoring and span settings of the
+#: configuration only apply when there is an original to score against).
+REDACTED_SETTINGS = (
+    "adversary",
+    "adversary_backbone",
+    "adversary_options",
+    "base_url",
+    "min_certainty",
+)
+
+
+def _settings(report: AuditReport) -> list[tuple[str, Any]]:
+    """The configuration rows of the HTML report: those that shaped this audit, set or not."""
+    if report.mode != "redacted_only":
+        return list(report.config.items())
+    return [(k, report.config[k]) for k in REDACTED_SETTINGS if k in report.config]
+
+
 def _caveat_lines(report: AuditReport, verdict: Verdict) -> list[str]:
     """The verdict's caveats and the report's warnings, each said once: a short caveat whose
     notice the report carries gives way to the notice (the lower bound keeps its advice)."""
@@ -597,7 +615,7 @@ def report_html(
     masker = masker_for(report) if redact_values else None
     reasons = "".join(f"<li>{_e(_masked(masker, r))}</li>" for r in verdict.reasons)
     caveats = "".join(f"<li>{_e(_masked(masker, c))}</li>" for c in _caveat_lines(report, verdict))
-    cfg = "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in report.config.items())
+    cfg = "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in _settings(report))
     failures = "".join(
         f"<li>{_e(f.stage)}: {_e(_masked(masker, f.reason))}</li>"
         for f in [*report.failures, *report.metrics.coverage.failures]

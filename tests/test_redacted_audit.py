@@ -359,6 +359,8 @@ def test_cli_redacted_only_writes_valid_redacted_reports(tmp_path: Path) -> None
     assert page.count("lower bound") == 1 and page.count("no ground truth") == 1
     assert page.count("A stronger check is") == 1 and "--original FILE" in page
     assert "What was inferred through it" in page and "(#0):" in page  # not "0:SEX"
+    # only the settings a redacted-only audit uses (no matcher, judge or span settings)
+    assert "<th>min_certainty</th>" in page and "<th>judge</th>" not in page
 
 
 def test_cli_with_values_and_original(tmp_path: Path) -> None:
