@@ -196,3 +196,18 @@ def test_500_documents_kill_and_restart_lose_nothing(tmp_path: Path) -> None:
     assert third.returncode == 0, third.stderr[-2000:]
     again = json.loads((out / "summary.json").read_text())
     assert again["counts"]["n_resumed"] == N_DOCS and again["counts"]["n_policy_fail"] == 0
+
+
+def test_reports_of_documents_no_longer_checked_are_pointed_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A document dropped from the folder keeps its old report folder (nothing is deleted), and
+    the run says so: a release script globbing OUT/reports would otherwise pick it up."""
+    args, _ = _one_document(tmp_path, "keep.txt", "My cousin [NAME] fits kitchens in [CITY].\n")
+    (tmp_path / "in" / "drop.txt").write_text("Our lodger, a retired pilot, moved out.\n")
+    main(args)
+    assert "report folder(s)" not in capsys.readouterr().out
+    (tmp_path / "in" / "drop.txt").unlink()
+    main(args)
+    printed = capsys.readouterr().out
+    assert "note: 1 report folder(s) in " in printed and ": drop.txt-" in printed

@@ -148,6 +148,7 @@ def run(args: argparse.Namespace) -> int:
     _print_table(result.rows, args.top)
     _print_unjudged(result.rows, args.top)
     _print_lenient(result.rows)
+    _print_stale(args.out, [i.data_id for i in inputs])
     return _print_outcome(result.summary, args.out)
 
 
@@ -187,6 +188,19 @@ def _print_unjudged(rows: list[dict[str, Any]], top: int) -> None:
         print(f"  {row['data_id']}: {_unjudged_reason(row)}")
     if len(unjudged) > max(top, 1):
         print(f"  ... and {len(unjudged) - max(top, 1)} more")
+
+
+def _print_stale(out: Path, data_ids: list[str]) -> None:
+    """Say when OUT/reports holds reports of documents this run did not check."""
+    from spia_core.scale.check import stale_reports
+
+    stale = stale_reports(out, data_ids)
+    if stale:
+        names = ", ".join(p.name for p in stale[:3]) + (", ..." if len(stale) > 3 else "")
+        print(
+            f"note: {len(stale)} report folder(s) in {out / 'reports'} are from documents not "
+            f"in this run (left as they were; summary.csv lists only this run): {names}"
+        )
 
 
 def _print_lenient(rows: list[dict[str, Any]]) -> None:

@@ -89,6 +89,16 @@ def report_dir(out_dir: Path, data_id: str) -> Path:
     return out_dir / REPORTS_DIR / f"{slug}-{digest}"
 
 
+def stale_reports(out_dir: Path, data_ids: list[str]) -> list[Path]:
+    """Report folders under ``OUT/reports`` of documents that are not among ``data_ids`` (left
+    by an earlier run over other documents; never deleted)."""
+    folder = out_dir / REPORTS_DIR
+    if not folder.is_dir():
+        return []
+    current = {report_dir(out_dir, d).name for d in data_ids}
+    return sorted(p for p in folder.iterdir() if p.is_dir() and p.name not in current)
+
+
 def read_input(item: CheckInput) -> str:
     """The document's text (JSONL text, or the file extracted like an upload)."""
     from spia_core.textio import extract_text
