@@ -156,20 +156,19 @@ def _docx_margins(document: Any) -> tuple[list[str], list[str]]:
     return list(heads), list(feet)
 
 
-def _docx_hidden(document: Any) -> list[str]:
-    """Text a redaction can leave behind in a .docx: tracked deletions and comments."""
+def _docx_leftovers(document: Any) -> tuple[list[str], list[str]]:
+    """Text a redaction can leave behind in a .docx: (tracked deletions, comments)."""
     ns = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
     deleted = [
         "".join(t.text or "" for t in d.iter(f"{ns}delText"))
         for d in document.element.body.iter(f"{ns}del")
     ]
-    out = []
-    if any(t.strip() for t in deleted):
-        out += ["", "Tracked deletions still in the file:", *(t for t in deleted if t.strip())]
     comments = [c.text for c in document.comments if c.text.strip()]
-    if comments:
-        out += ["", "Comments in the file:", *comments]
-    return out
+    return [t for t in deleted if t.strip()], comments
+
+
+def _listed(heading: str, items: list[str]) -> list[str]:
+    return ["", heading, *items] if items else []
 
 
 def _extract_docx(data: bytes) -> str:
@@ -180,13 +179,26 @@ def _extract_docx(data: bytes) -> str:
     document = docx.Document(io.BytesIO(data))
     heads, feet = _docx_margins(document)
     body = list(_docx_blocks(document))
-    return "\n".join([*heads, *body, *feet, *_docx_hidden(document)])
+    deleted, comments = _docx_leftovers(document)
+    hidden = [
+        *_listed("Tracked deletions still in the file:", deleted),
+        *_listed("Comments in the file:", comments),
+    ]
+    return "\n".join([*heads, *body, *feet, *hidden])
 
 
 # --------------------------------------------------------------------------- .pdf
 
 
 def _extract_pdf(data: bytes) -> str:
+    reader = _pdf_reader(data)
+    pages = [(page.extract_text() or "").strip() for page in reader.pages]
+    text = "\n\n".join(p for p in pages if p)
+    comments = [c for kind, c in _pdf_annotations(reader) if c and kind != "/Redact"]
+    return "\n".join([text, *_listed("Comments in the file:", comments)])
+
+
+def _pdf_reader(data: bytes) -> Any:
     import pypdf
 
     # pypdf logs what it repairs ("invalid pdf header") to stderr; a corrupt file is already
@@ -195,8 +207,55 @@ def _extract_pdf(data: bytes) -> str:
     reader = pypdf.PdfReader(io.BytesIO(data))
     if reader.is_encrypted and not reader.decrypt(""):
         raise InputError("this PDF is password-protected; remove the password or paste the text")
-    pages = [(page.extract_text() or "").strip() for page in reader.pages]
-    return "\n\n".join(p for p in pages if p)
+    return reader
+
+
+def _pdf_annotations(reader: Any) -> list[tuple[str, str]]:
+    """(subtype, text) of every annotation: '/Redact' marks, comments ('/Text', '/FreeText',
+    highlights ...) with the words they carry ('' for none; links are left out)."""
+    out = []
+    for page in reader.pages:
+        for ref in page.get("/Annots") or []:
+            annot = ref.get_object()
+            kind = str(annot.get("/Subtype", ""))
+            if kind not in ("/Link", "/Popup", "/Widget"):
+                out.append((kind, str(annot.get("/Contents", "") or "").strip()))
+    return out
+
+
+def file_notes(data: bytes, filename: str) -> list[str]:
+    """What a reader of the file sees beyond its plain text, for the user: unapplied PDF
+    redaction marks, comments, tracked deletions ([] for plain text or an unreadable file)."""
+    ext = PurePath(filename).suffix.lower()
+    try:
+        if ext == ".pdf":
+            annots = _pdf_annotations(_pdf_reader(data))
+            marks = sum(kind == "/Redact" for kind, _ in annots)
+            comments = sum(bool(text) and kind != "/Redact" for kind, text in annots)
+            deletions = 0
+        elif ext == ".docx":
+            import docx
+
+            deleted, texts = _docx_leftovers(docx.Document(io.BytesIO(data)))
+            marks, comments, deletions = 0, len(texts), len(deleted)
+        else:
+            return []
+    except Exception:  # the extraction itself reports an unreadable file
+        return []
+    notes = []
+    if marks:
+        notes.append(
+            f"{filename}: {marks} redaction mark(s) are not applied: the text under them is "
+            "still in the file (and is audited). Apply the redactions before release."
+        )
+    held = [f"{deletions} tracked deletion(s)"] * bool(deletions)
+    held += [f"{comments} comment(s)"] * bool(comments)
+    if held:
+        notes.append(
+            f"{filename}: the file holds {' and '.join(held)} that anyone with the file can "
+            "read; they are audited with the text (at its end). Remove them before release."
+        )
+    return notes
 
 
 # --------------------------------------------------------------------------- dispatch

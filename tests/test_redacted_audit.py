@@ -418,7 +418,7 @@ def test_verdict_markdown_escapes_document_text(letter_report: AuditReport) -> N
     assert md.startswith("**Verdict: ") and "\n- " in md
 
 
-def test_cli_reads_a_word_document(tmp_path: Path) -> None:
+def test_cli_reads_a_word_document(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import docx
 
     document = docx.Document()
@@ -430,6 +430,12 @@ def test_cli_reads_a_word_document(tmp_path: Path) -> None:
     data = json.loads((tmp_path / "o" / "report.json").read_text())
     jsonschema.validate(data, SCHEMA)
     assert data["mode"] == "redacted_only" and data["exposure"]["n_placeholders"] >= 3
+    assert "note: minutes.docx" not in capsys.readouterr().out
+    # a comment left in the file is audited and said
+    document.add_comment(document.paragraphs[0].runs[0], text="Ask Wilf first", author="K")
+    document.save(str(src))
+    assert main(["audit", str(src), "--out", str(tmp_path / "o"), "--quiet"]) == 0
+    assert "note: minutes.docx: the file holds 1 comment(s)" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(

@@ -164,11 +164,58 @@ def test_extract_docx_reads_what_a_redaction_can_leave_behind() -> None:
         para.add_run("[NAME] repairs clocks.")
         d.add_comment(para.runs[0], text="Cosmo is 61", author="RP")
 
+    notes = textio.file_notes(_docx(build), "letter.docx")
+    assert notes == [
+        "letter.docx: the file holds 1 tracked deletion(s) and 1 comment(s) that anyone with "
+        "the file can read; they are audited with the text (at its end). Remove them before "
+        "release."
+    ]
     assert extract_text(_docx(build), "letter.docx") == (
         "Pell & Odum, solicitors: Rhoda Pell\nOur client [NAME] repairs clocks.\n14 Quay Street"
         "\n\nTracked deletions still in the file:\nCosmo Brill\n\nComments in the file:\n"
         "Cosmo is 61"
     )
+
+
+def _annotated_pdf() -> bytes:
+    """A PDF with a redaction mark that was never applied and a sticky-note comment."""
+    from pypdf.generic import (
+        ArrayObject,
+        DictionaryObject,
+        FloatObject,
+        NameObject,
+        TextStringObject,
+    )
+
+    writer = pypdf.PdfWriter()
+    writer.append(pypdf.PdfReader(io.BytesIO(_pdf(["Witness: Ivor Penhale, 58, of Mill Row."]))))
+    for kind, words in (("/Redact", ""), ("/Text", "Ivor asked us to keep his age out")):
+        annot = DictionaryObject(
+            {
+                NameObject("/Type"): NameObject("/Annot"),
+                NameObject("/Subtype"): NameObject(kind),
+                NameObject("/Rect"): ArrayObject([FloatObject(v) for v in (70, 700, 300, 730)]),
+            }
+        )
+        if words:
+            annot[NameObject("/Contents")] = TextStringObject(words)
+        writer.add_annotation(0, annot)
+    buf = io.BytesIO()
+    writer.write(buf)
+    return buf.getvalue()
+
+
+def test_pdf_comments_are_read_and_unapplied_redactions_are_said() -> None:
+    data = _annotated_pdf()
+    assert extract_text(data, "w.pdf") == (
+        "Witness: Ivor Penhale, 58, of Mill Row.\n\nComments in the file:\n"
+        "Ivor asked us to keep his age out"
+    )
+    marks, held = textio.file_notes(data, "w.pdf")
+    assert marks.startswith("w.pdf: 1 redaction mark(s) are not applied: the text under them")
+    assert "the file holds 1 comment(s) that anyone with the file can read" in held
+    assert textio.file_notes(_pdf(["Plain words."]), "p.pdf") == []
+    assert textio.file_notes(b"not a pdf", "bad.pdf") == []  # extraction reports it
 
 
 def test_extract_docx_nested_table() -> None:

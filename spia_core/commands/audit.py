@@ -139,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
     from spia_core.commands.preflight import check_out_dir
     from spia_core.model import NoticeKind, Severity
     from spia_core.report_export import write_report
-    from spia_core.textio import InputError
+    from spia_core.textio import InputError, file_notes
     from spia_core.verdict import assess
 
     problem = check_out_dir(args.out)  # before the audit: its work is not lost at the end
@@ -169,5 +169,7 @@ def run(args: argparse.Namespace) -> int:
     for notice in report.notices:  # the lower bound is the verdict's own caveat
         if notice.severity == Severity.WARNING and notice.kind != NoticeKind.LOWER_BOUND:
             print(f"note: {notice.message}")
+    for note in file_notes(args.file.read_bytes(), args.file.name):
+        print(f"note: {note}")
     print(f"wrote {paths['json']} and {paths['html']}")
     return 0
