@@ -211,3 +211,21 @@ def test_reports_of_documents_no_longer_checked_are_pointed_out(
     main(args)
     printed = capsys.readouterr().out
     assert "note: 1 report folder(s) in " in printed and ": drop.txt-" in printed
+
+
+def test_a_comment_left_in_a_word_file_is_in_its_report(tmp_path: Path) -> None:
+    import docx
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    document = docx.Document()
+    document.add_paragraph("Our tenant [NAME] has paid the rent late twice.")
+    document.add_comment(document.paragraphs[0].runs[0], text="She works nights", author="L")
+    document.save(str(folder / "notice.docx"))
+    out = tmp_path / "out"
+    main(["check", str(folder), "--out", str(out), "--workers", "1", "--quiet"])
+    (row,) = csv.DictReader((out / "summary.csv").open())
+    report = json.loads((out / row["report_json"]).read_text())
+    notes = [n["message"] for n in report["notices"] if n["kind"] == "input_quirk"]
+    assert notes and notes[0].startswith("notice.docx: the file holds 1 comment(s)")
+    assert "the file holds 1 comment(s)" in (out / row["report_html"]).read_text()

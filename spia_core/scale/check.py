@@ -178,6 +178,7 @@ class CheckWorker:
             text = read_input(item)
             row["chars"] = len(text)
             report = self.audit(text, item.data_id)
+            add_file_notes(report, item)
             figures, report = write_files(report, self.out_dir, item.data_id)
         except (InputError, OSError) as exc:
             row.update(status="input_error", error=str(exc), verdict="cannot_judge")
@@ -189,6 +190,22 @@ class CheckWorker:
         row.update(figures, status="ok", error="")
         row["_report"] = report_to_dict(report)
         return _timed(row, t0)
+
+
+def add_file_notes(report: Any, item: CheckInput) -> None:
+    """Unapplied PDF redactions, comments and tracked deletions of a file, as warning notices
+    of its report (report.json, report.html)."""
+    from spia_core.model import Notice, NoticeKind, Severity
+    from spia_core.textio import file_notes
+
+    if item.text is not None:  # a JSONL record: no file of its own
+        return
+    source = Path(item.source)
+    for note in file_notes(source.read_bytes(), source.name):
+        report.notices.append(
+            Notice(NoticeKind.INPUT_QUIRK, "validate", note, Severity.WARNING, item.data_id)
+        )
+        report.warnings.append(note)
 
 
 def _timed(row: dict[str, Any], t0: float) -> dict[str, Any]:
