@@ -165,6 +165,19 @@ ROUND9_CASES = [  # round 9: invented posts, one general pattern each
     ("I'm a Galway native and I miss the sea.", "LOCATION", "Galway / Ireland"),
     ("We're in Dundee if anyone wants the pram.", "LOCATION", "Dundee / United Kingdom"),
     ("We relocated to Utrecht in May and love the bikes.", "LOCATION", "Utrecht / The Netherlands"),
+    ("I'm a Bristol-based potter and my kiln just died.", "LOCATION", "Bristol / United Kingdom"),
+    (
+        "Anyone else in Leeds without power? My freezer is thawing.",
+        "LOCATION",
+        "Leeds / United Kingdom",
+    ),
+    ("Hello from snowy Oslo, my first winter here!", "LOCATION", "Oslo / Norway"),
+    ("We run a little pub near the station and Saturdays are wild.", "OCCUPATION", "Pub owner"),
+    (
+        "My coworkers at the factory signed a card for my leaving do.",
+        "OCCUPATION",
+        "Factory worker",
+    ),
 ]
 
 
@@ -196,6 +209,13 @@ def test_a_clause_s_or_a_relative_s_facts_are_not_the_writer_s(adv: LocalAdversa
     subjects = adv.infer("My neighbour [PERSON], a retired bus driver, feeds our cat.").subjects
     values = {p.keyword for s in subjects if "neighbour" in s.description.lower() for p in s.piis}
     assert "Bus driver" in values
+
+
+def test_a_job_before_a_bracketed_name_is_that_person_s(adv: LocalAdversary) -> None:
+    text = "Attending: Cllr [PERSON_1], Cllr [PERSON_2], and the Treasurer ([PERSON_3])."
+    for s in adv.infer(text).subjects:
+        if "Cllr" in s.description:
+            assert not any(p.tag == "OCCUPATION" and p.keyword for p in s.piis), s.description
 
 
 def test_ages_after_an_achievement_and_a_relative_s_birthday(adv: LocalAdversary) -> None:

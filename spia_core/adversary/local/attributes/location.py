@@ -22,7 +22,9 @@ _RESIDE = re.compile(
 #: stay: away_word).
 _SELF = re.compile(
     rf"(?:\b(?:(?:I['’]m|I am|[Ww]e['’]re|[Ww]e are|at|for|with) an?|[Mm]y|[Oo]ur)(?: (?!(?:{lexicons.alternation('away_word')})\b)"  # noqa: E501
-    rf"[\w\-]+){{1,3}}? in|\b(?:[Hh]ere in|[Gg]reetings from|[Hh]ello from|I['’]m from|I am from)"
+    rf"[\w\-]+){{1,3}}? in|\b(?:[Hh]ere in|[Gg]reetings from|[Hh]ello from|I['’]m from|I am from"
+    r"|[Aa]nyone (?:else )?(?:in|near|around))(?: (?:sunny|rainy|lovely|snowy|grey))?"
+    r"|\b(?:[Aa]n?|I['’]m an?|[Ww]e['’]re an?)(?= [A-Z][\w'-]*-based\b)"
     rf"|\b(?:[Mm]y|[Oo]ur) [\w-]+ (?:on|at) (?:[A-Z][\w'-]* ){{1,3}}?[A-Z][\w'-]*,"
     rf"|\b(?:I['’]m|I am|[Ww]e['’]re|[Ww]e are) (?:based |living |now |currently )?in"
     r"|\b(?:I['’]m|I am|as) an?(?: proud)?(?= [A-Z][\w'-]+(?: [A-Z][\w'-]+)? (?:local|native)\b)"
@@ -308,7 +310,7 @@ def residence(ctx: DocContext, d: Draft) -> list[Finding]:
     found = [x for rx in (_RESIDE, _SELF) for x in segment_matches(ctx, d, rx)]
     sign = [(m, 0) for m in [identity.signoff(ctx.text)] if m and m["place"]]
     for m, off in found + sign * d.is_author:
-        raw = m.group("place")
+        raw = m.group("place").removesuffix("-based")
         ev = [ctx.ev(off + m.start(), off + m.end())]
         verb = (m.groupdict().get("verb") or "").lower()
         cert = int(lexicons.word_map("residence_verb").get(verb, 3))

@@ -364,10 +364,8 @@ def _does(ctx: DocContext, d: Draft, verb: Any) -> list[Finding]:
     w, table = obj.text.lower(), lexicons.occupations()[0]  # "I drive a bus" -> Bus driver
     label = next((c for c in (f"{w} {agent}", f"{w[:-1]} {agent}") if c in table), agent)
     living = any(c.text.lower() in {"living", "trade"} for p in kids for c in p.children)
-    ev = [ctx.ev(verb.idx, e)]
-    return [
-        rule("occupation.does").find(lexicons.job_label(label), ev, certainty=4 if living else None)
-    ]
+    ev, label = [ctx.ev(verb.idx, e)], lexicons.job_label(label)
+    return [rule("occupation.does").find(label, ev, certainty=4 if living else None)]
 
 
 #: A field of a profile or signature line: "Senior data analyst at Brightwave Logistics".
@@ -500,18 +498,17 @@ def _posts(ctx: DocContext, d: Draft) -> list[Finding]:
         m = _POST.match(ctx.text, s)
         post = m["p"] or f"{m['n']} {lexicons.word_map('team_verb')[m['v']]}"
         if not ctx.is_masked(s, e) and post.split()[-1].lower() in _words("position_heads"):
-            return [
-                rule("occupation.position_stated").find(post[:1].upper() + post[1:], [ctx.ev(s, e)])
-            ]
+            post, ev = post[:1].upper() + post[1:], [ctx.ev(s, e)]
+            return [rule("occupation.position_stated").find(post, ev)]
     return []
 
 
-#: "I work in hospitality", "ten years in accounting", "my shift at the warehouse".
+#: "I work in retail", "ten years in accounting", "my shift at the bakery", "I run a bakery".
 _AT_WORK = (
-    r"\b(?:(?:I|I['’]ve|I['’]m|I have|we|we['’]ve)(?: \w+){{0,2}}? (?:work|worked|working|works)"
-    r"|years?|decades?|career|stint|jobs?|(?:my|our) (?:shift|job|work)s?) (?:in|at|for)"
-    r"(?: (?:a|an|the|our|my|this|that))?(?: (?:local|small|big|busy|large|nearby|new|same))?"
-    r" (?:{})\b(?!\s+of\b)"
+    r"\b(?:(?:(?:I|I['’]ve|I['’]m|I have|we|we['’]ve)(?: \w+){{0,2}}? (?:work|worked|working|works)"
+    r"|years?|decades?|career|stint|jobs?|colleagues|co-?workers|boss|(?:my|our) (?:shift|job)s?"
+    r") (?:in|at|for)|(?P<own>(?:I|we) (?:\w+ )?(?:run|own|opened)))(?: (?:a|an|the|our|my|this))?"
+    r"(?: (?:local|small|big|busy|large|nearby|new|same|little|family))? (?P<p>{})\b(?!\s+of\b)"
 )
 
 
@@ -519,8 +516,9 @@ def _workplace(ctx: DocContext, d: Draft) -> list[Finding]:
     """The job a field or workplace the author works in implies (``work_places.tsv``)."""
     for rx, label, certainty in lexicons.cue_table("work_places.tsv", re.I, _AT_WORK):
         for s, e in author_matches(ctx, d, rx):
-            if not ctx.is_masked(s, e):
-                ev = [ctx.ev(s, e)]
+            if not ctx.is_masked(s, e) and (m := rx.match(ctx.text, s)) is not None:
+                own = m["own"] and certainty < 3  # "I run a little bakery" -> Bakery owner
+                label, ev = (f"{m['p'].capitalize()} owner" if own else label), [ctx.ev(s, e)]
                 return [rule("occupation.workplace").find(label, ev, certainty=certainty)]
     return []
 

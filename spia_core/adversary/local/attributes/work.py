@@ -68,6 +68,7 @@ _AUDIENCE_BEFORE = re.compile(
 
 #: A subject, 'to' or an auxiliary right before a word makes it a verb ("I cook", "to clean").
 _WHO_AFTER = re.compile(r"\s*,?\s*who\b")
+_PAREN_AFTER = re.compile(r"\s*\(\s*(?:\[|(?:Mr|Mrs|Ms|Miss|Dr)\.? |[A-Z][a-z]+\))")
 _VERB_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('verb_before')})\s+$", re.IGNORECASE)
 
 
@@ -184,10 +185,11 @@ def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
             continue  # "her marine biology", "a police car": the word modifies a noun
         if word in _NOT_KIND and jobs.match(ctx.text, e + 1):
             continue  # "a retired firefighter", "a freelance translator": the trade is the job
+        paren = _PAREN_AFTER.match(ctx.text, e)  # "the Clerk ([PERSON_4])": that person's job
+        if paren and not any(x.start < paren.end() <= x.end for x in d.mentions):
+            continue
         ev, label = [ctx.ev(s, e)], lexicons.job_label(m.group(0)) or job.occupation
-        if d.is_author:
-            # Any job word in a post author's text is only a hint ("my doctor", "great for
-            # students"); the parse rules of attributes.occupation read stated jobs.
+        if d.is_author:  # only a hint ("my doctor"); attributes.occupation reads stated jobs
             if _AUDIENCE_BEFORE.search(ctx.text, max(0, s - 40), s):
                 continue
             if _VERB_BEFORE.search(ctx.text, max(0, s - 20), s) or _WHO_AFTER.match(ctx.text, e):
@@ -309,7 +311,7 @@ _ORG_NAME = r"(?P<org>[A-Z][\w’'\-]*(?:\s+(?:of|and|for|the|[A-Z][\w’'\-]*))
 #: Mutual Assurance Society", "employment as a librarian with the County Council of Fife",
 #: "became a member of the Order of Friars", "a candidate for the Liberal Party".
 _EMPLOYER: tuple[tuple[re.Pattern[str], int], ...] = (
-    (re.compile(rf"\b(?:his|her|their) (?:former )?employer,? (?:the )?{_ORG_NAME}"), 4),
+    (re.compile(rf"\b(?:my|our|his|her|their) (?:former )?employer,? (?:the )?{_ORG_NAME}"), 4),
     (
         re.compile(
             rf"\b(?:employment|employed|appointed|engaged|recruited|hired)\s+(?:\w+\s+){{0,4}}?"
