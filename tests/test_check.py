@@ -68,6 +68,11 @@ def test_a_repeated_jsonl_id_is_one_unreadable_record_not_a_stopped_run(tmp_path
     assert found[f"{dup.as_posix()}#line3"].error == (
         "the id '1' is also on line 1; give each record a unique id"
     )
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text('{"id": "e1", "text": "  "}\n')
+    assert main(["check", str(empty), "--out", str(tmp_path / "o"), "--quiet"]) == 2
+    (row,) = csv.DictReader((tmp_path / "o" / "summary.csv").open())
+    assert row["error"] == f"{empty.as_posix()}#e1: the text contains only whitespace"
 
 
 def test_two_folders_with_the_same_file_names_are_both_checked(tmp_path: Path) -> None:

@@ -101,10 +101,10 @@ def stale_reports(out_dir: Path, data_ids: list[str]) -> list[Path]:
 
 def read_input(item: CheckInput) -> str:
     """The document's text (JSONL text, or the file extracted like an upload)."""
-    from spia_core.textio import extract_text
+    from spia_core.textio import extract_text, validate_text
 
-    if item.text is not None:
-        return item.text
+    if item.text is not None:  # checked like a file, and named by its record id
+        return validate_text(item.text, item.data_id)
     path = Path(item.source)
     return extract_text(path.read_bytes(), path.name)
 
