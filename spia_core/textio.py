@@ -85,8 +85,8 @@ def _wide_encoding(data: bytes) -> str:
 
 
 def decode_text(data: bytes, filename: str = "") -> str:
-    """Decode an uploaded plain-text file (UTF-8 with optional BOM, or UTF-16/32 with a BOM)
-    and validate it."""
+    """Decode an uploaded plain-text file (UTF-8 with optional BOM, UTF-16/32 with a BOM, or
+    else Windows-1252 when it decodes as that) and validate it."""
     _check_upload_size(data, filename)
     if len(data) > 4 * MAX_CHARS:  # UTF-8 needs at most 4 bytes a character
         raise InputError(
@@ -111,11 +111,35 @@ def decode_text(data: bytes, filename: str = "") -> str:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InputError(
-            f"{_prefix(filename)}the file is not UTF-8 text (byte 0x{data[exc.start]:02x} at "
-            f"position {exc.start}); save it as UTF-8 and try again"
-        ) from None
+        if legacy_encoding(data) is None:
+            raise InputError(
+                f"{_prefix(filename)}the file is neither UTF-8 nor Windows-1252 text (byte "
+                f"0x{data[exc.start]:02x} at position {exc.start}); save it as UTF-8 and try again"
+            ) from None
+        text = data.decode(LEGACY_ENCODING)  # file_notes tells the user how it was read
     return validate_text(text, filename)
+
+
+#: The encoding of a plain-text file that is not UTF-8: Windows' "ANSI" code page of Western
+#: Europe and the Americas, what Notepad and older Office exports wrote before UTF-8.
+LEGACY_ENCODING = "cp1252"
+
+
+def legacy_encoding(data: bytes) -> str | None:
+    """``LEGACY_ENCODING`` when ``data`` is not UTF-8 (nor UTF-16/32 with a byte-order mark)
+    but decodes as it, else None."""
+    if _wide_encoding(data) or b"\x00" in data:
+        return None
+    try:
+        data.decode("utf-8-sig")
+        return None
+    except UnicodeDecodeError:
+        pass
+    try:
+        data.decode(LEGACY_ENCODING)
+    except UnicodeDecodeError:  # bytes Windows-1252 leaves undefined (0x81, 0x8d, 0x8f, 0x90, 0x9d)
+        return None
+    return LEGACY_ENCODING
 
 
 # --------------------------------------------------------------------------- .docx
@@ -224,9 +248,18 @@ def _pdf_annotations(reader: Any) -> list[tuple[str, str]]:
 
 
 def file_notes(data: bytes, filename: str) -> list[str]:
-    """What a reader of the file sees beyond its plain text, for the user: unapplied PDF
-    redaction marks, comments, tracked deletions ([] for plain text or an unreadable file)."""
+    """What the user should know of how the file was read: a plain-text file read as
+    Windows-1252; unapplied PDF redaction marks, comments, tracked deletions ([] when nothing,
+    or for an unreadable file)."""
     ext = PurePath(filename).suffix.lower()
+    if ext in TEXT_EXTENSIONS:
+        if legacy_encoding(data) is None:
+            return []
+        return [
+            f"{filename}: the file is not UTF-8; it was read as Windows-1252 (Western European "
+            "'ANSI'). Check that accented letters and symbols (é, £, ’) look right; save it as "
+            "UTF-8 to be sure."
+        ]
     try:
         if ext == ".pdf":
             annots = _pdf_annotations(_pdf_reader(data))

@@ -10,7 +10,14 @@ import pypdf
 import pytest
 
 from spia_core import textio
-from spia_core.textio import MAX_CHARS, InputError, decode_text, extract_text, validate_text
+from spia_core.textio import (
+    MAX_CHARS,
+    InputError,
+    decode_text,
+    extract_text,
+    file_notes,
+    validate_text,
+)
 
 
 def _pdf(lines: list[str]) -> bytes:
@@ -76,7 +83,7 @@ def test_decode_text_windows_unicode_with_a_byte_order_mark(encoding: str) -> No
         (b"", "the file is empty"),
         (b"\xff\xfe\x00\xd8", "starts like UTF-16 text but does not decode"),
         (b"  \n\t \r\n", "only whitespace"),
-        (b"caf\xe9 au lait", "the file is not UTF-8 text (byte 0xe9 at position 3)"),
+        (b"caf\xe9 \x81u lait", "neither UTF-8 nor Windows-1252 text (byte 0xe9 at position 3)"),
         (b"abc\x00def", "binary file, not text (NUL byte at position 3)"),
     ],
 )
@@ -84,6 +91,18 @@ def test_decode_text_refusals(data: bytes, message: str) -> None:
     with pytest.raises(InputError, match=r"^notes\.txt: ") as info:
         decode_text(data, "notes.txt")
     assert message in str(info.value)
+
+
+def test_windows_1252_text_is_read_and_the_user_told() -> None:
+    """A Notepad "ANSI" file (not UTF-8) is read as Windows-1252, and file_notes says so."""
+    text = "The fee was £38; the client’s café – open till 6 – was shut.\n"
+    data = text.encode("cp1252")
+    assert decode_text(data, "letter.txt") == text
+    assert extract_text(data, "letter.md") == text
+    (note,) = file_notes(data, "letter.txt")
+    assert note.startswith("letter.txt: the file is not UTF-8; it was read as Windows-1252")
+    assert file_notes(text.encode(), "letter.txt") == []  # UTF-8: nothing to say
+    assert file_notes("\ufeffhi".encode("utf-16"), "letter.txt") == []
 
 
 def test_size_limit() -> None:
