@@ -143,3 +143,27 @@ def test_demonyms_and_addressees(adversary: LocalAdversary) -> None:
     assert [d.split(" - ")[0] for d in labels] == ["The author"]
     labels = _labels(adversary, "Thanks for the lift, Marco! I owe you a coffee.")
     assert [d.split(" - ")[0] for d in labels] == ["The author", "Marco"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Just moved to Porto. Still unpacking boxes.",
+        "Twelve years as a paramedic and still nervous on night shifts.",
+        "Lovely walk along the cliffs, the gorse in flower. - Priya, 41, Leicester",
+    ],
+)
+def test_a_writer_who_drops_the_subject_or_signs_with_an_age(
+    adversary: LocalAdversary, text: str
+) -> None:
+    assert any("author of the text" in d for d in _labels(adversary, text))
+
+
+def test_owners_tenants_partners_and_class_years(adversary: LocalAdversary) -> None:
+    text = "Dear Ms Okafor, thank you. Our tenant, a nursing student, is happy with the ladder."
+    assert [d.split(" - ")[0] for d in _labels(adversary, text)][1:] == ["Ms Okafor", "Our tenant"]
+    text = "The hedge was planted by the previous owner, a retired vet, after his wife died."
+    assert any(d.startswith("Wife of the previous owner") for d in _labels(adversary, text))
+    for text in ("Her lab partner dropped the flask.", "I teach year 5 and the kids are wild."):
+        assert not any(" of " in d.split(" - ")[0] for d in _labels(adversary, text))
+    assert _labels(adversary, "Check Ambrose's age before sending.") == ["Ambrose"]

@@ -16,6 +16,8 @@ from spia_core.adversary.local.patterns import masked_spans
 from spia_core.adversary.local.subjects import Draft, find_subjects
 from spia_core.model import PII, Subject
 
+_CUES = {key: rx for rx, key, _ in lexicons.cue_table("subject_cues.tsv")}
+
 #: Longest text accepted (characters); longer input raises ValueError.
 MAX_CHARS = 1_000_000
 
@@ -53,11 +55,7 @@ def _kin_phrase(d: Draft) -> str:
     return f"{kin}{num} of {_owner(d)}"
 
 
-_ROLE_DETERMINER = re.compile(
-    r"^(?:the|their|his|her|its|a|an|another|one|\[QUANTITY\])\s+(?:of the\s+)?"
-    r"(?:\[ORG\]['’]s\s+)?",
-    re.IGNORECASE,
-)
+_ROLE_DETERMINER = _CUES["role_determiner"]
 
 
 def _role_phrase(d: Draft) -> str:
@@ -95,11 +93,7 @@ def _label(d: Draft, index: int) -> str:
 _CLIP_WORDS = 10
 #: What a subject's description states of a value of these tags (certainty >= 3).
 _FACTS = {"NATIONALITY": "{} national", "AGE": "aged {}", "LOCATION": "lives in {}"}
-_ITEM = re.compile(
-    r"\b(?:Item(?:\s+Description)?\s*:\s*|For [Ss]ale\s*:\s*|[Ss]elling\s*:?\s*)"
-    r"(?:(?:Selling|For sale)\s*:?\s*)?(?:(?:a|an|my|the|some|this|these|our)\s+)?"
-    r"(?P<item>[^|\n.\[]{3,80})"
-)
+_ITEM = _CUES["item"]
 _PLACEHOLDER = re.compile(r"\[[A-Z_]+(?:_\d+)?\]")
 
 
@@ -266,7 +260,10 @@ def _author_holds_the_rest(ctx: DocContext) -> None:
 
 
 def _stage_b(ctx: DocContext, d: Draft) -> list[PII]:
-    return stage.choose(stage.candidates(ctx, d, _role_phrase))
+    piis = stage.choose(stage.candidates(ctx, d, _role_phrase))
+    for p in piis:  # a value read across a line break ("Head of Science\n\n") is one line
+        p.keyword = " ".join(p.keyword.split())
+    return piis
 
 
 def _rule_sentences(text: str) -> list[tuple[int, int]]:

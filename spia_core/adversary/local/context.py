@@ -17,10 +17,9 @@ from spia_core.adversary.local.patterns import FEMALE_PRONOUN, MALE_PRONOUN, PRO
 from spia_core.adversary.local.patterns import LIST_GAP as _LIST_GAP
 from spia_core.model import Evidence
 
-_RESPONDENT = re.compile(
-    r"\bagainst (?:the )?(?:(?:Republic|Kingdom|Federal Republic|Principality|Grand Duchy) of )?"
-    r"(?:the )?(?P<c>[A-Z][\w\-]+(?: [A-Z][\w\-]+)?)"
-)
+_CUES = {key: rx for rx, key, _ in lexicons.cue_table("subject_cues.tsv")}
+
+_RESPONDENT = _CUES["respondent"]
 
 
 @dataclass
@@ -109,10 +108,7 @@ def build_segments(ctx: DocContext) -> None:
 
 #: A cue counts at most this many times per text (a word repeated 40 times is one fact).
 _CUE_MAX_HITS = 3
-_CAPWORD = re.compile(
-    r"(?<![\w\[])([A-ZÀ-ÖØ-ÞİŞÇĞ][a-zà-öø-ÿıığşçłąężźśń]{2,}"
-    r"(?:[ \-][A-Z][a-zà-ÿıığşçłąężźśń]{2,})?)"
-)
+_CAPWORD = _CUES["capword"]
 #: Below this total, cues do not beat the genre prior.
 _PRIOR_WEIGHT = 1.2
 #: Smallest city counted when a place name escaped the NER mask.
@@ -147,10 +143,7 @@ def _unmasked_cities(ctx: DocContext) -> list[tuple[int, int, str]]:
 
 #: An international phone number ("+63 727008431", "+61.3.1369.1369").
 _INTL_PHONE = re.compile(r"(?<![\w+])\+\d{1,3}[\s.\-()]*\d[\d\s.\-()]{5,16}\d")
-#: A country-code top-level domain in an e-mail or web address ("live.com.au", "smithlane.co.nz").
-_CC_TLD = re.compile(
-    r"(?:[\w.+\-]+@|\b(?:https?://|www\.))[\w\-]+(?:\.[\w\-]+)*\.(?P<tld>[a-z]{2})\b(?![.\-@]\w)"
-)
+_CC_TLD = _CUES["cc_tld"]
 
 
 #: Currency signs of one country (the word cues live in country_cues.tsv).
@@ -191,9 +184,7 @@ _DEMONYM_INSTITUTION = re.compile(
     rf"\b(?P<d>[A-Z][a-z]+) (?P<i>{lexicons.alternation('state_institution')})\b"
 )
 _OF_COUNTRY = re.compile(r"\bof (?:the )?(?P<c>[A-Z][\w\-]+(?: [A-Z][\w\-]+)?)\b")
-_NATIVE_WORD = re.compile(
-    r"\b[A-ZÀ-ÞİŞÇĞ][a-zà-ÿıığşçöüłąężźśńřůőűß’'\-]*[a-zà-ÿıığşçöüłąężźśńřůőűß]\b"
-)
+_NATIVE_WORD = _CUES["native_word"]
 _LEGAL = re.compile(r"\b(?:the Court|the Convention|the Government|the applicant)\b")
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import spia_core.adversary.local.lexicons as lexicons
 import spia_core.adversary.local.patterns as patterns
 import spia_core.adversary.local.rules as rules
-from spia_core.adversary.local.names import handle_name, name_sets, world_given_names
+from spia_core.adversary.local.names import handle_name, is_given_name, name_sets, world_given_names
 
 _CUES = {key: rx for rx, key, _ in lexicons.cue_table("subject_cues.tsv")}
 
@@ -81,9 +81,7 @@ def handle_to_name(handle: str) -> str:
     return " ".join(p[:1].upper() + p[1:] for p in parts)
 
 
-_PAIR = re.compile(
-    r"\b(?P<a>[A-Z][a-z]+) (?:&|and) (?P<b>[A-Z][a-z]+) (?P<last>[A-Z][a-z]+(?:-[A-Z][a-z]+)?)\b"
-)
+_PAIR = _CUES["pair"]
 #: Words after which a capitalised first name is a person in informal text ("tea with Kimberly").
 _NAME_CUE = re.compile(
     r"(?:\b(?P<prep>to|for|from|by)|\b(?:with|and|thanks|Thanks|met|meet|love|miss)|&|"
@@ -92,12 +90,7 @@ _NAME_CUE = re.compile(
     r"\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir) (?:[a-z]+ )?(?P<noun>[a-z]+(?:-in-law)?),?)\s+"
     r"(?P<name>[A-Z][a-z]{2,}(?: [A-Z][a-z]{2,})?)\b"
 )
-#: A name opening a sentence and addressed ("Carmen, you ...", "Tomas, thank you").
-_VOCATIVE = re.compile(
-    r"(?:(?:^|[.!?]\s+)(?=[A-Z][a-z]{2,},\s+(?:you|your|thanks?|I)\b)|(?:\byou|\b(?:[Tt]hanks?|"
-    r"[Cc]ongrat\w*) \w)[^.!?\n,]{0,40},[ \t]+(?=[A-Z][a-z]{2,}\s*[.!?]))(?P<name>[A-Z][a-z]{2,})",
-    re.M,
-)
+_VOCATIVE = _CUES["vocative"]
 #: A full name with no cue: a known first name and a known surname ("Helena Marsh").
 _FULL_NAME = re.compile(r"(?<![\w@#])(?P<first>[A-Z][a-z]{2,}) (?P<last>[A-Z][a-z]{2,})\b(?![@\w])")
 
@@ -177,19 +170,10 @@ def find_cue_names(text: str) -> list[Mention]:
     return out
 
 
-#: Slots where a person placeholder is not a person: a hashtag ("#[PERSON]", "[QUANTITY][PERSON]"
-#: for a masked "#1Dad"), or a place/date header ("Location: [PERSON]").
-_NOT_A_PERSON_SLOT = re.compile(
-    r"(?:#|\]|\b(?:Location|Place|City|Town|Date|Timestamp|Pickup)\b[^|:\n]{0,20}:\s*"
-    r"|\b[Pp]ick-?up (?:from|at|in) )$"
-)
+_NOT_A_PERSON_SLOT = _CUES["not_a_person_slot"]
 
 
-#: "a certain P. Andronikou", "a certain Mr X": judgments name minor third parties this way.
-_A_CERTAIN = re.compile(
-    r"\b[Aa] certain (?:(?:Mr|Mrs|Ms|Dr)\.? )?(?P<name>(?:[A-Z]\.\s?){1,3}[A-Z][\w’'\-]+|"
-    r"[A-Z][a-z]+ (?:[A-Z]\. )?[A-Z][\w’'\-]+|[A-Z]\.[A-Z]\.)"
-)
+_A_CERTAIN = _CUES["a_certain"]
 
 
 def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> list[Mention]:
@@ -228,8 +212,9 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
         if text[max(0, start - 1) : start] in {"#", "@"}:
             continue  # a hashtag or a handle, not a name
         head, _, rest = raw.partition(" ")
-        if rest and head in lexicons.kin_words():
-            start, raw = start + len(head) + 1, rest  # "Grandma Rosa": the kin word is no name
+        common = lexicons.fold(head) in lexicons.common_words() - lexicons.first_names().keys()
+        if rest and (head in lexicons.kin_words() or common):  # "Grandma Rosa", "Check Ambrose"
+            start, raw = start + len(head) + 1, rest  # the kin word or verb is no name
         name = clean_name(raw)
         if not plausible_name(name):
             continue
@@ -247,10 +232,10 @@ _CLOSING_LINE = re.compile(
     r"(?:[ -][A-Z][\w'’\-]+){0,2})"
     r"[ \t]*(?=\n|$)"
 )
-_LAST_BLOCK = re.compile(
-    r"\n[ \t]*\n[ \t]*(?P<name>(?:(?:Mr|Mrs|Ms|Miss|Dr)\.? )?[A-Z][a-z]+(?: [A-Z][\w'’\-]+){1,2})"
-    r"[ \t]*(?:\n[^\n]{1,60})?\s*$"
-)
+_LAST_BLOCK = _CUES["last_block"]
+
+#: "... Would use again. - Priya, 41, Leicester": a given name, an age and maybe a town.
+_AGED_SIGN = re.compile(r"(?:^|[.!?\n-–—]\s*)(?P<name>[A-Z][a-z]+), \d{1,2}\b[^\n.!?]{0,40}$")
 
 
 def sign_off(text: str) -> Mention | None:
@@ -258,21 +243,19 @@ def sign_off(text: str) -> Mention | None:
     text's last block ("\\n\\nAnn Lee\\nOperations Director"); a title or a known first name
     is needed, so "Recruitment Officer" under "Yours sincerely" names no one."""
     closings = list(_CLOSING_LINE.finditer(text))
-    m = closings[-1] if closings else _LAST_BLOCK.search(text)
+    aged = None if patterns.FIRST_PERSON.search(text) else _AGED_SIGN.search(text)  # no 'I'
+    m = closings[-1] if closings else _LAST_BLOCK.search(text) or aged
     if m is None:
         return None
     raw = m.group("name")
     name = clean_name(raw)
     titled = name != raw or re.match(r"[A-Z]\. ?\S", name)  # a title or initials ("J. R. Lee")
-    if not name or not (titled or lexicons.fold(name.split()[0]) in lexicons.first_names()):
+    if not name or not (titled or is_given_name(name)):
         return None
     return Mention(m.start("name"), m.end("name"), raw, "handle", name=name)
 
 
-_SELF_INTRO = re.compile(
-    r"\b(?:I am|I'm|I’m|my name is|My name is|this is|This is)\s+"
-    r"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b(?=\s*(?:[–—,.!-]|and|here|from|\b))"
-)
+_SELF_INTRO = _CUES["self_intro"]
 
 
 def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
@@ -431,8 +414,8 @@ def _kin_regex() -> re.Pattern[str]:
         r"(?:(?:Mr|Mrs|Ms|Dr)\.? )?[A-Z][\w\-]+['’]s|\[PERSON(?:_\d+)?\]['’]s|a|an|A|An"
     )
     return re.compile(
-        rf"(?:\b(?P<anchor>{anchor})\s+)?(?:\b(?P<num>{nums})\s+)?"
-        rf"(?:(?:[a-z]+|[\w\-]+-year-old)\s+){{0,2}}?(?P<kin>{lexicons.kin_alternation()})\b"
+        rf"(?:\b(?P<anchor>{anchor})\s+)?(?:\b(?P<num>{nums})\s+)?(?:(?:(?!(?:and|or|the)\b)"
+        rf"[a-z]+|[\w\-]+-year-old)\s+){{0,2}}?(?P<kin>{lexicons.kin_alternation()})\b"
     )
 
 
@@ -483,6 +466,8 @@ def _possessed_kin(text: str) -> list[Mention]:
             anchor = "my"
         if (not anchor or anchor in {"a", "an"}) and num is None:
             continue  # bare 'son', 'a widow': an attribute, not a separate person
+        if set(m.group(0).lower().split()) & lexicons.words("partner_kind"):
+            continue  # "her lab partner", "my business partner": no spouse
         out.append(
             Mention.at(m, "kin", role=kin.word, anchor=anchor, count=num or 1, plural=plural)
         )

@@ -31,7 +31,7 @@ def link_author(st: SubjectState) -> None:
     we = any(
         not overlaps(*m.span(), quotes) for m in re.finditer(r"\b(?:[Ww]e|[Oo]ur|us)\b", st.text)
     )
-    if not legal and not st.firsts and not st.author_names and (post_like or we):
+    if not legal and not st.firsts and not st.author_names and (post_like or we or _elided(st)):
         st.new(Mention(0, 0, "", "author")).is_author = True
     if st.firsts and not legal:
         author = st.author or st.new()
@@ -55,6 +55,20 @@ def link_author(st: SubjectState) -> None:
             placeholders = [(m.start, m.end) for m in d.mentions if m.kind == "placeholder"]
             if d.alive and d is not author and overlaps(h.start, h.end, placeholders):
                 st.merge(author, d)
+
+
+def _elided(st: SubjectState) -> bool:
+    """A text that opens with a verb of no subject ('Just moved to Porto.', 'Finished my
+    shift!') or with 'Twelve years as a nurse': its writer speaks of themself."""
+    if re.match(r"\W*(?:\w+ )?years? as an? ", st.text, re.I):
+        return True
+    root = next((i for i, t in enumerate(st.tokens[:3]) if t.dep == "ROOT"), None)
+    if root is None:
+        return False
+    tok = st.tokens[root]
+    verb = re.fullmatch(r"[A-Za-z][a-z]+(?:ed|ing)", st.text[tok.start : tok.end])
+    said = any(t.head == root and t.dep in {"nsubj", "nsubjpass", "expl"} for t in st.tokens)
+    return verb is not None and not said
 
 
 def _named_as(d: Draft, h: Mention) -> bool:

@@ -12,6 +12,8 @@ from spia_core.adversary.local.mentions import Mention
 from spia_core.adversary.local.names import email_name
 from spia_core.adversary.local.subjects.state import SubjectState
 
+_CUES = {key: rx for rx, key, _ in lexicons.cue_table("subject_cues.tsv")}
+
 _QUOTE_OPEN = re.compile(r"[“\"][^”\"\n]{0,60}$")
 
 _OTHER_CUE = re.compile(
@@ -47,12 +49,7 @@ def _third_party_code(text: str, start: int, before: str, *, contact: bool = Fal
     return _OTHER_CUE.search(tail) is not None
 
 
-#: An identity document named just before a masked code ("passport no. [CODE]").
-_MASKED_DOC = re.compile(
-    r"\b(?:passport|licen[cs]e|national id|id number|identity (?:card|number)|ssn|"
-    r"social security)\b(?:\s*(?:no\.|number|num\.|#))?[^.;:]{0,20}[:(]?\s*$",
-    re.IGNORECASE,
-)
+_MASKED_DOC = _CUES["masked_doc"]
 
 
 def _code_kind(before: str) -> str:

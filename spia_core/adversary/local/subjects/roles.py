@@ -54,10 +54,7 @@ _ORG_SLOT = r"\[ORG(?:_\d+)?\]"
 
 _MASKED_PROSECUTOR = _CUES["masked_prosecutor"]
 
-#: "another man, who was due to give evidence": an unnamed third party introduced in passing.
-_ANOTHER_PERSON = re.compile(
-    r"\b[Aa]nother (?P<noun>person|man|woman|individual)\b(?=,? (?:who|whom|whose|named|called))"
-)
+_ANOTHER_PERSON = _CUES["another_person"]
 
 
 def _possessor(anchor: str) -> str:
@@ -260,7 +257,7 @@ def _link_opening_applicants(st: SubjectState) -> None:
 
 #: 'the employee', 'our patient': a definite role noun (``role_noun`` words).
 _ROLE_NOUN = re.compile(
-    r"\b(?P<det>[Tt]he|[Tt]his|[Oo]ur|[Yy]our)\s+(?:(?:former|new|current|above|said|"
+    r"\b(?P<det>[Tt]he|[Tt]his|[Oo]ur|[Yy]our)\s+(?:(?:former|previous|new|current|above|said|"
     rf"same|young|elderly|injured|late)\s+)?(?P<noun>{lexicons.alternation('role_noun')})\b"
     r"(?!-)(?!s\b)(?!['’]s (?:licen[cs]e|manual|guide|seat|cab)\b)"
 )
@@ -287,8 +284,8 @@ def _antecedent(st: SubjectState, r: Mention) -> Draft | None:
     if same:
         return max(same, key=lambda d: max(m.start for m in d.mentions))
     best = None
-    if re.search(r"\b(?:new|next|incoming)\b", r.text):
-        return None  # "X (chair), the new secretary": another person
+    if re.search(r"\b(?:new|next|incoming)\b|^(?:[Oo]ur|[Yy]our)\b", r.text):
+        return None  # "X (chair), the new secretary", "Dear X, ... our tenant": another person
     for m in st.people_between(0, r.start):
         d, said = st.draft_of(m), re.match(r"\s*\(([a-z ]+)\)", st.text[m.end : m.end + 30])
         if said:  # "[PERSON_2] (treasurer)": the holder of that role, of no other
