@@ -218,6 +218,13 @@ def test_a_job_before_a_bracketed_name_is_that_person_s(adv: LocalAdversary) -> 
             assert not any(p.tag == "OCCUPATION" and p.keyword for p in s.piis), s.description
 
 
+def test_a_firm_that_served_the_writer_is_no_employer(adv: LocalAdversary) -> None:
+    text = "Many thanks to everyone at Quillon Opticians for replacing my lenses so fast."
+    assert _author_value(adv, text, "AFFILIATION")[0] == ""
+    text = "I am thankful to everyone at Quillon Opticians for a lovely first month."
+    assert _author_value(adv, text, "AFFILIATION")[0] == "Quillon Opticians"
+
+
 def test_ages_after_an_achievement_and_a_relative_s_birthday(adv: LocalAdversary) -> None:
     assert _author_value(adv, "Got my motorbike licence at 61! Never too late.", "AGE")[0] == "61"
     assert _author_value(adv, "The bus left at 10! We ran.", "AGE")[0] == ""

@@ -1,10 +1,7 @@
-"""OCCUPATION of a post's author from the trade words of their own text (lemma or as written;
-not the stretches about other people), matched with ``occupation_activities.tsv``. The row with
-the highest sum of cue weights among rows, log(rows / rows listing the cue), wins when its cues
-weigh ``MIN_SCORE`` among fields (SOC major groups): one word of one trade ("charting") is
-enough, words of every trade ("shift") are not. A runner-up of the same field within
-``FIELD_SHARE`` of the winner gives the field's label ("Healthcare worker"). Certainty 1: a
-stated job always wins. Thresholds chosen on the written dev sets and the bundled posts."""
+"""OCCUPATION of a post's author from the trade words of their own text, matched with
+``occupation_activities.tsv``: the row with the most cue weight (log(rows / rows listing the
+cue)) wins when its cues weigh ``MIN_SCORE`` among fields (SOC major groups); a runner-up of the
+same field within ``FIELD_SHARE`` gives the field's label ("Healthcare worker"). Certainty 1."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""RELATIONSHIP: spouses, widows, divorce, partners (kin words and status statements).
-
-Whose status a word gives matters: in a post, "Divorced, and my three boys keep me going" is the
-author's status, not the children's; "my divorced sister" is the sister's; "my late wife"
-makes the author a widower; two parents named together are married to each other.
-"""
+"""RELATIONSHIP: spouses, widows, divorce, partners (kin words and status statements), given to
+the right person: "Divorced, and my three boys keep me going" is the author's status, "my
+divorced sister" the sister's; "my late wife" makes the author a widower."""
 
 from __future__ import annotations
 

@@ -177,6 +177,10 @@ def _org_head(word: str) -> bool:
     return word.lower() in _words("work_heads") or word.lower() in _words("org_heads")
 
 
+#: What a firm did for its customer: "... for fixing my boiler", "..., they sorted our roof".
+_SERVED = re.compile(r"[^.!?]*?\b(?:for|they|who)\s+\w+(?:ed|ing)\s+(?:\w+\s+)?(?:my|our|me|us)\b")
+
+
 def _affiliations(ctx: DocContext, d: Draft, tok: Any) -> list[Finding]:
     """AFFILIATION from 'I joined <Org>', '<work word / job verb> at|for|with <Org>'."""
     low = tok.text.lower()
@@ -198,8 +202,9 @@ def _affiliations(ctx: DocContext, d: Draft, tok: Any) -> list[Finding]:
         named = org[0].split()[-1].lower() in _words("org_words") or any(
             a <= org[1] < b and lab == "ORG" for a, b, lab in ctx.ents
         )
-        if not (d.is_author and named and _speaker(ctx, head) is d):
-            return []
+        served = _SERVED.match(ctx.text, org[2], ctx.sentence_of(org[1])[1])
+        if served or not (d.is_author and named and _speaker(ctx, head) is d):
+            return []  # "thanks to everyone at X for fixing my car": a customer's
         return [rule("work.org_named").find(org[0], [ctx.ev(org[1], org[2])])]
     mine = any(c.dep_ == "poss" and c.text.lower() in {"my", "our"} for c in head.children)
     if not (d.is_author and mine) and _speaker(ctx, head) is not d:
