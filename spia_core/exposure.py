@@ -79,7 +79,9 @@ def _bracket_label(raw: str) -> str | None:
 def find_placeholders(text: str) -> list[PlaceholderReading]:
     """Every masking placeholder of ``text``, in order, with its label ('' when generic)."""
     out: list[PlaceholderReading] = []
-    for m in PLACEHOLDER.finditer(text):
+    pos = 0
+    while m := PLACEHOLDER.search(text, pos):
+        pos = m.end()
         if m.group("label"):
             label = _bracket_label(m.group("label"))
         elif m.group("note") or m.group("aside"):
@@ -89,7 +91,18 @@ def find_placeholders(text: str) -> list[PlaceholderReading]:
             label = "" if raw.lower() in _GENERIC else raw.upper()
         if label is not None:
             out.append(PlaceholderReading(m.start(), m.end(), m.group(0), label))
+        else:  # a bracket of text: a mask inside it ("the chair ([PERSON_2])") still counts
+            pos = m.start() + 1
     return out
+
+
+def without_placeholders(text: str, filler: str = " ") -> str:
+    """``text`` with every placeholder of :func:`find_placeholders` replaced by ``filler``."""
+    parts, last = [], 0
+    for r in find_placeholders(text):
+        parts += [text[last : r.start], filler]
+        last = r.end
+    return "".join([*parts, text[last:]])
 
 
 def readings_text(inferred: list[str], labels: dict[int, str]) -> str:

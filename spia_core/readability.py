@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from spia_core.exposure import PLACEHOLDER
+from spia_core.exposure import without_placeholders
 from spia_core.model import Notice, NoticeKind, Severity, Subject
 from spia_core.paths import DATA_DIR
 
@@ -54,7 +54,7 @@ def _ranker() -> Callable[[str], list[tuple[str, float]]]:
 
 def _sample(text: str, limit: int = 20_000) -> str:
     """Placeholders removed; a long text is sampled at its start, middle and end."""
-    text = PLACEHOLDER.sub(" ", text)
+    text = without_placeholders(text)
     if len(text) <= limit:
         return text
     third = limit // 3

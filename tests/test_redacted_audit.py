@@ -12,6 +12,7 @@ import jsonschema
 import pytest
 
 from spia_core.adversary.llm import LLMAdversary
+from spia_core.adversary.local import patterns
 from spia_core.audit.caveats import already_redacted_message, unrelated_pair_message
 from spia_core.cli import main
 from spia_core.exposure import (
@@ -19,6 +20,7 @@ from spia_core.exposure import (
     find_placeholders,
     readings_text,
     subject_exposure,
+    without_placeholders,
 )
 from spia_core.llm.fake import FakeAPIError, FakeLLM
 from spia_core.model import (
@@ -111,6 +113,21 @@ def test_redaction_notes_and_other_mask_styles_are_placeholders() -> None:
     ]
     prose = "He was removed (see above) in 2019 (s. 40) [1] [a] [citation needed] (name) ■ note"
     assert find_placeholders(prose) == []
+
+
+def test_a_mask_inside_a_bracket_of_text_still_counts() -> None:
+    """A bracket of ordinary text does not hide the masks inside it; removing placeholders
+    keeps such brackets (readability, language and rewrite checks read their words)."""
+    text = "The chair ([PERSON_2]) and my neighbour (*** at number 4) came (maybe 16?)."
+    assert [(p.text, p.label) for p in find_placeholders(text)] == [
+        ("[PERSON_2]", "PERSON"),
+        ("***", ""),
+    ]
+    assert without_placeholders(text) == (
+        "The chair ( ) and my neighbour (  at number 4) came (maybe 16?)."
+    )
+    assert patterns.masked_spans(text) == [(11, 21, "PERSON", "2"), (41, 44, "", "")]
+    assert patterns.is_generic_mask("***") and not patterns.is_generic_mask("[PERSON]")
 
 
 def r_texts(report: AuditReport) -> list[str]:

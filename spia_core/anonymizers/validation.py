@@ -17,7 +17,7 @@ import re
 import unicodedata
 from typing import Any
 
-from spia_core.exposure import PLACEHOLDER
+from spia_core.exposure import without_placeholders
 from spia_core.model import Notice, NoticeKind, Severity
 
 #: Output shorter than this share of the input (in characters) is not a rewrite.
@@ -75,7 +75,7 @@ def _fold(text: str) -> str:
 
 def _words(text: str) -> list[str]:
     """Content words (4+ characters; function words say nothing about a rewrite)."""
-    return [w for w in _WORD.findall(_fold(PLACEHOLDER.sub(" ", text))) if len(w) >= 4]
+    return [w for w in _WORD.findall(_fold(without_placeholders(text))) if len(w) >= 4]
 
 
 def _refusal(original: str, output: str) -> str | None:

@@ -274,9 +274,7 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
         m, raw = None, ""  # "Comment from the moderator": a description, not a name
     raw = raw.split("<")[0].strip() or raw  # "From: Ann Lee <ann@example.org>"
     # "Name: [REDACTED]" on a form: the masked person is read by its slot.
-    form = m is None or (
-        patterns.PLACEHOLDER.fullmatch(raw) and patterns.masked_spans(raw)[0][2] == ""
-    )
+    form = m is None or patterns.is_generic_mask(raw)
     # "Seller Name: [ORG]": the masker hid the name, and its key is no name either (a
     # '[PERSON]' value stays a header mention: the subject passes merge it into the author).
     hidden = not form and raw.startswith("[") and not raw.startswith("[PERSON")

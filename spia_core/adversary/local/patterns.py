@@ -5,14 +5,12 @@ from __future__ import annotations
 import re
 
 import spia_core.adversary.local.lexicons as lexicons
+from spia_core import exposure
 
 _CUES = {key: rx for rx, key, _ in lexicons.cue_table("subject_cues.tsv")}
 
-#: Masking placeholders: [PERSON], [PERSON_2], [LOC], <PERSON>, [redacted], ***, ████.
-PLACEHOLDER = re.compile(
-    r"\[(?P<label>[A-Z][A-Z_]*?)(?:[_ ]?(?P<num>\d+))?\]|<(?P<label2>[A-Z][A-Z_]*?)(?:_(?P<num2>\d+))?>"  # noqa: E501
-    r"|\[(?:redacted|REDACTED|Redacted|removed|MASKED|masked)\]|\*{3,}|█+|(?<![A-Za-z])X{3,}(?![A-Za-z])"
-)
+#: The number of a numbered placeholder ("[PERSON_2]" -> "2").
+_MASK_NUMBER = re.compile(r"[_ -]?(\d+)[\]>}]+$")
 #: Closing formulas of a letter or a post ("Kind regards", "Yours sincerely", "Cheers").
 CLOSING = (
     r"Yours(?: sincerely| faithfully| truly)?|(?:Kind |Best |Warm )?[Rr]egards|Best(?: wishes)?|"
@@ -67,11 +65,18 @@ def ordinal(word: str) -> int:
 
 
 def masked_spans(text: str) -> list[tuple[int, int, str, str]]:
-    """(start, end, label, number) of every placeholder; label '' for generic masks."""
+    """(start, end, label, number) of every placeholder the product reads as a mask
+    (``exposure.find_placeholders``: [PERSON_2], <LOC>, ***, ████, "(name withheld)" ...);
+    label '' for generic masks."""
     out = []
-    for m in PLACEHOLDER.finditer(text):
-        label = m.group("label") or m.group("label2") or ""
-        label = "" if label in GENERIC_LABELS else label
-        num = m.group("num") or m.group("num2") or ""
-        out.append((m.start(), m.end(), label, num))
+    for r in exposure.find_placeholders(text):
+        number = _MASK_NUMBER.search(r.text)
+        label = "" if r.label in GENERIC_LABELS else r.label
+        out.append((r.start, r.end, label, number.group(1) if number else ""))
     return out
+
+
+def is_generic_mask(text: str) -> bool:
+    """True when ``text`` is one placeholder that says nothing of what it hides ("***")."""
+    spans = masked_spans(text)
+    return len(spans) == 1 and spans[0][:3] == (0, len(text), "")

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import spia_core.adversary.local.lexicons as lexicons
+from spia_core import exposure
 from spia_core.adversary.local.mentions import Mention
 from spia_core.adversary.local.parse import Token
 
@@ -135,9 +136,7 @@ def _spacy_stop_words(lang: str) -> set[str]:
 def looks_english(text: str) -> bool:
     """True unless the text's function words are clearly another language's (the offline engine
     reads English only). Placeholders are left out; short or word-poor texts count as English."""
-    from spia_core.adversary.local.patterns import PLACEHOLDER
-
-    words = re.findall(r"[^\W\d_]+", PLACEHOLDER.sub(" ", text).lower())[:3000]
+    words = re.findall(r"[^\W\d_]+", exposure.without_placeholders(text).lower())[:3000]
     if len(words) < 8:
         return True
     stops = _stop_words()
