@@ -167,3 +167,12 @@ def test_owners_tenants_partners_and_class_years(adversary: LocalAdversary) -> N
     for text in ("Her lab partner dropped the flask.", "I teach year 5 and the kids are wild."):
         assert not any(" of " in d.split(" - ")[0] for d in _labels(adversary, text))
     assert _labels(adversary, "Check Ambrose's age before sending.") == ["Ambrose"]
+
+
+def test_a_named_or_masked_person_of_the_writers_life_says_who_it_is(
+    adversary: LocalAdversary,
+) -> None:
+    labels = _labels(adversary, "Shoutout to my colleague [LOC] who covered my shift.")
+    assert any(d.startswith("[LOC] - colleague of the author") for d in labels)
+    labels = _labels(adversary, "Lunch with my old friend Priya today, she just got engaged!")
+    assert any(d.startswith("Priya - friend of the author") for d in labels)

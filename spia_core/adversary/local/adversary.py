@@ -11,6 +11,7 @@ from spia_core.adversary.base import InferenceResult
 from spia_core.adversary.local.attributes import stage
 from spia_core.adversary.local.context import DocContext, Segment, build_segments, infer_country
 from spia_core.adversary.local.lexicons import canonical_kin
+from spia_core.adversary.local.mentions import SOCIAL
 from spia_core.adversary.local.parse import tokens_of
 from spia_core.adversary.local.patterns import masked_spans
 from spia_core.adversary.local.subjects import Draft, find_subjects
@@ -125,6 +126,9 @@ def _describe(d: Draft, index: int, piis: list[PII], ctx: DocContext) -> str:
     label = _label(d, index)
     if d.guess in lexicons.word_map("guess_label"):
         facts.append(lexicons.word_map("guess_label")[d.guess])
+    first = min((m.start for m in d.mentions if m.kind in {"name", "placeholder"}), default=0)
+    if not d.kin and (social := SOCIAL.search(ctx.text[max(0, first - 40) : first])):
+        facts.append(f"{social.group(1).lower()} of the author")  # "my friend [PERSON]"
     for key in d.roles:
         fact = lexicons.word_map("role_label").get(key)
         if key == "applicant" and d.roles[key] > 1:

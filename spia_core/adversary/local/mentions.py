@@ -199,7 +199,8 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
             add(Mention.at(m, "name", name=m.group("name"), role="judge"))
     for start, end, label, num in masks:
         slot = _NOT_A_PERSON_SLOT.search(text[max(0, start - 30) : start])
-        if patterns.is_person_label(label) and slot is None:
+        social = label in {"LOC", "GPE", "ORG"} and SOCIAL.search(text[max(0, start - 30) : start])
+        if (patterns.is_person_label(label) or social) and slot is None:  # "my colleague [LOC]"
             before = patterns.TITLE_BEFORE.search(text[max(0, start - 12) : start])
             title = before.group("title") if before else ""
             s0 = start - (len(before.group(0)) if before else 0)
@@ -373,6 +374,8 @@ _MASKED_DONOR = re.compile(
     rf"bequeathed|gave|transferred|left)\b"
 )
 _MASKED_BORN = _CUES["masked_born"]
+#: A person of the writer's named next: 'my old friend [PERSON]', 'my colleague [LOC]' (NER's).
+SOCIAL = re.compile(rf"\b(?:[Mm]y|[Oo]ur) (?:\w+ )?({lexicons.alternation('social_noun')}),?\s*$")
 _KIN_LIST_GAP = re.compile(r"^\s*(?:,|and|&|, and)\s*$")
 #: A masked kin word in a person slot: 'my [DEM] [PERSON]' (also a mis-tagged name: 'his [DEM]
 #: [LOC]'), 'my [DEM] works offshore', 'with my [DEM].', 'my [DEM]'s car'; not 'my [DEM] were'.
