@@ -120,6 +120,18 @@ def test_contact_countries_from_phone_prefix_and_cc_domain():
     assert [c for _, _, c in contact_countries(text)] == ["Philippines", "New Zealand"]
 
 
+def test_currency_evidence_is_the_whole_amount():
+    from spia_core.adversary.local.context import contact_countries
+
+    text = "Paid the vet £38. Then £1,200.50 for the roof and A$40 for the taxi."
+    found = [(text[s:e], c) for s, e, c in contact_countries(text)]
+    assert found == [
+        ("£38", "United Kingdom"),
+        ("£1,200.50", "United Kingdom"),
+        ("A$40", "Australia"),
+    ]
+
+
 def test_header_place_abbreviations_and_unknown_towns():
     from spia_core.adversary.local.attributes.location import header_place_cert as place
 

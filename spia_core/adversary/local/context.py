@@ -148,7 +148,8 @@ _CC_TLD = _CUES["cc_tld"]
 
 #: Currency signs of one country (the word cues live in country_cues.tsv).
 _CURRENCY_SIGNS = {"₹": "India", "₱": "Philippines", "₦": "Nigeria", "£": "United Kingdom"}
-_SIGN = re.compile(r"(?P<sign>[₹₱₦£])\s?\d|(?<!\w)(?P<pre>A|AU|NZ|C|CA)\$\s?\d")
+_AMOUNT = r"\s?\d+(?:[.,]\d+)*"  # "£38", "£1,200.50" (the whole amount is the evidence)
+_SIGN = re.compile(rf"(?P<sign>[₹₱₦£]){_AMOUNT}|(?<!\w)(?P<pre>A|AU|NZ|C|CA)\${_AMOUNT}")
 _DOLLAR_PREFIX = {"A": "Australia", "AU": "Australia", "NZ": "New Zealand", "C": "Canada"}
 
 
