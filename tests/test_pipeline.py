@@ -96,7 +96,7 @@ def test_bad_input_is_refused_clearly(text: str, message: str) -> None:
 
 def test_non_utf8_bytes_are_refused_clearly() -> None:
     with pytest.raises(InputError, match="UTF-8"):
-        decode_text(b"caf\xe9 \xff\xfe", "notes.txt")
+        decode_text(b"caf\xe9 \x81\x8d", "notes.txt")  # neither UTF-8 nor Windows-1252
 
 
 def test_provided_redaction_is_audited() -> None:
