@@ -108,6 +108,26 @@ def test_a_name_addressed_at_the_end_is_not_the_writer(adversary: LocalAdversary
 
 
 @pytest.mark.parametrize(
+    ("text", "writer", "others"),
+    [
+        ("Dear Mr Osei,\nThe quote for the new fence is attached.\nRegards, Tom\n", "Tom", 1),
+        ("Fixed my boiler in an hour and cleaned up after. Cheers, Gareth", "Gareth", 0),
+    ],
+)
+def test_a_closing_and_a_name_on_one_line_is_the_writer(
+    adversary: LocalAdversary, text: str, writer: str, others: int
+) -> None:
+    """'Regards, Tom' names the writer (one subject, not a second 'Tom')."""
+    subjects = adversary.infer(text).subjects
+    author = [s for s in subjects if "author of the text" in s.description]
+    assert len(author) == 1
+    assert {p.keyword for p in author[0].piis if p.tag == "NAME" and p.certainty >= 1} == (
+        {writer} if writer else set()
+    )
+    assert len(subjects) - 1 == others
+
+
+@pytest.mark.parametrize(
     ("text", "label"),
     [
         ("My [DEM] [PERSON] surprised me with dinner. He remembered I hate coriander.", "Husband"),

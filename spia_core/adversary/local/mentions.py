@@ -228,7 +228,7 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
 
 
 _CLOSING_LINE = re.compile(
-    rf"(?:^|\n)[ \t]*(?:{patterns.CLOSING}|[-–—]+)[ \t]*,?[ \t]*(?:\n[ \t]*){{1,2}}"
+    rf"(?:^|\n)[ \t]*(?:{patterns.CLOSING}|[-–—]+)[ \t]*(?:,?[ \t]*(?:\n[ \t]*){{1,2}}|,[ \t]*)"
     r"(?P<name>(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof|Professor)\.? )?(?:[A-Z]\. ?){0,3}[A-Z][a-z]+"
     r"(?:[ -][A-Z][\w'’\-]+){0,2})"
     r"[ \t]*(?=\n|$)"
@@ -240,9 +240,10 @@ _AGED_SIGN = re.compile(r"(?:^|[.!?\n-–—]\s*)(?P<name>[A-Z][a-z]+), \d{1,2}\
 
 
 def sign_off(text: str) -> Mention | None:
-    """The writer's name under a closing formula ("Kind regards,\\nAnn Lee") or alone in the
-    text's last block ("\\n\\nAnn Lee\\nOperations Director"); a title or a known first name
-    is needed, so "Recruitment Officer" under "Yours sincerely" names no one."""
+    """The writer's name under or after a closing formula ("Kind regards,\\nAnn Lee", "Regards,
+    Tom") or alone in the text's last block ("\\n\\nAnn Lee\\nOperations Director"); a title
+    or a known first name is needed, so "Recruitment Officer" under "Yours sincerely" names no
+    one."""
     closings = list(_CLOSING_LINE.finditer(text))
     aged = None if patterns.FIRST_PERSON.search(text) else _AGED_SIGN.search(text)  # no 'I'
     m = closings[-1] if closings else _LAST_BLOCK.search(text) or aged
