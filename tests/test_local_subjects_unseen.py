@@ -196,3 +196,11 @@ def test_a_named_or_masked_person_of_the_writers_life_says_who_it_is(
     assert any(d.startswith("[LOC] - colleague of the author") for d in labels)
     labels = _labels(adversary, "Lunch with my old friend Priya today, she just got engaged!")
     assert any(d.startswith("Priya - friend of the author") for d in labels)
+
+
+def test_a_masked_name_in_brackets_after_a_role_is_that_person(adversary: LocalAdversary) -> None:
+    """'Her son ([NAME]) is 19': one person, the son, aged 19 (not a son and a '[NAME]')."""
+    text = "I rang the school again. Her son ([NAME]) is 19 and works at the bakery."
+    others = [s for s in adversary.infer(text).subjects if "author" not in s.description]
+    assert len(others) == 1 and others[0].description.startswith("Son")
+    assert {(p.tag, p.keyword) for p in others[0].piis if p.certainty >= 3} >= {("AGE", "19")}

@@ -110,7 +110,8 @@ def _mention_age(text: str, m: Mention) -> tuple[str, int, int] | None:
     """(age, start, end) stated in or next to a kin, name or placeholder mention."""
     if m.kind not in {"kin", "name", "handle", "placeholder"}:
         return None
-    if after := _AGE_AFTER.match(text, m.end, m.end + 20):
+    end = m.end + text.startswith(")", m.end)  # "her son ([NAME]) is 19"
+    if after := _AGE_AFTER.match(text, end, end + 20):
         return after["n"] or after["p"] or after["t"] or after["b"], m.start, after.end()
     inside = m.kind == "kin" and _AGE_IN.search(text, m.start, m.end)
     hit = inside or _AGE_BEFORE.search(text, max(0, m.start - 30), m.start)
