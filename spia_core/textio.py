@@ -111,12 +111,13 @@ def decode_text(data: bytes, filename: str = "") -> str:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        if legacy_encoding(data) is None:
+        try:
+            text = data.decode(LEGACY_ENCODING)  # file_notes tells the user how it was read
+        except UnicodeDecodeError:
             raise InputError(
                 f"{_prefix(filename)}the file is neither UTF-8 nor Windows-1252 text (byte "
                 f"0x{data[exc.start]:02x} at position {exc.start}); save it as UTF-8 and try again"
             ) from None
-        text = data.decode(LEGACY_ENCODING)  # file_notes tells the user how it was read
     return validate_text(text, filename)
 
 
