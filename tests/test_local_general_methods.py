@@ -181,11 +181,6 @@ ROUND9_CASES = [  # round 9: invented posts, one general pattern each
 ]
 
 
-def test_round9_patterns(adv: LocalAdversary) -> None:
-    got = [(t, tag, _author_value(adv, t, tag)[0]) for t, tag, _ in ROUND9_CASES]
-    assert got == ROUND9_CASES
-
-
 def test_a_relative_s_stated_age_is_the_relative_s(adv: LocalAdversary) -> None:
     for text, kin, age in [
         ("My gran turned 91 yesterday and still beats me at cards.", "grandmother", "91"),
@@ -238,7 +233,7 @@ def test_a_pupil_s_years_at_school_and_a_night_at_the_pub_are_no_job(adv: LocalA
         assert _author_value(adv, text, "OCCUPATION")[1] != "occupation.workplace", text
 
 
-@pytest.mark.parametrize(("text", "tag", "value"), UNSEEN_CASES)
+@pytest.mark.parametrize(("text", "tag", "value"), [*UNSEEN_CASES, *ROUND9_CASES])
 def test_unseen_patterns(adv: LocalAdversary, text: str, tag: str, value: str) -> None:
     assert _author_value(adv, text, tag)[0] == value
 
