@@ -17,7 +17,7 @@ from spia_core.adversary.local.patterns import masked_spans
 from spia_core.adversary.local.subjects import Draft, find_subjects
 from spia_core.model import PII, Subject
 
-_CUES = {key: rx for rx, key, _ in lexicons.cue_table("subject_cues.tsv")}
+_CUES = lexicons.subject_cues()
 
 #: Longest text accepted (characters); longer input raises ValueError.
 MAX_CHARS = 1_000_000

@@ -17,7 +17,7 @@ from spia_core.adversary.local.patterns import FEMALE_PRONOUN, MALE_PRONOUN, PRO
 from spia_core.adversary.local.patterns import LIST_GAP as _LIST_GAP
 from spia_core.model import Evidence
 
-_CUES = {key: rx for rx, key, _ in lexicons.cue_table("subject_cues.tsv")}
+_CUES = lexicons.subject_cues()
 
 _RESPONDENT = _CUES["respondent"]
 

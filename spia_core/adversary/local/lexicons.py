@@ -136,6 +136,12 @@ def cue_table(
     return tuple((re.compile(template.format(r[0]), flags), r[1], int(r[2])) for r in rows)
 
 
+@functools.cache
+def subject_cues() -> dict[str, re.Pattern[str]]:
+    """The named regexes of ``subject_cues.tsv`` (key -> compiled pattern)."""
+    return {key: rx for rx, key, _ in cue_table("subject_cues.tsv")}
+
+
 @dataclass(frozen=True)
 class Job:
     """A job of the occupation taxonomy: its label, the education it requires, its SOC code."""

@@ -12,7 +12,7 @@ import spia_core.adversary.local.patterns as patterns
 import spia_core.adversary.local.rules as rules
 from spia_core.adversary.local.names import handle_name, is_given_name, name_sets, world_given_names
 
-_CUES = {key: rx for rx, key, _ in lexicons.cue_table("subject_cues.tsv")}
+_CUES = lexicons.subject_cues()
 
 
 @dataclass

@@ -7,7 +7,7 @@ import re
 import spia_core.adversary.local.lexicons as lexicons
 from spia_core import exposure
 
-_CUES = {key: rx for rx, key, _ in lexicons.cue_table("subject_cues.tsv")}
+_CUES = lexicons.subject_cues()
 
 #: The number of a numbered placeholder ("[PERSON_2]" -> "2").
 _MASK_NUMBER = re.compile(r"[_ -]?(\d+)[\]>}]+$")

@@ -12,7 +12,7 @@ from spia_core.adversary.local.mentions import Mention
 from spia_core.adversary.local.names import email_name
 from spia_core.adversary.local.subjects.state import SubjectState
 
-_CUES = {key: rx for rx, key, _ in lexicons.cue_table("subject_cues.tsv")}
+_CUES = lexicons.subject_cues()
 
 _QUOTE_OPEN = re.compile(r"[“\"][^”\"\n]{0,60}$")
 

@@ -11,7 +11,7 @@ from spia_core.adversary.local.draft import draft_prior_sex
 from spia_core.adversary.local.mentions import Mention
 from spia_core.adversary.local.subjects.state import SubjectState
 
-_CUES = {key: rx for rx, key, _ in lexicons.cue_table("subject_cues.tsv")}
+_CUES = lexicons.subject_cues()
 
 _CHILD_NOUNS = lexicons.alternation("child_noun")
 

@@ -12,7 +12,7 @@ from spia_core.adversary.local.mentions import Mention
 from spia_core.adversary.local.patterns import CLOSING
 from spia_core.adversary.local.subjects.state import SubjectState
 
-_CUES = {key: rx for rx, key, _ in lexicons.cue_table("subject_cues.tsv")}
+_CUES = lexicons.subject_cues()
 
 #: Words right before a placeholder that make it a value (a date, an address, a number).
 _VALUE_BEFORE = re.compile(
