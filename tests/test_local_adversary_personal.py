@@ -136,6 +136,36 @@ def test_not_phones(text: str) -> None:
     assert [h for h in find_codes(text) if h.tag == "PHONE_NUMBER"] == []
 
 
+@pytest.mark.parametrize("phone", ["07700 900461", "0151 496 0123", "06 12 34 56 78"])
+def test_national_phone_alone_under_a_signature(phone: str) -> None:
+    text = f"Kind regards,\n\nMarta Lindqvist\n{phone}\n"
+    hits = [h for h in find_codes(text) if h.tag == "PHONE_NUMBER"]
+    assert [h.value for h in hits] == [phone]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Total raised\n01234 567890 is not a phone here because it sits in a sentence.",
+        "Invoice totals\n1 250 000\n",
+        "Reference\n00 12 34 56 78\n",
+        "Case number\n0612345678\n",
+    ],
+)
+def test_national_numbers_that_are_not_alone_or_not_grouped(text: str) -> None:
+    assert [h for h in find_codes(text) if h.tag == "PHONE_NUMBER"] == []
+
+
+def test_signature_phone_goes_to_the_writer(adv: LocalAdversary) -> None:
+    text = (
+        "Dear Mr Hale,\n\nThe boiler in my flat has failed again and I would like it looked at "
+        "this week.\n\nYours sincerely,\n\nMarta Lindqvist\n07700 900461\n"
+    )
+    res = adv.infer(text)
+    holder = next(s for s in res.subjects if value(s, "PHONE_NUMBER"))
+    assert value(holder, "NAME") == "Marta Lindqvist"
+
+
 def test_passport_number_near_the_word() -> None:
     text = "I typed my passport number (Y96838136) twice and the form still failed."
     assert [(h.tag, h.value) for h in find_codes(text)] == [("PASSPORT_NUMBER", "Y96838136")]
