@@ -76,20 +76,10 @@ def phone_at(text: str, m: re.Match[str]) -> bool:
     )
     if formatted and len(digits) == 10:
         return True
-    return (context and 9 <= len(digits) <= 13) or _alone_national(text, m, digits)
-
-
-def _alone_national(text: str, m: re.Match[str], digits: str) -> bool:
-    """A number in national form ("07700 900461", "0151 496 0123") alone on its line, as under a
-    signature or in a letterhead: a trunk 0, then 9 or 10 digits in groups."""
-    line_start = text.rfind("\n", 0, m.start()) + 1
-    line_end = text.find("\n", m.end())
-    line = text[line_start : line_end if line_end >= 0 else len(text)]
-    return (
-        line.strip() == m.group(0)
-        and re.fullmatch(r"0[1-9]\d{8,9}", digits) is not None
-        and " " in m.group(0).strip()
-    )
+    end = text.find("\n", m.end())
+    line = text[text.rfind("\n", 0, m.start()) + 1 : end if end >= 0 else None]
+    alone_national = line.strip() == raw and re.fullmatch(r"0[1-9]\d{8,9}", digits) and " " in raw
+    return (context and 9 <= len(digits) <= 13) or bool(alone_national)
 
 
 def find_codes(text: str) -> list[CodeHit]:
