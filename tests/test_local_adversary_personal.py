@@ -216,6 +216,16 @@ def test_author_sex_from_self_description_and_partner(adv: LocalAdversary) -> No
     assert value(author(res), "SEX") == "Male"
 
 
+def test_guessed_masked_partner_gives_no_firm_sex(adv: LocalAdversary) -> None:
+    """'my [DEM]' is read as a partner only by guess: neither its sex nor, through it, the
+    writer's is stated with certainty >= 3."""
+    res = adv.infer("Long week. My [DEM] picked me up after work and she brought snacks.")
+    writer = author(res)
+    assert all(p.certainty < 3 for p in writer.piis if p.tag == "SEX" and p.keyword)
+    kin = next(p for s in res.subjects if s is not writer for p in s.piis if p.tag == "SEX")
+    assert kin.explanation.rule != "sex.kin"
+
+
 def test_masked_spouse_placeholder(adv: LocalAdversary) -> None:
     text = "[PERSON] : Busy day. [DEM] life with [PERSON] and our [QUANTITY] little ones!"
     res = adv.infer(text)

@@ -94,7 +94,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     if kin and kin.sex:
         k = next((m for m in d.mentions if m.kind == "kin"), None)
         ev = [ctx.ev(k.start, k.end)] if k else []
-        out.append(rule("sex.kin").find(kin.sex, ev))
+        out.append(rule("sex.kin_guess" if d.guess else "sex.kin").find(kin.sex, ev))
     if canonical_kin(d.kin) in {"spouse", "partner"} and d.anchor is not None:
         anchor_sex = draft_prior_sex(d.anchor)
         if anchor_sex:
@@ -126,7 +126,9 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         out.extend(_author_self(ctx, d))
         for k in (x for x in ctx.drafts if x.anchor is d and x.kin):
             info = lexicons.kin_words().get(k.kin)
-            if info is None or not info.sex or info.relationship not in {"Married", "In Relation"}:
+            if k.guess or info is None or not info.sex:
+                continue  # a relation guessed from a masked word says nothing of the author's sex
+            if info.relationship not in {"Married", "In Relation"}:
                 continue
             if info.relationship == "Married" and info.anchor_relationship != "Married":
                 continue  # in-laws and step-parents say nothing about the author's sex
