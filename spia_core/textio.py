@@ -11,6 +11,7 @@ import io
 import logging
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
@@ -87,6 +88,11 @@ def _wide_encoding(data: bytes) -> str:
 def decode_text(data: bytes, filename: str = "") -> str:
     """Decode an uploaded plain-text file (UTF-8 with optional BOM, UTF-16/32 with a BOM, or
     else Windows-1252 when it decodes as that) and validate it."""
+    return _decode(data, filename)[0]
+
+
+def _decode(data: bytes, filename: str) -> tuple[str, str]:
+    """(validated text, the encoding it was read in): see :func:`decode_text`."""
     _check_upload_size(data, filename)
     if len(data) > 4 * MAX_CHARS:  # UTF-8 needs at most 4 bytes a character
         raise InputError(
@@ -96,7 +102,7 @@ def decode_text(data: bytes, filename: str = "") -> str:
     wide = _wide_encoding(data)
     if wide:  # Windows "Unicode" text: UTF-16 (or UTF-32) with its byte-order mark
         try:
-            return validate_text(data.decode(wide), filename)
+            return validate_text(data.decode(wide), filename), wide
         except UnicodeDecodeError:
             raise InputError(
                 f"{_prefix(filename)}the file starts like {wide.upper()} text but does not "
@@ -108,39 +114,23 @@ def decode_text(data: bytes, filename: str = "") -> str:
             f"{_prefix(filename)}this looks like a binary file, not text "
             f"(NUL byte at position {nul})"
         )
+    encoding = "utf-8"
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         try:
-            text = data.decode(LEGACY_ENCODING)  # file_notes tells the user how it was read
+            text, encoding = data.decode(LEGACY_ENCODING), LEGACY_ENCODING
         except UnicodeDecodeError:
             raise InputError(
                 f"{_prefix(filename)}the file is neither UTF-8 nor Windows-1252 text (byte "
                 f"0x{data[exc.start]:02x} at position {exc.start}); save it as UTF-8 and try again"
             ) from None
-    return validate_text(text, filename)
+    return validate_text(text, filename), encoding
 
 
 #: The encoding of a plain-text file that is not UTF-8: Windows' "ANSI" code page of Western
 #: Europe and the Americas, what Notepad and older Office exports wrote before UTF-8.
 LEGACY_ENCODING = "cp1252"
-
-
-def legacy_encoding(data: bytes) -> str | None:
-    """``LEGACY_ENCODING`` when ``data`` is not UTF-8 (nor UTF-16/32 with a byte-order mark)
-    but decodes as it, else None."""
-    if _wide_encoding(data) or b"\x00" in data:
-        return None
-    try:
-        data.decode("utf-8-sig")
-        return None
-    except UnicodeDecodeError:
-        pass
-    try:
-        data.decode(LEGACY_ENCODING)
-    except UnicodeDecodeError:  # bytes Windows-1252 leaves undefined (0x81, 0x8d, 0x8f, 0x90, 0x9d)
-        return None
-    return LEGACY_ENCODING
 
 
 # --------------------------------------------------------------------------- .docx
@@ -196,7 +186,7 @@ def _listed(heading: str, items: list[str]) -> list[str]:
     return ["", heading, *items] if items else []
 
 
-def _extract_docx(data: bytes) -> str:
+def _extract_docx(data: bytes) -> tuple[str, Leftovers]:
     """Page headers, body (paragraphs and tables), page footers, then what a redaction can
     leave behind unseen (tracked deletions, comments): an adversary with the file reads all."""
     import docx
@@ -209,18 +199,22 @@ def _extract_docx(data: bytes) -> str:
         *_listed("Tracked deletions still in the file:", deleted),
         *_listed("Comments in the file:", comments),
     ]
-    return "\n".join([*heads, *body, *feet, *hidden])
+    found = Leftovers(comments=len(comments), deletions=len(deleted))
+    return "\n".join([*heads, *body, *feet, *hidden]), found
 
 
 # --------------------------------------------------------------------------- .pdf
 
 
-def _extract_pdf(data: bytes) -> str:
+def _extract_pdf(data: bytes) -> tuple[str, Leftovers]:
+    """The page text, then the comments' words; with the unapplied redaction marks counted."""
     reader = _pdf_reader(data)
     pages = [(page.extract_text() or "").strip() for page in reader.pages]
     text = "\n\n".join(p for p in pages if p)
-    comments = [c for kind, c in _pdf_annotations(reader) if c and kind != "/Redact"]
-    return "\n".join([text, *_listed("Comments in the file:", comments)])
+    annots = _pdf_annotations(reader)
+    comments = [c for kind, c in annots if c and kind != "/Redact"]
+    found = Leftovers(marks=sum(kind == "/Redact" for kind, _ in annots), comments=len(comments))
+    return "\n".join([text, *_listed("Comments in the file:", comments)]), found
 
 
 def _pdf_reader(data: bytes) -> Any:
@@ -248,54 +242,52 @@ def _pdf_annotations(reader: Any) -> list[tuple[str, str]]:
     return out
 
 
-def file_notes(data: bytes, filename: str) -> list[str]:
-    """What the user should know of how the file was read: a plain-text file read as
-    Windows-1252; unapplied PDF redaction marks, comments, tracked deletions ([] when nothing,
-    or for an unreadable file)."""
-    ext = PurePath(filename).suffix.lower()
-    if ext in TEXT_EXTENSIONS:
-        if legacy_encoding(data) is None:
-            return []
-        return [
-            f"{filename}: the file is not UTF-8; it was read as Windows-1252 (Western European "
-            "'ANSI'). Check that accented letters and symbols (é, £, ’) look right; save it as "
-            "UTF-8 to be sure."
-        ]
-    try:
-        if ext == ".pdf":
-            annots = _pdf_annotations(_pdf_reader(data))
-            marks = sum(kind == "/Redact" for kind, _ in annots)
-            comments = sum(bool(text) and kind != "/Redact" for kind, text in annots)
-            deletions = 0
-        elif ext == ".docx":
-            import docx
+@dataclass(frozen=True)
+class Leftovers:
+    """What a reader of a .docx or .pdf sees beyond its text, counted."""
 
-            deleted, texts = _docx_leftovers(docx.Document(io.BytesIO(data)))
-            marks, comments, deletions = 0, len(texts), len(deleted)
-        else:
-            return []
-    except Exception:  # the extraction itself reports an unreadable file
+    marks: int = 0  # PDF redaction marks never applied
+    comments: int = 0
+    deletions: int = 0  # tracked deletions of a .docx
+
+    def notes(self, filename: str) -> list[str]:
+        notes = []
+        if self.marks:
+            notes.append(
+                f"{filename}: {self.marks} redaction mark(s) are not applied: the text under "
+                "them is still in the file (and is audited). Apply the redactions before release."
+            )
+        held = [f"{self.deletions} tracked deletion(s)"] * bool(self.deletions)
+        held += [f"{self.comments} comment(s)"] * bool(self.comments)
+        if held:
+            notes.append(
+                f"{filename}: the file holds {' and '.join(held)} that anyone with the file can "
+                "read; they are audited with the text (at its end). Remove them before release."
+            )
+        return notes
+
+
+def _legacy_note(filename: str) -> str:
+    return (
+        f"{filename}: the file is not UTF-8; it was read as Windows-1252 (Western European "
+        "'ANSI'). Check that accented letters and symbols (é, £, ’) look right; save it as "
+        "UTF-8 to be sure."
+    )
+
+
+def file_notes(data: bytes, filename: str) -> list[str]:
+    """What the user should know of how the file was read (:attr:`FileText.notes`; [] for an
+    unreadable file). Reads the file: when you need its text as well, call :func:`read_file`."""
+    try:
+        return read_file(data, filename).notes
+    except InputError:  # the extraction itself reports an unreadable file
         return []
-    notes = []
-    if marks:
-        notes.append(
-            f"{filename}: {marks} redaction mark(s) are not applied: the text under them is "
-            "still in the file (and is audited). Apply the redactions before release."
-        )
-    held = [f"{deletions} tracked deletion(s)"] * bool(deletions)
-    held += [f"{comments} comment(s)"] * bool(comments)
-    if held:
-        notes.append(
-            f"{filename}: the file holds {' and '.join(held)} that anyone with the file can "
-            "read; they are audited with the text (at its end). Remove them before release."
-        )
-    return notes
 
 
 # --------------------------------------------------------------------------- dispatch
 
 
-_EXTRACTORS: dict[str, tuple[str, Callable[[bytes], str]]] = {
+_EXTRACTORS: dict[str, tuple[str, Callable[[bytes], tuple[str, Leftovers]]]] = {
     ".docx": ("Word (.docx)", _extract_docx),
     ".pdf": ("PDF", _extract_pdf),
 }
@@ -316,13 +308,28 @@ def plain_markdown(text: str) -> str:
     return _MD_LINK.sub(r"\1", text)
 
 
+@dataclass(frozen=True)
+class FileText:
+    """A file's text and what the user should know of how it was read: a plain-text file
+    read as Windows-1252; unapplied PDF redaction marks, comments, tracked deletions."""
+
+    text: str
+    notes: list[str] = field(default_factory=list)
+
+
 def extract_text(data: bytes, filename: str) -> str:
     """Text of an uploaded .txt, .md, .docx or .pdf file (chosen by the file's extension)."""
+    return read_file(data, filename).text
+
+
+def read_file(data: bytes, filename: str) -> FileText:
+    """Text and notes of an uploaded .txt, .md, .docx or .pdf file, from one parse of it
+    (raises :class:`InputError` with a clear message when it cannot be read)."""
     ext = PurePath(filename).suffix.lower()
-    if ext == ".md":
-        return plain_markdown(decode_text(data, filename))
     if ext in TEXT_EXTENSIONS:
-        return decode_text(data, filename)
+        text, encoding = _decode(data, filename)
+        notes = [_legacy_note(filename)] if encoding == LEGACY_ENCODING else []
+        return FileText(plain_markdown(text) if ext == ".md" else text, notes)
     if ext not in _EXTRACTORS:
         hint = " (save it as .docx)" if ext == ".doc" else ""
         raise InputError(
@@ -332,7 +339,7 @@ def extract_text(data: bytes, filename: str) -> str:
     _check_upload_size(data, filename)
     label, extract = _EXTRACTORS[ext]
     try:
-        text = extract(data)
+        text, found = extract(data)
     except InputError as exc:
         raise InputError(f"{_prefix(filename)}{exc}") from None
     except Exception as exc:  # parsers raise many types on corrupt input
@@ -347,4 +354,4 @@ def extract_text(data: bytes, filename: str) -> str:
                 "run OCR first or paste the text"
             )
         raise InputError(f"{_prefix(filename)}this {label} file contains no text")
-    return validate_text(text, filename)
+    return FileText(validate_text(text, filename), found.notes(filename))

@@ -234,3 +234,18 @@ def test_a_comment_left_in_a_word_file_is_in_its_report(tmp_path: Path) -> None:
     notes = [n["message"] for n in report["notices"] if n["kind"] == "input_quirk"]
     assert notes and notes[0].startswith("notice.docx: the file holds 1 comment(s)")
     assert "the file holds 1 comment(s)" in (out / row["report_html"]).read_text()
+    assert row["file_notes"] == notes[0]  # summary.csv says it too, beside the figures
+
+
+def test_summary_csv_file_notes_column_is_blank_for_a_clean_file(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "plain.txt").write_text("Our tenant [NAME] has paid the rent late twice.\n")
+    (folder / "ansi.txt").write_bytes(
+        "Our tenant [NAME] owes £40 since the café shut.".encode("cp1252")
+    )
+    out = tmp_path / "out"
+    main(["check", str(folder), "--out", str(out), "--workers", "1", "--quiet"])
+    rows = {r["data_id"]: r for r in csv.DictReader((out / "summary.csv").open())}
+    assert rows["plain.txt"]["file_notes"] == ""
+    assert "it was read as Windows-1252" in rows["ansi.txt"]["file_notes"]

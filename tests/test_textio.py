@@ -196,6 +196,19 @@ def test_extract_docx_reads_what_a_redaction_can_leave_behind() -> None:
     )
 
 
+def test_read_file_parses_a_word_file_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Text and notes come from one parse of the file (extract_text and file_notes parsed it
+    twice)."""
+    data = _docx(lambda d: d.add_comment(d.add_paragraph("[NAME] sings.").runs[0], text="Alto"))
+    calls = []
+    real = docx.Document
+    monkeypatch.setattr(docx, "Document", lambda *a: calls.append(1) or real(*a))
+    read = textio.read_file(data, "choir.docx")
+    assert read.text == "[NAME] sings.\n\nComments in the file:\nAlto"
+    assert read.notes and "1 comment(s)" in read.notes[0]
+    assert len(calls) == 1
+
+
 def _annotated_pdf() -> bytes:
     """A PDF with a redaction mark that was never applied and a sticky-note comment."""
     from pypdf.generic import (

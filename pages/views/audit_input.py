@@ -14,7 +14,7 @@ from pages.components.resources import (
 )
 from pages.components.text import md
 from spia_core.model import Document
-from spia_core.textio import InputError, extract_text, file_notes, validate_text
+from spia_core.textio import InputError, read_file, validate_text
 
 SOURCES = ("Paste text", "Upload a file", "Bundled sample", "SPIA dataset document")
 TYPES = ["txt", "md", "docx", "pdf"]
@@ -45,13 +45,13 @@ class AuditInput:
 def extract(data: bytes, name: str) -> str | None:
     """The text of an uploaded file, or None with the reason shown."""
     try:
-        text = validate_text(extract_text(data, name), name)
+        read = read_file(data, name)
     except InputError as exc:  # its message starts with the file name
         st.error(md(exc))
         return None
-    for note in file_notes(data, name):  # unapplied redactions, comments, tracked deletions
+    for note in read.notes:  # unapplied redactions, comments, tracked deletions
         st.warning(md(note))
-    return text
+    return read.text
 
 
 def _pasted() -> Document | None:

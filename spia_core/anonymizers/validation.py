@@ -123,20 +123,29 @@ def check_rewrite(original: str, output: str, *, anonymizer: str) -> Notice | No
                 ratio=round(ratio, 4),
                 output_start=output.strip()[:120],
             )
-    out_words = _words(output)
-    if len(out_words) >= MIN_WORDS_FOR_OVERLAP:
-        vocabulary = set(_words(original))
-        overlap = sum(w in vocabulary for w in out_words) / len(out_words)
-        if overlap < MIN_WORD_OVERLAP:
-            return _notice(
-                anonymizer,
-                "overlap",
-                f"only {overlap:.0%} of the output's words occur in the input "
-                f"(at least {MIN_WORD_OVERLAP:.0%} expected): not a rewrite of the input",
-                overlap=round(overlap, 4),
-                output_start=output.strip()[:120],
-            )
+    overlap = word_overlap(original, output)
+    if overlap is not None and overlap < MIN_WORD_OVERLAP:
+        return _notice(
+            anonymizer,
+            "overlap",
+            f"only {overlap:.0%} of the output's words occur in the input "
+            f"(at least {MIN_WORD_OVERLAP:.0%} expected): not a rewrite of the input",
+            overlap=round(overlap, 4),
+            output_start=output.strip()[:120],
+        )
     return None
+
+
+def word_overlap(
+    original: str, output: str, min_words: int = MIN_WORDS_FOR_OVERLAP
+) -> float | None:
+    """Share of ``output``'s content words (4+ characters, placeholders left out) that occur
+    in ``original``; None when ``output`` has fewer than ``min_words`` of them."""
+    out_words = _words(output)
+    if len(out_words) < min_words:
+        return None
+    vocabulary = set(_words(original))
+    return sum(w in vocabulary for w in out_words) / len(out_words)
 
 
 def rejected_round(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from spia_core.audit.state import AuditState
@@ -42,17 +41,17 @@ def already_redacted_message(text: str) -> str:
 #: A given redaction that shares less than this share of its words with the original is
 #: probably not its redaction (unrelated texts share ~3-5%, a masked copy nearly all).
 UNRELATED_SHARE = 0.2
-_WORD = re.compile(r"[^\W\d_]{4,}")
+#: Fewer content words than this in the given redaction: too little to judge.
+UNRELATED_MIN_WORDS = 20
 
 
 def unrelated_pair_message(original: str, redacted: str) -> str:
-    """A caveat when a redaction the user gave shares few words with the original, else ''."""
-    words = [w.lower() for w in _WORD.findall(redacted)]
-    if len(words) < 20:
-        return ""
-    known = {w.lower() for w in _WORD.findall(original)}
-    share = sum(w in known for w in words) / len(words)
-    if share >= UNRELATED_SHARE:
+    """A caveat when a redaction the user gave shares few words with the original, else ''
+    (the word overlap of the anonymizers' rewrite check, at a looser threshold)."""
+    from spia_core.anonymizers.validation import word_overlap
+
+    share = word_overlap(original, redacted, UNRELATED_MIN_WORDS)
+    if share is None or share >= UNRELATED_SHARE:
         return ""
     return (
         f"The redacted text shares only {share:.0%} of its words with the original: check that "

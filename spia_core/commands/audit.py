@@ -69,9 +69,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def read_document(path: Path) -> str:
-    """Text of a .txt/.md/.docx/.pdf file (raises InputError with a clear message)."""
-    from spia_core.textio import InputError, extract_text
+def read_document(path: Path) -> Any:
+    """Text and notes of a .txt/.md/.docx/.pdf file (a :class:`~spia_core.textio.FileText`;
+    raises InputError with a clear message)."""
+    from spia_core.textio import InputError, read_file
 
     if not path.is_file():
         raise InputError(f"{path}: no such file")
@@ -80,7 +81,7 @@ def read_document(path: Path) -> str:
             f"{path.name}: audit reads one document; for a JSONL file of {{id, text}} records "
             f"run: python -m spia_core check {path} --out DIR"
         )
-    return extract_text(path.read_bytes(), path.name)
+    return read_file(path.read_bytes(), path.name)
 
 
 def _progress(quiet: bool) -> Any:
@@ -100,15 +101,19 @@ def _progress(quiet: bool) -> Any:
     return show
 
 
-def build_report(args: argparse.Namespace) -> Any:
-    """Run the audit the arguments ask for and return its report."""
+def build_report(args: argparse.Namespace, notes: list[str] | None = None) -> Any:
+    """Run the audit the arguments ask for and return its report; what the user should know
+    of how FILE was read is added to ``notes``."""
     from spia_core.llm.connection import CallPolicy
     from spia_core.model import Document
     from spia_core.pipeline import AuditConfig, audit, audit_redacted, build_components
 
     if args.original is not None and args.anonymizer:
         raise ValueError("give either --original (FILE is its redaction) or --anonymizer")
-    text = read_document(args.file)
+    read = read_document(args.file)
+    text = read.text
+    if notes is not None:
+        notes.extend(read.notes)
     config = AuditConfig(
         adversary=args.adversary,
         adversary_backbone=args.adversary_backbone,
@@ -123,7 +128,7 @@ def build_report(args: argparse.Namespace) -> Any:
             text, config, on_stage=progress, components=parts, data_id=args.file.stem
         )
     if args.original is not None:
-        original = read_document(args.original)
+        original = read_document(args.original).text
         config.anonymizer = "provided"
         config.provided_text = text
     else:
@@ -139,15 +144,16 @@ def run(args: argparse.Namespace) -> int:
     from spia_core.commands.preflight import check_out_dir
     from spia_core.model import NoticeKind, Severity
     from spia_core.report_export import write_report
-    from spia_core.textio import InputError, file_notes
+    from spia_core.textio import InputError
     from spia_core.verdict import assess
 
     problem = check_out_dir(args.out)  # before the audit: its work is not lost at the end
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2
+    notes: list[str] = []
     try:
-        report = build_report(args)
+        report = build_report(args, notes)
     except (InputError, ValueError, KeyError, RuntimeError) as exc:  # RuntimeError: LLMError
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -169,7 +175,7 @@ def run(args: argparse.Namespace) -> int:
     for notice in report.notices:  # the lower bound is the verdict's own caveat
         if notice.severity == Severity.WARNING and notice.kind != NoticeKind.LOWER_BOUND:
             print(f"note: {notice.message}")
-    for note in file_notes(args.file.read_bytes(), args.file.name):
+    for note in notes:
         print(f"note: {note}")
     print(f"wrote {paths['json']} and {paths['html']}")
     return 0

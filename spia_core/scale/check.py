@@ -46,6 +46,7 @@ COLUMNS: tuple[str, ...] = (
     "n_placeholders",
     "n_seen_through",
     "chars",
+    "file_notes",
     "elapsed_s",
     "report_json",
     "report_html",
@@ -99,14 +100,15 @@ def stale_reports(out_dir: Path, data_ids: list[str]) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.is_dir() and p.name not in current)
 
 
-def read_input(item: CheckInput) -> str:
-    """The document's text (JSONL text, or the file extracted like an upload)."""
-    from spia_core.textio import extract_text, validate_text
+def read_input(item: CheckInput) -> Any:
+    """The document's text and notes (a :class:`~spia_core.textio.FileText`: a JSONL record's
+    text, or the file read once like an upload)."""
+    from spia_core.textio import FileText, read_file, validate_text
 
     if item.text is not None:  # checked like a file, and named by its record id
-        return validate_text(item.text, item.data_id)
+        return FileText(validate_text(item.text, item.data_id))
     path = Path(item.source)
-    return extract_text(path.read_bytes(), path.name)
+    return read_file(path.read_bytes(), path.name)
 
 
 def row_of(report: Any, verdict: Any) -> dict[str, Any]:
@@ -175,10 +177,11 @@ class CheckWorker:
         try:
             if item.error:
                 raise InputError(f"{item.data_id}: {item.error}")
-            text = read_input(item)
-            row["chars"] = len(text)
-            report = self.audit(text, item.data_id)
-            add_file_notes(report, item)
+            read = read_input(item)
+            row["chars"] = len(read.text)
+            row["file_notes"] = " | ".join(read.notes)
+            report = self.audit(read.text, item.data_id)
+            add_file_notes(report, read.notes)
             figures, report = write_files(report, self.out_dir, item.data_id)
         except (InputError, OSError) as exc:
             row.update(status="input_error", error=str(exc), verdict="cannot_judge")
@@ -192,18 +195,15 @@ class CheckWorker:
         return _timed(row, t0)
 
 
-def add_file_notes(report: Any, item: CheckInput) -> None:
-    """Unapplied PDF redactions, comments and tracked deletions of a file, as warning notices
-    of its report (report.json, report.html)."""
+def add_file_notes(report: Any, notes: list[str]) -> None:
+    """What the user should know of how the file was read (unapplied PDF redactions, comments,
+    tracked deletions, a Windows-1252 text), as warning notices of its report (report.json,
+    report.html)."""
     from spia_core.model import Notice, NoticeKind, Severity
-    from spia_core.textio import file_notes
 
-    if item.text is not None:  # a JSONL record: no file of its own
-        return
-    source = Path(item.source)
-    for note in file_notes(source.read_bytes(), source.name):
+    for note in notes:
         report.notices.append(
-            Notice(NoticeKind.INPUT_QUIRK, "validate", note, Severity.WARNING, item.data_id)
+            Notice(NoticeKind.INPUT_QUIRK, "validate", note, Severity.WARNING, report.data_id)
         )
         report.warnings.append(note)
 
