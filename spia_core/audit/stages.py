@@ -158,6 +158,28 @@ def rewrites(anonymizer: object, name: str) -> bool:
 # --------------------------------------------------------------------------- inference
 
 
+CAPITALS_MESSAGE = (
+    "The text is written in capitals, which the offline adversary's language model reads "
+    "badly: it read a sentence-case copy (common words in lower case; names, places and "
+    "nationalities recognised from word lists). A name or place it did not recognise may "
+    "still be missed, so what it infers is a weaker lower bound than usual."
+)
+
+
+def reading_view(state: AuditState, text: str, adversary: object) -> str:
+    """The text the adversary reads: a local adversary reads an all-capitals text in sentence
+    case (same length and offsets; :mod:`spia_core.text.casing`), with a notice saying so."""
+    from spia_core.audit.caveats import adversary_is_local
+    from spia_core.text.casing import reading_view as sentence_case
+
+    if not adversary_is_local(adversary, state.config.adversary):
+        return text
+    view = sentence_case(text)
+    if view != text:
+        state.note(NoticeKind.INPUT_QUIRK, "infer", CAPITALS_MESSAGE, capitals=True)
+    return view
+
+
 @AUDIT_STAGES.register("ground_truth")
 class GroundTruth(_Stage):
     """The dataset's GT subjects, else the adversary's inference on the original text."""
@@ -175,7 +197,7 @@ class GroundTruth(_Stage):
         if doc.subjects:
             state.gt_subjects = list(doc.subjects)
             return
-        result = state.gt_adversary.infer(doc.text)
+        result = state.gt_adversary.infer(reading_view(state, doc.text, state.gt_adversary))
         state.original_inference = result
         complete = state.record_inference(self.name, result)
         state.degraded |= result.degraded
@@ -197,7 +219,8 @@ class Infer(_Stage):
             state.inferred = state.original_inference  # same text, same inference
             state.inference_complete = state.gt_subjects is not None
         else:
-            state.inferred = state.parts.adversary.infer(state.anonymized_text)
+            text = reading_view(state, state.anonymized_text, state.parts.adversary)
+            state.inferred = state.parts.adversary.infer(text)
             state.inference_complete = state.record_inference(self.name, state.inferred)
         state.degraded |= state.inferred.degraded
 

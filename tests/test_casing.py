@@ -1,0 +1,65 @@
+"""An all-capitals text is read by the local adversary in sentence case (spia_core.text.casing)."""
+
+from __future__ import annotations
+
+from spia_core.text.casing import mostly_capitals, reading_view
+
+NOTE = (
+    "Dear Sir, I am writing about the flat at [ADDRESS]. My name is [NAME] and I have worked "
+    "as a school librarian at [ORG] for nine years. My wife [NAME] is a retired postwoman, and "
+    "our son, who is 12, attends [SCHOOL] near our home in Sheffield. I was born in Poland "
+    "and came here in 2011. Please call me on [PHONE].\n\nYours faithfully,\n[NAME]\n"
+)
+
+
+def test_view_restores_sentence_case_with_the_same_offsets() -> None:
+    shouted = "URGENT. CAPTAIN ODILE MBEKI REPORTS THAT ENGINEER TOMAS WIERZBICKI OF THE NHS "
+    shouted += "TEAM FLEW FROM ROTTERDAM TO [LOCATION] IN MARCH; HIS WIFE IS POLISH. I WILL CALL."
+    view = reading_view(shouted)
+    assert len(view) == len(shouted)
+    assert view.lower() == shouted.lower()
+    assert view.startswith("Urgent. Captain Odile Mbeki reports that engineer Tomas Wierzbicki")
+    assert "of the NHS team flew from Rotterdam to [LOCATION] in March; his wife is Polish." in view
+    assert view.endswith("I will call.")
+
+
+def test_words_that_are_also_names_follow_their_context() -> None:
+    view = reading_view("WE MOVED FROM READING TO BATH. I WILL MARK THE PAPERS FOR MRS ROSE BAKER.")
+    assert view == "We moved from Reading to Bath. I will mark the papers for Mrs Rose Baker."
+
+
+def test_codes_addresses_and_contractions_keep_their_shape() -> None:
+    shouted = "SHE SAID: “IT'S LOCKED.” I DON'T KNOW O'NEILL. "
+    shouted += "REF AB-2291-K, ID 88; MAIL TO PAT@EXAMPLE.ORG"
+    assert reading_view(shouted) == (
+        "She said: “It's locked.” I don't know O'Neill. "
+        "Ref AB-2291-K, ID 88; mail to pat@example.org"
+    )
+
+
+def test_mixed_case_text_is_left_as_it_is() -> None:
+    assert not mostly_capitals(NOTE)
+    assert reading_view(NOTE) is NOTE
+    assert reading_view("[NAME] [ADDRESS] [PHONE] OK") == "[NAME] [ADDRESS] [PHONE] OK"
+
+
+def test_all_capitals_audit_infers_what_the_sentence_case_audit_does() -> None:
+    """spaCy reads capitals badly: the shouted note gave 2 facts (of 11) before the view."""
+    from spia_core.model import NoticeKind
+    from spia_core.pipeline import AuditConfig, audit_redacted
+
+    def facts(text: str) -> tuple[set[tuple[str, str, str]], list[str]]:
+        report = audit_redacted(text, AuditConfig())
+        found = {
+            (s.description.split(" - ")[0].lower(), p.tag, p.keyword.lower())
+            for s in report.inferred_subjects
+            for p in s.piis
+            if p.certainty >= 3
+        }
+        return found, [n.kind for n in report.notices]
+
+    plain, plain_kinds = facts(NOTE)
+    shouted, shouted_kinds = facts(NOTE.upper())
+    assert len(plain) >= 8
+    assert shouted == plain
+    assert NoticeKind.INPUT_QUIRK in shouted_kinds and NoticeKind.INPUT_QUIRK not in plain_kinds
