@@ -207,34 +207,3 @@ def test_a_redacted_text_given_as_the_original_is_pointed_to_the_redacted_box() 
     assert any("already looks redacted" in w for w in _shown(at, "warning"))
     at.text_area(key="paste_text").input(LETTER_ORIGINAL).run()
     assert not any("already looks redacted" in w for w in _shown(at, "warning"))
-
-
-def test_audit_runs_in_a_thread_while_the_page_moves_the_bar() -> None:
-    """The page refreshes the bar while the audit works (a long parse reports nothing), hands
-    back the audit's result or exception, and cancels the audit when the page stops waiting."""
-    import time
-
-    import pytest
-
-    from pages.views import audit_run
-
-    refreshes: list[float] = []
-    result = audit_run._run_in_thread(
-        lambda: time.sleep(1.2) or "report", lambda: refreshes.append(1.0), lambda: None
-    )
-    assert result == "report" and len(refreshes) >= 3
-
-    def fail() -> None:
-        raise ValueError("bad text")
-
-    with pytest.raises(ValueError, match="bad text"):
-        audit_run._run_in_thread(fail, lambda: None, lambda: None)
-
-    cancelled: list[bool] = []
-
-    def rerun() -> None:  # Streamlit stops the script at an element call
-        raise KeyboardInterrupt
-
-    with pytest.raises(KeyboardInterrupt):
-        audit_run._run_in_thread(lambda: time.sleep(0.5), rerun, lambda: cancelled.append(True))
-    assert cancelled == [True]

@@ -362,25 +362,13 @@ _JUDGMENT = (
 )
 
 
-def test_counted_victims_and_co_accused_are_subjects(adversary: LocalAdversary) -> None:
+def test_another_person_is_a_subject(adversary: LocalAdversary) -> None:
     text = (
-        _JUDGMENT + "The applicant was charged with killing two people and with arranging "
-        "the death of another person who had planned to testify against him. He stood trial "
-        "together with three other accused."
+        _JUDGMENT + "The applicant was charged with arranging the death of another person who "
+        "had planned to testify against him."
     )
     descs = _descriptions(text, adversary)
-    assert sum(d.startswith("Victim") for d in descs) == 2
-    assert sum(d.startswith("Accused") for d in descs) == 3
     assert any(d.startswith("Person") and "witness" in d for d in descs)
-
-
-def test_a_count_without_a_crime_or_with_names_is_not_people(adversary: LocalAdversary) -> None:
-    text = (
-        _JUDGMENT + "The flat was shared by two people. Two witnesses, Mr A. Lis and Mr B. Bąk, "
-        "were heard."
-    )
-    descs = _descriptions(text, adversary)
-    assert not any(d.startswith(("Victim", "Witness 1")) for d in descs)
 
 
 def test_another_employee_and_a_certain_name_are_people(adversary: LocalAdversary) -> None:
@@ -453,14 +441,13 @@ def test_masked_applicant_in_apposition_is_the_same_applicant(adversary: LocalAd
     assert sum("the applicant" in d for d in descs) == 1, descs
 
 
-def test_masked_counts_of_victims_and_children(adversary: LocalAdversary) -> None:
+def test_masked_born_children_of_the_applicant(adversary: LocalAdversary) -> None:
     text = (
         _MASKED_JUDGMENT + "His [DEM] died in [DATETIME], leaving [QUANTITY] [DEM] born in "
-        "[DATETIME] and [DATETIME]. He was charged with the murder of [QUANTITY] people."
+        "[DATETIME] and [DATETIME]."
     )
     descs = _descriptions(text, adversary)
     assert sum(d.startswith("Child") and "of the applicant" in d for d in descs) == 2
-    assert sum(d.startswith("Victim") for d in descs) == 2
 
 
 def test_a_doctor_the_applicant_appointed_is_not_the_tribunals(adversary: LocalAdversary) -> None:

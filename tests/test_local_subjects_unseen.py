@@ -204,3 +204,110 @@ def test_a_masked_name_in_brackets_after_a_role_is_that_person(adversary: LocalA
     others = [s for s in adversary.infer(text).subjects if "author" not in s.description]
     assert len(others) == 1 and others[0].description.startswith("Son")
     assert {(p.tag, p.keyword) for p in others[0].piis if p.certainty >= 3} >= {("AGE", "19")}
+
+
+def _names(adversary: LocalAdversary, text: str) -> list[tuple[str, str]]:
+    """(label head, NAME value) of each subject."""
+    return [
+        (
+            s.description.split(" - ")[0],
+            next((p.keyword for p in s.piis if p.tag == "NAME" and p.keyword), ""),
+        )
+        for s in adversary.infer(text).subjects
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "other"),
+    [
+        ("Thanks for the ride home after the concert, Lorenzo!", "Lorenzo"),
+        ("Loved the pictures you sent from the lake. So proud of you, Ifeoma!", "Ifeoma"),
+        ("Loved my birthday cake. Thanks for baking it, Priyanka!", "Priyanka"),
+    ],
+)
+def test_a_person_addressed_at_the_end_is_not_the_writer(
+    adversary: LocalAdversary, text: str, other: str
+) -> None:
+    names = _names(adversary, text)
+    assert (other, other) in names and [n[1] for n in names].count(other) == 1, names
+
+
+def test_a_name_in_brackets_after_a_kin_word_is_that_relative(adversary: LocalAdversary) -> None:
+    names = _names(
+        adversary, "My nephew (Kojo) begins his apprenticeship in June and I am thrilled."
+    )
+    assert [n for n in names if n[1] == "Kojo"] == [("Kojo", "Kojo")] and len(names) == 2, names
+    labels = _labels(adversary, "My nephew (Kojo) begins his apprenticeship in June.")
+    assert any("nephew of the author" in d for d in labels), labels
+
+
+def test_a_role_with_a_place_phrase_and_a_masked_name_is_one_person(
+    adversary: LocalAdversary,
+) -> None:
+    text = "I keep reporting the owner of unit 12, [Name removed], who dumps oil in the lane."
+    assert len(_labels(adversary, text)) == 2, _labels(adversary, text)  # the writer and the owner
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Good evening all, I am [NAME] and I keep bees on my roof.",
+        "My name is [REDACTED] and I have driven buses for twenty years.",
+        "Hello, it's [PERSON] here, I sold you the bike last week.",
+    ],
+)
+def test_a_masked_self_introduction_is_the_writer(adversary: LocalAdversary, text: str) -> None:
+    assert [d.split(" - ")[0] for d in _labels(adversary, text)] == ["The author"]
+
+
+def test_a_self_introduction_names_the_writer(adversary: LocalAdversary) -> None:
+    assert _names(adversary, "Evening! It is Morwenna here, the parcel is on your porch.") == [
+        ("Morwenna", "Morwenna")
+    ]
+    names = _names(adversary, "My name is Adaeze and I repair clocks in my garage.")
+    assert names == [("Adaeze", "Adaeze")], names
+
+
+def test_a_name_alone_on_the_first_line_heads_a_cv(adversary: LocalAdversary) -> None:
+    text = (
+        "Tomasz Wierzbicki\n5 Quarry Lane, Halifax | 07700 900123\n\n"
+        "I am a qualified electrician looking for site work. References from my last foreman."
+    )
+    subjects = adversary.infer(text).subjects
+    assert len(subjects) == 1 and "author" in subjects[0].description
+    assert _names(adversary, text)[0][1] == "Tomasz Wierzbicki"
+
+
+def test_a_signature_with_a_job_after_the_name_is_the_writer(adversary: LocalAdversary) -> None:
+    for text in (
+        "Ate a full breakfast. Walked to the day room.\n\nSigned: T. Okwu, night carer",
+        "Thank you to every family who came to the fair.\n\nMrs L. Varga, Headteacher",
+    ):
+        subjects = adversary.infer(text).subjects
+        assert len(subjects) == 1 and "author" in subjects[0].description, text
+
+
+def test_a_greeting_names_the_recipient_and_a_closing_word_the_writer(
+    adversary: LocalAdversary,
+) -> None:
+    names = _names(adversary, "Hi Tunde,\n\nThe hall is booked for Saturday.\n\nCheers,\nOyelade")
+    assert sorted(names) == [("Oyelade", "Oyelade"), ("Tunde", "Tunde")], names
+    assert _names(adversary, "Dear Sir,\n\nI enclose my form.\n\nYours faithfully,\nA. Brook") == [
+        ("A. Brook", "A. Brook")
+    ]
+
+
+def test_relatives_of_relatives_are_people_of_their_own(adversary: LocalAdversary) -> None:
+    labels = _labels(
+        adversary, "My cousin's wife teaches yoga and her mother's partner grows leeks."
+    )
+    heads = [d.split(" - ")[0] for d in labels]
+    assert "Wife of the cousin of the author" in heads, heads
+    labels = _labels(adversary, "Big thanks to Tariq's aunt, who lent us her van.")
+    heads = [d.split(" - ")[0] for d in labels]
+    assert "Tariq" in heads and "Aunt of Tariq" in heads, heads
+
+
+def test_languages_holidays_and_other_parents_are_no_people(adversary: LocalAdversary) -> None:
+    text = "I speak Polish and English. After Easter I hope to meet other parents at the gate."
+    assert [d.split(" - ")[0] for d in _labels(adversary, text)] == ["The author"]

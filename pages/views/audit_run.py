@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
@@ -91,40 +89,6 @@ def _finish(status: Any, report: AuditReport, name: str, seconds: float) -> None
     status.update(label=f"Audit of {name} done in {seconds:.2f}s", state="complete", expanded=False)
 
 
-#: Seconds between two refreshes of the progress bar while an audit runs.
-REFRESH_S = 0.5
-
-
-def _run_in_thread(
-    work: Callable[[], Any], refresh: Callable[[], None], cancel: Callable[[], Any]
-) -> Any:
-    """``work()`` in a thread while this script thread calls ``refresh()`` every
-    ``REFRESH_S`` (the bar and the seconds move during a long parse, when no stage reports);
-    its result, or its exception raised here. When the page stops waiting (a rerun, the
-    Cancel button), the audit is cancelled at its next stage."""
-    done: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            done["result"] = work()
-        except BaseException as exc:  # handed to the page thread
-            done["error"] = exc
-
-    thread = threading.Thread(target=target, name="spia-audit", daemon=True)
-    thread.start()
-    try:
-        while thread.is_alive():
-            refresh()
-            thread.join(REFRESH_S)
-    except BaseException:
-        cancel()
-        raise
-    refresh()
-    if "error" in done:
-        raise done["error"]
-    return done["result"]
-
-
 def run_audit(
     doc: Document | None,
     redacted: str | None,
@@ -141,33 +105,27 @@ def run_audit(
     with st.status(f"Auditing {name} ({label})...", expanded=True) as status:
         bar = st.progress(0.0, text="Starting...")
         log: list[str] = []
-        now: dict[str, Any] = {"fraction": 0.0, "text": "Starting"}
 
         def on_stage(stage: str, fraction: float = 0.0, *args: Any, **kwargs: Any) -> None:
-            # in the audit's thread: the page's loop below moves the bar; the log (written
-            # once, at the end) has one line per stage
-            at = time.perf_counter() - t0
+            # the bar moves on every call; the log (written once, at the end) has one line
+            # per stage
+            now = time.perf_counter() - t0
+            counts = _counts(args, kwargs)
             if not log or not log[-1].endswith(f"  {stage}"):
-                log.append(f"{at:5.2f}s  {stage}")
-            now.update(fraction=min(max(float(fraction), 0.0), 1.0))
-            now.update(text=f"Stage: {stage}{_counts(args, kwargs)}")
+                log.append(f"{now:5.2f}s  {stage}")
+            bar.progress(
+                min(max(float(fraction), 0.0), 1.0), text=f"Stage: {stage}{counts} ({now:.1f}s)"
+            )
 
-        server, keys = endpoint(), api_keys()  # session state: read in this thread
         try:
-            report = _run_in_thread(
-                lambda: session.run(
-                    doc,
-                    cfg,
-                    provided_text=redacted,
-                    data_id=data_id,
-                    endpoint=server,
-                    api_keys=keys,
-                    on_stage=on_stage,
-                ),
-                lambda: bar.progress(
-                    now["fraction"], text=f"{now['text']} ({time.perf_counter() - t0:.1f}s)"
-                ),
-                session.cancel,
+            report = session.run(
+                doc,
+                cfg,
+                provided_text=redacted,
+                data_id=data_id,
+                endpoint=endpoint(),
+                api_keys=api_keys(),
+                on_stage=on_stage,
             )
         except engines.pipeline.AuditCancelled as exc:
             status.update(label=f"Cancelled: {md(exc)}", state="error")

@@ -44,6 +44,8 @@ def _owner(d: Draft) -> str:
         return "the author"
     if "applicant" in a.roles:
         return "the applicant"
+    if a.kin and not a.best_name and a.anchor is not d and a.anchor is not a:
+        return "the " + _kin_phrase(a)  # "husband of the sister of the author"
     role = next((m.text for m in a.mentions if m.kind == "role"), "another subject")
     return a.best_name or re.sub(r"^The\b", "the", role)
 

@@ -87,8 +87,9 @@ _NAME_CUE = re.compile(
     r"(?:\b(?P<prep>to|for|from|by)|\b(?:with|and|thanks|Thanks|met|meet|love|miss)|&|"
     rf"\b(?P<kin>{lexicons.alternation('name_cue')})\b,?|"
     # "our guide Pemba", "my foreman Kwabena": a possessed noun, then the name in apposition
-    r"\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir) (?:[a-z]+ )?(?P<noun>[a-z]+(?:-in-law)?),?)\s+"
-    r"(?P<name>[A-Z][a-z]{2,}(?: [A-Z][a-z]{2,})?)\b"
+    r"\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir) (?:[a-z]+ )?(?P<noun>[a-z]+(?:-in-law)?)"
+    r"(?:,|\s\()?)"
+    r"(?:\s+|(?<=\())(?P<name>[A-Z][a-z]{2,}(?: [A-Z][a-z]{2,})?)\b"
 )
 _VOCATIVE = _CUES["vocative"]
 #: A full name with no cue: a known first name and a known surname ("Helena Marsh").
@@ -134,7 +135,11 @@ def find_cue_names(text: str) -> list[Mention]:
         name, cue = m.group("name"), m.groupdict()
         first, noun = name.split()[0], cue.get("noun") or ""
         skip = noun in lexicons.words("not_person") or lexicons.fold(first) in lower
-        if skip or not _is_first(first, world=True):  # any country's given names
+        skip = skip or first in lexicons.words("lead_title")  # "Dear Sir"
+        # "my daughter (Ama)": a word alone in brackets after a kin word is a name
+        kin = noun in lexicons.kin_words() and text[m.end("name") : m.end("name") + 1] == ")"
+        bracketed = kin and lexicons.fold(first) not in lexicons.common_words()
+        if not bracketed and (skip or not _is_first(first, world=True)):  # any country's names
             continue
         second = lexicons.fold(name.split()[1]) if " " in name else ""
         if second and (second in lexicons.words("not_name") or second not in name_sets()[1]):
@@ -228,10 +233,11 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
 
 
 _CLOSING_LINE = re.compile(
-    rf"(?:^|\n)[ \t]*(?:{patterns.CLOSING}|[-–—]+)[ \t]*(?:,?[ \t]*(?:\n[ \t]*){{1,2}}|,[ \t]*)"
+    rf"(?:^|\n)[ \t]*(?:{patterns.CLOSING}|Signed|[-–—]+)[ \t]*"
+    r"(?:,?[ \t]*(?:\n[ \t]*){1,2}|[,:][ \t]*)"
     r"(?P<name>(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof|Professor)\.? )?(?:[A-Z]\. ?){0,3}[A-Z][a-z]+"
     r"(?:[ -][A-Z][\w'’\-]+){0,2})"
-    r"[ \t]*(?=\n|$)"
+    r"(?:,[ \t]*(?P<role>[A-Za-z][\w'’ \-]{1,40}?))?[ \t]*(?=\n|$)"
 )
 _LAST_BLOCK = _CUES["last_block"]
 
@@ -249,10 +255,15 @@ def sign_off(text: str) -> Mention | None:
     m = closings[-1] if closings else _LAST_BLOCK.search(text) or aged
     if m is None:
         return None
+    role = m.groupdict().get("role")
+    if role and not (role[:1].isupper() or lexicons.job_label(role.split()[-1])):
+        return None  # "Thanks, Tom, see you soon": no job after the name
     raw = m.group("name")
     name = clean_name(raw)
     titled = name != raw or re.match(r"[A-Z]\. ?\S", name)  # a title or initials ("J. R. Lee")
-    if not name or not (titled or is_given_name(name)):
+    word = re.fullmatch(r"[A-Z][a-z]+", name) and lexicons.fold(name) not in lexicons.common_words()
+    alone = closings and word and not lexicons.gazetteer().lookup(name)  # "Cheers,\nFolake"
+    if not name or not (titled or alone or is_given_name(name)):
         return None
     return Mention(m.start("name"), m.end("name"), raw, "handle", name=name)
 
@@ -294,14 +305,20 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
     if not names and not hidden:
         lm = patterns.LEAD_NAME.match(text)
         words = lm.group("name").split() if lm else []
-        if (
-            lm
-            and lexicons.fold(words[0]) not in lexicons.words("not_name")
-            and (len(words) > 1 or lexicons.fold(words[0]) in lexicons.first_names())
-        ):
+        lead = lm and lexicons.fold(words[0]) not in lexicons.words("not_name")
+        if lead and (len(words) > 1 or lexicons.fold(words[0]) in lexicons.first_names()):
             names.append(Mention.at(lm, "handle", "name", name=lm.group("name")))
+    cv = not names and not hidden and rules.enabled("subject.header_line")  # a CV, a letter
+    hl = _CUES["header_line"].match(text) if cv else None
+    org = lexicons.words("org_head") | {w.lower() for w in lexicons.words("org_like_word")}
+    firm = hl and org & set(re.split(r"[ -]", hl.group("name").lower()))  # "Ltd", "Hospital"
+    if hl and not firm and patterns.FIRST_PERSON.search(text) and is_given_name(hl.group("name")):
+        names.append(Mention.at(hl, "handle", "name", name=hl.group("name")))
     intro = _SELF_INTRO.search(text)
-    if intro and lexicons.fold(intro.group("name").split()[0]) in lexicons.first_names():
+    first = intro.group("name").split()[0] if intro else ""
+    named = intro is not None and re.match(r"(?i)my name|it", intro.group(0))  # not "I am Irish"
+    known = lexicons.fold(first) in lexicons.first_names() or (named and _is_first(first, True))
+    if intro and known:
         names.append(Mention.at(intro, "handle", "name", name=intro.group("name")))
     sign = sign_off(text)
     if sign is not None:
@@ -440,14 +457,13 @@ def _possessed_kin(text: str) -> list[Mention]:
             words = reversed(m.group(0).lower().split()[:-1])
             anchor = next((w for w in words if w in {"my", "his", "her", "our", "their"}), "")
         prev = out[-1] if out else None
-        if (
-            not anchor
-            and prev is not None
-            and prev.anchor not in {"", "a", "an"}
-            and not prev.plural
-            and _KIN_LIST_GAP.match(text[prev.end : m.start("kin")])
-        ):
+        listed = prev and prev.anchor not in {"", "a", "an"} and not prev.plural
+        if not anchor and listed and _KIN_LIST_GAP.match(text[prev.end : m.start("kin")]):
             anchor = prev.anchor  # "my Mum and Dad": Dad is the writer's too
+        of_kin = prev and prev.anchor and re.fullmatch(r"['’]s\s+", text[prev.end : m.start("kin")])
+        if of_kin and not anchor and rules.enabled("subject.kin_of_kin"):  # "my sister's husband"
+            out.append(Mention.at(m, "kin", "kin", role=kin.word, anchor=f"{prev.text}'s"))
+            continue
         counted = (w for w in m.group(0).split()[:-1] if w.lower() != "both")
         num_word = m.group("num") or next((w for w in counted if patterns.number_value(w)), "")
         num = patterns.number_value(num_word) if num_word else None
@@ -455,8 +471,9 @@ def _possessed_kin(text: str) -> list[Mention]:
         plural = low in {"children", "wives", "folks"} or (
             low.endswith("s") and not low.endswith("ss") and low[:-1] in kinmap
         )
-        if plural and num is None and kin.word != "parent":
-            continue  # uncounted collective: not subjects
+        generic = not anchor and not text[: m.start("kin")].endswith(("the ", "The "))
+        if plural and num is None and (kin.word != "parent" or generic):
+            continue  # uncounted collective ("other parents"): not subjects
         num = 2 if plural and num is None else num  # "my parents"
         standalone = re.match(
             r"[\s(\"“]|$", text[max(0, m.start("kin") - 1) : m.start("kin")] or " "

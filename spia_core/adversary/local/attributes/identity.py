@@ -12,6 +12,7 @@ import spia_core.adversary.local.names as names
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft, draft_name
 from spia_core.adversary.local.evidence import Finding
+from spia_core.adversary.local.mentions import overlaps
 from spia_core.adversary.local.rules import rule
 from spia_core.model import Evidence
 
@@ -108,8 +109,9 @@ def subject_name(ctx: DocContext, d: Draft) -> NameChoice | None:
             value = names.complete_with_email(head[0], emails)
             return NameChoice(value, 3, [ctx.ev(head[1], head[2])], "header")
     if d.is_author:
-        signed = signed_name(ctx.text)
-        if signed is not None and not ctx.is_masked(signed[1], signed[2]):
+        signed = signed_name(ctx.text)  # not a name another subject holds ("Thanks, Marco!")
+        held = [(m.start, m.end) for o in ctx.drafts if o is not d and o.alive for m in o.mentions]
+        if signed and not ctx.is_masked(*signed[1:]) and not overlaps(*signed[1:], held):
             return NameChoice(signed[0], 3, [ctx.ev(signed[1], signed[2])], "signoff")
     for c in d.codes:
         if c.tag == "EMAIL_ADDRESS":

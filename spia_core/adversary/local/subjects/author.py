@@ -18,6 +18,18 @@ _ARTICLE = re.compile(
 )
 
 
+def self_intro_mask(st: SubjectState) -> None:
+    """Pass: 'I am [NAME]', 'it's [PERSON] here' is the writer (not "I'm [PERSON]'s mum")."""
+    for p in st.person_mentions() if st.author is not None else []:
+        after = re.match(r"\s*(?:['’]s\b|,?\s*(?:my|our|his|her|their|the)\b)", st.text[p.end :])
+        intro = _INTRO.search(st.text[max(0, p.start - 16) : p.start])
+        if p.kind == "placeholder" and intro and not after:
+            st.merge(st.author, st.draft_of(p))
+
+
+_INTRO = re.compile(r"\b(?:I am|I['’]m|[Mm]y name is|[Tt]his is|[Ii]t['’]s|[Ii]t is)\s*\Z")
+
+
 def link_author(st: SubjectState) -> None:
     if not st.english:
         return  # no first person, header or sign-off the engine can read

@@ -137,14 +137,8 @@ def _named_holder(st: SubjectState, c: CodeHit, author: Draft | None) -> Draft |
         return None
     if author is not None and any(names_compatible(n.name, name) for n in author.names):
         return None
-    found = [
-        d
-        for d in st.drafts
-        if d.alive
-        and not d.is_author
-        and not d.kin
-        and any(names_compatible(n.name, name) for n in d.names)
-    ]
+    found = [d for d in st.drafts if d.alive and not d.is_author and not d.kin]
+    found = [d for d in found if any(names_compatible(n.name, name) for n in d.names)]
     return found[0] if len(found) == 1 else None
 
 

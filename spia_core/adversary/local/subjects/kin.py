@@ -7,8 +7,10 @@ import itertools
 import re
 
 import spia_core.adversary.local.lexicons as lexicons
-from spia_core.adversary.local.draft import draft_prior_sex
+import spia_core.adversary.local.rules as rules
+from spia_core.adversary.local.draft import Draft, draft_prior_sex
 from spia_core.adversary.local.mentions import Mention
+from spia_core.adversary.local.names import is_given_name
 from spia_core.adversary.local.subjects.state import SubjectState
 
 _CUES = lexicons.subject_cues()
@@ -43,6 +45,8 @@ def link_kin(st: SubjectState) -> None:
         anchor = st.resolve_anchor(k)
         if anchor is None and not k.anchor:
             anchor = st.author
+        if anchor is None and rules.enabled("subject.kin_possessor"):
+            anchor = _possessor(st, k)
         word = lexicons.canonical_kin(kinmap[k.role].word if k.role in kinmap else k.role)
         if k.count > 1:
             first = st.adjacent_after(k.end, limit=3)
@@ -71,6 +75,14 @@ def link_kin(st: SubjectState) -> None:
         d.kin, d.anchor, d.guess = word, anchor, word if k.source == "guess" else ""
         singles[key] = d
     _one_relative(st)
+
+
+def _possessor(st: SubjectState, k: Mention) -> Draft | None:
+    """'Ibrahim's grandad' with no Ibrahim found: the given name is a person of their own."""
+    m = re.match(r"[A-Z][a-z]{2,}(?=['’]s\s)", k.text)
+    if m is None or not is_given_name(name := m.group(0)) or st.legal:
+        return None
+    return st.new(Mention.between(st.text, k.start, k.start + len(name), "name", name=name))
 
 
 def _one_relative(st: SubjectState) -> None:

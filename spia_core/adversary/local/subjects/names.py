@@ -82,11 +82,8 @@ def drop_weak_names(st: SubjectState) -> None:
         if known or (multi and len(names) > 1):
             continue
         plain = multi and not re.search(_ORGISH, " ".join(m.name for m in names))
-        if (
-            plain
-            and not any(_placeish(st, m) for m in names)
-            and lexicons.gazetteer().lookup(names[0].name) is None
-        ):
+        place = any(_placeish(st, m) for m in names) or lexicons.gazetteer().lookup(names[0].name)
+        if plain and not place:
             continue
         st.drop(d)
 
@@ -125,15 +122,14 @@ def _why_not(st: SubjectState, m: Mention) -> str:
             return "facility or firm name (head word)"
         thing = people.modifies_noun(st.tokens, st.token_at(m.end), m, st.text)
         return "modifies a common noun (a product or brand)" if thing else ""
-    if not st.english and (
-        len(words) < 2
-        or lexicons.fold(words[0]) not in lexicons.first_names()
-        or not all(w[:1].isupper() for w in words)
-    ):
+    if len(words) == 1 and name.lower() in lexicons.words("not_a_name_word"):
+        return "a language, holiday, weekday or farewell word"
+    known = lexicons.fold(words[0]) in lexicons.first_names() and len(words) > 1
+    if not st.english and not (known and all(w[:1].isupper() for w in words)):
         return "not English, and no known first name"
-    if lexicons.fold(words[-1]) in lexicons.kin_words():
-        return "a kin word used as a name (read as a relative)"
     last = lexicons.fold(words[-1])
+    if last in lexicons.kin_words():
+        return "a kin word used as a name (read as a relative)"
     demonym = last in lexicons.demonyms() or re.search(r"(?:ian|ean|ese)$", last)
     if demonym and not is_given_name(words[0]) and last not in name_sets()[1]:
         return "a demonym used as a noun ('Proud Glaswegian here': who the writer is)"

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 import spia_core.adversary.local.lexicons as lexicons
+import spia_core.adversary.local.rules as rules
 from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.mentions import Mention
-from spia_core.adversary.local.patterns import number_value
 from spia_core.adversary.local.subjects.state import SubjectState
 
 _CUES = lexicons.subject_cues()
@@ -36,21 +36,7 @@ _REPRESENTED = _CUES["represented"]
 _OPENING = _CUES["opening"]
 
 
-_COLLECTIVE = re.compile(
-    r"(?:\b(?P<num>two|three|four|five|[2-5])|(?P<masked>\[(?:QUANTITY|CARDINAL)\]))\s+"
-    r"(?:other\s+|more\s+|further\s+|unidentified\s+|masked\s+|armed\s+|plain-clothes\s+)?"
-    rf"(?P<noun>{lexicons.alternation('collective_noun', 'crowd_noun')})\b"
-    r"(?!\s+(?:of the (?:Court|Chamber)|judges))",
-    re.IGNORECASE,
-)
-
-_CRIME_BEFORE = re.compile(
-    rf"\b(?:{lexicons.alternation('crime_word')})\b(?:\s+\w+){{0,3}}\s+(?:of\s+)?$", re.I
-)
-
 _OWN_CHOICE = _CUES["own_choice"]
-
-_ORG_SLOT = r"\[ORG(?:_\d+)?\]"
 
 _MASKED_PROSECUTOR = _CUES["masked_prosecutor"]
 
@@ -67,7 +53,12 @@ def _role_target(st: SubjectState, r: Mention) -> Mention | None:
     """The person a role phrase stands in apposition to ("Mr X, the applicant's father")."""
     if re.match(r"['’]s?\b", st.text[r.end : r.end + 2]):
         return None  # "Mr X, the applicant's father": the role is the possessor
-    return st.adjacent_before(r.start) or st.adjacent_after(r.end)
+    found = st.adjacent_before(r.start) or st.adjacent_after(r.end)
+    place = _CUES["role_place"].match(st.text, r.end)  # "the tenant at flat 3, [NAME], who"
+    if found is None and place and rules.enabled("subject.role_apposition"):
+        found = st.adjacent_after(place.end(), limit=1)
+        found = found if found and re.match(r"\s*(?:[,)]|$)", st.text[found.end :]) else None
+    return found
 
 
 def _role_draft(st: SubjectState, r: Mention) -> Draft | None:
@@ -176,31 +167,8 @@ def link_roles(st: SubjectState) -> None:
 
 
 def collectives(st: SubjectState) -> None:
-    """A counted group of unnamed people ("three other accused", "the murder of two
-    people", "two police officers") is that many subjects; so is "another person who ..."."""
+    """'another person who ...', 'another employee' is a person of their own."""
     quotes = [(m.start(), m.end()) for m in re.finditer(r"“[^”]{0,3000}”", st.text)]
-    for m in _COLLECTIVE.finditer(st.text):
-        if any(s <= m.start() < e for s, e in quotes):
-            continue
-        noun = m.group("noun").lower()
-        count = m.group("num") or "several"  # a masked count is at least two
-        if m.group("noun")[0].isupper() and not count[0].isupper():
-            continue  # "two Applicants" in a heading, not a count of strangers
-        if noun in lexicons.words("crowd_noun"):
-            crime = _CRIME_BEFORE.search(st.text[max(0, m.start() - 60) : m.start()])
-            if crime is None:
-                continue
-            singular = "Victim"
-        else:
-            singular = lexicons.word_map("collective_noun")[noun]
-        if st.adjacent_after(m.end(), limit=3) is not None:
-            continue  # "two witnesses, Mr A and Mr B": the names are the subjects
-        n = number_value(count) or 2
-        key = lexicons.word_map("collective_key").get(singular.lower(), "")
-        for i in range(1, n + 1):
-            text = f"{singular} {i} of {count} ({m.group(0).strip()})"
-            r = Mention(m.start(), m.end(), text, "role", role=key, ordinal=i)
-            st.new(r, holds=bool(key))
     for m in _ANOTHER_PERSON.finditer(st.text):
         if any(s <= m.start() < e for s, e in quotes):
             continue
@@ -313,9 +281,8 @@ def _modifier(st: SubjectState, end: int) -> bool:
     tok = st.token_at(end)
     if tok is not None and tok.dep:
         return tok.dep in {"compound", "amod", "nmod"}
-    return (
+    return bool(
         re.match(r" (?:records?|notes?|files?|data|details|portal|system|list)\b", st.text[end:])
-        is not None
     )
 
 
@@ -335,7 +302,7 @@ def role_nouns(st: SubjectState) -> None:
             continue  # "the patient records system": a noun modifier, no person
         r = Mention.at(m, "role", role=noun, anchor="the")
         predicate = _COPULA_BEFORE.search(st.text[max(0, m.start() - 12) : m.start()])
-        target = st.adjacent_before(r.start) or st.adjacent_after(r.end)
+        target = _role_target(st, r)
         if target is not None:
             d = st.draft_of(target)
         elif predicate is not None:

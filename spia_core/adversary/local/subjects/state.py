@@ -205,6 +205,11 @@ class SubjectState:
             ordinal = ordinal_of(app.group("ord") or "")
             found = self.with_role("applicant", ordinal)
             return found[0] if len(found) == 1 or (found and ordinal) else None
+        of = [
+            x for x in self.kins if x.end < k.start and f"{x.text}'s" == a and id(x) in self.owner
+        ]
+        if of:  # "my sister's husband": the sister
+            return self.draft_of(of[-1])
         party = re.match(r"the (\w+)['’]s$", a)
         if party and party.group(1) not in {"applicant", "applicants"}:
             # "the victim's mother", "the patient's daughter": that role's one subject
@@ -213,7 +218,7 @@ class SubjectState:
         if a.endswith(("'s", "’s")):
             name = clean_name(a)
             for m in reversed(self.person_mentions()):
-                if m.start >= k.start:
+                if m.start > k.start:
                     continue
                 if m.kind == "placeholder" and a.startswith("["):
                     if m.text.lower() in a:
