@@ -205,6 +205,19 @@ def test_author_status(adv: LocalAdversary, text: str, status: str) -> None:
             assert value(s, "RELATIONSHIP") != status  # the author's status, not the kids'
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My business partner and I opened a second cafe this spring.",
+        "Ines Varga, a partner at Holt & Reyes, spoke first at the hearing.",
+        "Her tennis partner, Joel Brandt, drove her home after the match.",
+    ],
+)
+def test_a_partner_in_a_firm_or_game_is_no_couple(adv: LocalAdversary, text: str) -> None:
+    res = adv.infer(text)
+    assert all(value(s, "RELATIONSHIP") != "In Relation" for s in res.subjects)
+
+
 def test_relative_status_is_not_the_authors(adv: LocalAdversary) -> None:
     res = adv.infer("I visited my divorced sister yesterday. Any tips for the trip?")
     assert value(author(res), "RELATIONSHIP") != "Divorced"

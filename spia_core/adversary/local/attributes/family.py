@@ -21,7 +21,18 @@ from spia_core.adversary.local.rules import rule
 _STATUS = lexicons.cue_table("relationship_cues.tsv", re.IGNORECASE)
 _OTHERS_MARRIAGE = re.compile(r"\b(?:his|her|their)\s+(?:wife|husband|spouse|marriage)\b", re.I)
 #: A status word used as a title: "Partner, Brandt LLP", "Partner at Hale & Co".
-_TITLE_USE = re.compile(r"[A-Z]\w+,? (?:at )?[A-Z]")
+_TITLE_USE = re.compile(r"[A-Z]\w+,? (?:at )?[A-Z]|[a-z]+ at [A-Z]")
+_WORD_BEFORE = re.compile(r"(\w+)\W+$")
+
+
+def _not_status(text: str, a: int, b: int) -> bool:
+    """A status word used as a title ("Partner, Brandt LLP") or for a partner in an activity or
+    a firm ("her business partner", "my lab partner")."""
+    prev = _WORD_BEFORE.search(text, max(0, a - 20), a)
+    kind = prev is not None and prev.group(1).lower() in lexicons.words("partner_kind")
+    return kind or _TITLE_USE.match(text, a, b + 6) is not None
+
+
 _THIRD_PERSON = re.compile(r"\b(?:he|she|they|his|her|their|him|them)\b", re.I)
 #: Cues that survive masking: "[DEM] life with [PERSON]", "our little ones", "our 3 kids".
 _SHARED_FAMILY = re.compile(
@@ -96,7 +107,7 @@ def _author_status_spans(
         chunk = ctx.text[s:e]
         for m in rx.finditer(chunk):
             a, b = s + m.start(), s + m.end()
-            skip = _OTHERS_MARRIAGE.match(chunk, m.start()) or _TITLE_USE.match(ctx.text, a, b + 6)
+            skip = _OTHERS_MARRIAGE.match(chunk, m.start()) or _not_status(ctx.text, a, b)
             if skip or ctx.is_masked(a, b):
                 continue
             before = ctx.text[max(0, a - 20) : a]
@@ -187,7 +198,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         for rx, value, cert in _STATUS:
             for m, off in segment_matches(ctx, d, rx):
                 word = m.group(0).lower()
-                title = _TITLE_USE.match(ctx.text, off + m.start(), off + m.end() + 6)
+                title = _not_status(ctx.text, off + m.start(), off + m.end())
                 if word in {"my wife", "my husband", "my hubby", "my wifey"} or title:
                     continue
                 ev = [ctx.ev(off + m.start(), off + m.end())]
