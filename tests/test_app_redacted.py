@@ -207,3 +207,38 @@ def test_a_redacted_text_given_as_the_original_is_pointed_to_the_redacted_box() 
     assert any("already looks redacted" in w for w in _shown(at, "warning"))
     at.text_area(key="paste_text").input(LETTER_ORIGINAL).run()
     assert not any("already looks redacted" in w for w in _shown(at, "warning"))
+
+
+def test_the_bar_moves_while_a_long_stage_reports_nothing() -> None:
+    """A helper thread refreshes the bar while the audit works in the script thread (a long
+    parse reports nothing); a refresh that fails (the page reruns) only stops the ticking."""
+    import threading
+    import time
+
+    from pages.views import audit_run
+
+    refreshes: list[str] = []
+    with audit_run._ticking(lambda: refreshes.append(threading.current_thread().name)):
+        time.sleep(1.3)
+    assert len(refreshes) >= 2 and set(refreshes) == {"spia-progress"}
+    n = len(refreshes)
+    time.sleep(0.7)
+    assert len(refreshes) == n  # stopped with the block
+
+    def rerun() -> None:  # Streamlit stops a script at an element call
+        refreshes.append("rerun")
+        raise KeyboardInterrupt
+
+    with audit_run._ticking(rerun):
+        time.sleep(1.3)
+    assert refreshes.count("rerun") == 1
+
+
+def test_a_letter_in_capitals_is_audited_like_the_same_letter_in_sentence_case() -> None:
+    """The page says the text was read in sentence case, and finds what it finds in the
+    sentence-case letter (before, spaCy on capitals found almost nothing)."""
+    plain = _session(_redacted_only(LETTER_REDACTED)).latest.report
+    at = _redacted_only(LETTER_REDACTED.upper())
+    shouted = _session(at).latest.report
+    assert shouted.exposure.score == plain.exposure.score > 0
+    assert any("written in capitals" in x for x in _shown(at, "warning"))

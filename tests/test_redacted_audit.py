@@ -588,3 +588,29 @@ def test_one_identifying_fact_is_singular() -> None:
     report = audit_redacted("Ring me on 07700 900461 after six.", AuditConfig(adversary="local"))
     verdict = assess(report)
     assert verdict.status == UNSAFE and "gets 1 identifying fact with" in verdict.headline
+
+
+def test_cli_progress_names_each_step_and_says_when_a_stage_is_still_running() -> None:
+    """A long text's parse reports nothing for many seconds: the CLI says the stage is still
+    running (with the seconds elapsed) instead of falling silent."""
+    import io
+    import time
+
+    from spia_core.commands.audit import ProgressLines
+
+    out = io.StringIO()
+    lines = ProgressLines(heartbeat=0.2, stream=out)
+    lines("infer", 1 / 3)
+    lines("infer", 1 / 3, {"done": 0, "total": 1, "unit": "parse"})
+    time.sleep(0.7)
+    lines("infer", 0.5, {"done": 10, "total": 20, "unit": "people"})
+    lines("infer", 0.51, {"done": 11, "total": 20, "unit": "people"})  # same tenth: no line
+    lines("done", 1.0)
+    printed = out.getvalue().splitlines()
+    assert printed[0] == "[ 33%] infer 0 s" and printed[1] == "[ 33%] infer (parse) 0 s"
+    assert any(
+        p.startswith("[ 33%] infer (parse) ") and p.endswith(", still running") for p in printed
+    )
+    assert sum("people" in p for p in printed) == 1 and printed[-1].startswith("[100%] done")
+    time.sleep(0.5)
+    assert out.getvalue().splitlines() == printed  # closed by 'done': no line after it

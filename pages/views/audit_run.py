@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import threading
 import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import streamlit as st
@@ -89,6 +92,38 @@ def _finish(status: Any, report: AuditReport, name: str, seconds: float) -> None
     status.update(label=f"Audit of {name} done in {seconds:.2f}s", state="complete", expanded=False)
 
 
+#: Seconds between two refreshes of the progress bar while an audit runs.
+REFRESH_S = 0.5
+
+
+@contextlib.contextmanager
+def _ticking(refresh: Callable[[], None]) -> Iterator[None]:
+    """Within the block, a helper thread (with this page's script context) calls ``refresh()``
+    every ``REFRESH_S``, so that the bar and its seconds move during a long parse, when no
+    stage reports. The audit itself stays in the script thread: a rerun or the Cancel button
+    stops it at its next progress call, as before (spaCy's BLAS in a thread of our own
+    aborted the process at exit)."""
+    from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
+
+    stop = threading.Event()
+
+    def tick() -> None:
+        while not stop.wait(REFRESH_S):
+            try:
+                refresh()
+            except BaseException:  # the page is rerunning or gone: stop ticking
+                return
+
+    thread = threading.Thread(target=tick, name="spia-progress", daemon=True)
+    add_script_run_ctx(thread, get_script_run_ctx(suppress_warning=True))
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
 def run_audit(
     doc: Document | None,
     redacted: str | None,
@@ -105,28 +140,35 @@ def run_audit(
     with st.status(f"Auditing {name} ({label})...", expanded=True) as status:
         bar = st.progress(0.0, text="Starting...")
         log: list[str] = []
+        now: dict[str, Any] = {"fraction": 0.0, "text": "Stage: starting"}
+        lock = threading.Lock()
+
+        def show() -> None:
+            with lock:
+                seconds = time.perf_counter() - t0
+                bar.progress(now["fraction"], text=f"{now['text']} ({seconds:.1f}s)")
 
         def on_stage(stage: str, fraction: float = 0.0, *args: Any, **kwargs: Any) -> None:
-            # the bar moves on every call; the log (written once, at the end) has one line
-            # per stage
-            now = time.perf_counter() - t0
-            counts = _counts(args, kwargs)
+            # the bar moves on every call (and between calls: _ticking); the log (written
+            # once, at the end) has one line per stage
+            at = time.perf_counter() - t0
             if not log or not log[-1].endswith(f"  {stage}"):
-                log.append(f"{now:5.2f}s  {stage}")
-            bar.progress(
-                min(max(float(fraction), 0.0), 1.0), text=f"Stage: {stage}{counts} ({now:.1f}s)"
-            )
+                log.append(f"{at:5.2f}s  {stage}")
+            now.update(fraction=min(max(float(fraction), 0.0), 1.0))
+            now.update(text=f"Stage: {stage}{_counts(args, kwargs)}")
+            show()
 
         try:
-            report = session.run(
-                doc,
-                cfg,
-                provided_text=redacted,
-                data_id=data_id,
-                endpoint=endpoint(),
-                api_keys=api_keys(),
-                on_stage=on_stage,
-            )
+            with _ticking(show):
+                report = session.run(
+                    doc,
+                    cfg,
+                    provided_text=redacted,
+                    data_id=data_id,
+                    endpoint=endpoint(),
+                    api_keys=api_keys(),
+                    on_stage=on_stage,
+                )
         except engines.pipeline.AuditCancelled as exc:
             status.update(label=f"Cancelled: {md(exc)}", state="error")
             return None

@@ -84,29 +84,68 @@ def read_document(path: Path) -> Any:
     return read_file(path.read_bytes(), path.name)
 
 
-def _progress(quiet: bool) -> Any:
-    if quiet:
-        return None
+#: Seconds without a progress line after which the CLI says the stage is still running.
+HEARTBEAT_S = 10.0
 
-    last: dict[str, Any] = {"stage": None, "tenth": -1}
 
-    def show(stage: str, fraction: float, counts: dict[str, Any] | None = None) -> None:
-        tenth = int(fraction * 10)
-        if stage == last["stage"] and tenth == last["tenth"]:
-            return  # at most one line per stage and tenth of the bar
-        last.update(stage=stage, tenth=tenth)
-        extra = f" ({counts['unit']} {counts['done']} of {counts['total']})" if counts else ""
-        print(f"[{fraction:4.0%}] {stage}{extra}", file=sys.stderr, flush=True)
+class ProgressLines:
+    """Progress on stderr: a line per stage, per step inside it (parse, then people) and per
+    tenth of the bar, each with the seconds elapsed; while nothing moves for ``heartbeat``
+    seconds (a long parse of a long text), a line saying the stage is still running."""
 
-    return show
+    def __init__(self, heartbeat: float = HEARTBEAT_S, stream: Any = None) -> None:
+        import threading
+        import time
+
+        self._clock = time.monotonic
+        self._t0 = self._shown = self._clock()
+        self._stream = stream
+        self._lock = threading.Lock()
+        self._last: tuple[Any, ...] = ()
+        self._line = ""
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._beat, args=(heartbeat,), daemon=True)
+        self._thread.start()
+
+    def __call__(self, stage: str, fraction: float, counts: dict[str, Any] | None = None) -> None:
+        unit = counts["unit"] if counts else ""
+        key = (stage, unit, int(fraction * 10))
+        with self._lock:
+            if key == self._last:
+                return  # at most one line per stage, step and tenth of the bar
+            self._last = key
+            extra = ""
+            if counts:
+                total = counts["total"]
+                extra = f" ({unit})" if total <= 1 else f" ({unit} {counts['done']} of {total})"
+            self._line = f"[{fraction:4.0%}] {stage}{extra}"
+            self._print("")
+        if stage == "done":
+            self.close()
+
+    def _print(self, tail: str) -> None:
+        self._shown = now = self._clock()
+        stream = self._stream or sys.stderr
+        print(f"{self._line} {now - self._t0:.0f} s{tail}", file=stream, flush=True)
+
+    def _beat(self, every: float) -> None:
+        while not self._stop.wait(min(every, 1.0)):
+            with self._lock:
+                if self._line and self._clock() - self._shown >= every:
+                    self._print(", still running")
+
+    def close(self) -> None:
+        self._stop.set()
+
+
+def _progress(quiet: bool) -> ProgressLines | None:
+    return None if quiet else ProgressLines()
 
 
 def build_report(args: argparse.Namespace, notes: list[str] | None = None) -> Any:
     """Run the audit the arguments ask for and return its report; what the user should know
     of how FILE was read is added to ``notes``."""
-    from spia_core.llm.connection import CallPolicy
-    from spia_core.model import Document
-    from spia_core.pipeline import AuditConfig, audit, audit_redacted, build_components
+    from spia_core.pipeline import AuditConfig
 
     if args.original is not None and args.anonymizer:
         raise ValueError("give either --original (FILE is its redaction) or --anonymizer")
@@ -121,6 +160,18 @@ def build_report(args: argparse.Namespace, notes: list[str] | None = None) -> An
         min_certainty=args.min_certainty,
     )
     progress = _progress(args.quiet)
+    try:
+        return _run_audit(args, text, config, progress)
+    finally:
+        if progress is not None:
+            progress.close()
+
+
+def _run_audit(args: argparse.Namespace, text: str, config: Any, progress: Any) -> Any:
+    from spia_core.llm.connection import CallPolicy
+    from spia_core.model import Document
+    from spia_core.pipeline import audit, audit_redacted, build_components
+
     policy = CallPolicy(timeout=getattr(args, "llm_timeout", None))
     if args.original is None and not args.anonymizer:
         parts = build_components(config, policy=policy)
