@@ -235,10 +235,11 @@ def test_the_bar_moves_while_a_long_stage_reports_nothing() -> None:
 
 
 def test_a_letter_in_capitals_is_audited_like_the_same_letter_in_sentence_case() -> None:
-    """The page says the text was read in sentence case, and finds what it finds in the
-    sentence-case letter (before, spaCy on capitals found almost nothing)."""
+    """The page says the text was read in sentence case, and finds at least what it finds in
+    the sentence-case letter (before, spaCy on capitals found almost nothing)."""
     plain = _session(_redacted_only(LETTER_REDACTED)).latest.report
     at = _redacted_only(LETTER_REDACTED.upper())
     shouted = _session(at).latest.report
-    assert shouted.exposure.score == plain.exposure.score > 0
+    # (a signature's 'finance director' in lower case also gives the writer that occupation)
+    assert shouted.exposure.score >= plain.exposure.score > 0
     assert any("written in capitals" in x for x in _shown(at, "warning"))

@@ -63,3 +63,10 @@ def test_all_capitals_audit_infers_what_the_sentence_case_audit_does() -> None:
     assert len(plain) >= 8
     assert shouted == plain
     assert NoticeKind.INPUT_QUIRK in shouted_kinds and NoticeKind.INPUT_QUIRK not in plain_kinds
+
+
+def test_a_wrapped_line_goes_on_in_lower_case() -> None:
+    shouted = "I HAVE WORKED AT THE DEPOT SINCE 2015\nUNTIL LAST SPRING.\n\nTHANKS AGAIN\n- TOM"
+    assert reading_view(shouted) == (
+        "I have worked at the depot since 2015\nuntil last spring.\n\nThanks again\n- Tom"
+    )

@@ -33,8 +33,9 @@ def _wordset(words: str) -> frozenset[str]:
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 _TOKEN = re.compile(r"\S+")
-#: What opens a sentence: its end, a new line (a bullet), an opening quote, a hashtag.
-_SENTENCE_END = re.compile(r"(?:[.!?:]['\"’”)]*\s+|\n\s*(?:[-•*]\s+)?|[\"“#])$")
+#: What opens a sentence: its end, a paragraph or a bullet, an opening quote, a hashtag (not
+#: a line break alone: prose wrapped over lines goes on).
+_SENTENCE_END = re.compile(r"(?:[.!?:]['\"’”)]*\s+|\n[ \t]*\n\s*|\n\s*[-•*]\s+|[\"“#])$")
 #: A contraction's ending: the word is read without it ("DOESN'T" -> 'does').
 _CONTRACTION = re.compile(r"(?:n['’]t|['’](?:s|re|ve|ll|d|m))$")
 #: Titles and honorifics before a name (capitalised, and they make the next word a name).
