@@ -311,3 +311,16 @@ def test_relatives_of_relatives_are_people_of_their_own(adversary: LocalAdversar
 def test_languages_holidays_and_other_parents_are_no_people(adversary: LocalAdversary) -> None:
     text = "I speak Polish and English. After Easter I hope to meet other parents at the gate."
     assert [d.split(" - ")[0] for d in _labels(adversary, text)] == ["The author"]
+
+
+def test_masked_spouse_and_children_behind_adjectives(adversary: LocalAdversary) -> None:
+    """ner-mask hides 'married' and the partner's name ('[DEM] to the wonderful [ORG]') and a
+    'mum of three' ('a tired [DEM] and [DEM] of [QUANTITY]')."""
+    heads = [
+        d.split(" - ")[0]
+        for d in _labels(adversary, "[PERSON] : Ten years [DEM] to the wonderful [ORG] today!")
+    ]
+    assert "Spouse of the author" in heads, heads
+    text = "[PERSON] : Slow week. As a tired [DEM] and [DEM] of [QUANTITY], I live on coffee."
+    heads = [d.split(" - ")[0] for d in _labels(adversary, text)]
+    assert sum(h.startswith("Child") for h in heads) >= 2, heads

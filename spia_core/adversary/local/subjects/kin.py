@@ -22,7 +22,7 @@ _CHILD_NOUNS = lexicons.alternation("child_noun")
 _MASKED_COUNT = re.compile(
     r"(?:\b(?:[Mm]y|[Oo]ur|raising|parenting|[Bb]lessed with|with|and|after my|[Ll]ife,)\s+|"
     r"\(\s*)\[(?:QUANTITY|CARDINAL)\]\s+(?:[a-z]+\s+)?(?P<noun>" + _CHILD_NOUNS + r")(?!\w)"
-    r"|\b[Aa] (?:\w+ |\[DEM\] )?\[DEM\] of \[(?:QUANTITY|CARDINAL)\]"
+    r"|\b[Aa] (?:\w+ |\[DEM\] (?:and )?){0,3}\[DEM\] of \[(?:QUANTITY|CARDINAL)\]"
     r"|\b(?:[Oo]ur|[Mm]y) (?P<group>trio|duo|pair) of (?:\[DEM\]|kids|children|little ones)"
 )
 
@@ -164,8 +164,8 @@ def _masked_partner(st: SubjectState) -> Mention | None:
     with...', '[DEM] life with [ORG] our...', 'being [DEM] to the best partner, [PERSON]'.
     A non-person placeholder there stands for the partner's name (NER mislabelled it)."""
     m = re.search(
-        r"\[(?:DEM|NORP|MISC)\](?: life)? (?:with|to) (?:the (?:\w+ ){0,2}?(?:partner|spouse|"
-        r"husband|wife|man|woman|one),? )?(?P<ph>\[(?:PERSON|ORG|LOC|GPE)(?:_\d+)?\])",
+        r"\[(?:DEM|NORP|MISC)\](?: life)? (?:with|to) (?:the (?:[a-z]+ ){0,2}?(?:(?:partner|spouse|"
+        r"husband|wife|man|woman|one),? )?)?(?P<ph>\[(?:PERSON|ORG|LOC|GPE)(?:_\d+)?\])",
         st.text,
     )
     if m is None:
