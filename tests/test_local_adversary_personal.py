@@ -229,6 +229,23 @@ def test_author_sex_from_self_description_and_partner(adv: LocalAdversary) -> No
     assert value(author(res), "SEX") == "Male"
 
 
+@pytest.mark.parametrize(
+    ("text", "age", "sex"),
+    [
+        ("Hi all, I'm a 29M nurse from Leeds looking for running buddies.", "29", "Male"),
+        ("Long-time reader here. I am a 52F teacher and new to kayaking.", "52", "Female"),
+    ],
+)
+def test_age_and_sex_tag_of_a_post(adv: LocalAdversary, text: str, age: str, sex: str) -> None:
+    """The forum convention 'I'm a 29M': age and sex in one tag."""
+    writer = author(adv.infer(text))
+    assert (value(writer, "AGE"), value(writer, "SEX")) == (age, sex)
+
+
+def test_bra_size_is_no_age(adv: LocalAdversary) -> None:
+    assert value(author(adv.infer("Honestly I am a 34F bra size and nothing fits.")), "AGE") == ""
+
+
 def test_guessed_masked_partner_gives_no_firm_sex(adv: LocalAdversary) -> None:
     """'my [DEM]' is read as a partner only by guess: neither its sex nor, through it, the
     writer's is stated with certainty >= 3."""
@@ -256,6 +273,7 @@ def test_masked_spouse_placeholder(adv: LocalAdversary) -> None:
         ("@bob_r : Class of 2010 reunion tonight, I can't wait!", "32-34"),
         ("@bob_r : I was born in '88 and I still love vinyl.", "36-37"),
         ("@bob_r : Hitting my late 40s and I still run marathons.", "46-49"),
+        ("Since 2020 I'm a 41F running a pottery studio, ask me anything.", "41"),
     ],
 )
 def test_author_age_from_life_statements(adv: LocalAdversary, text: str, expected: str) -> None:

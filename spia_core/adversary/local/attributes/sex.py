@@ -20,7 +20,8 @@ _SELF_MALE, _SELF_FEMALE = lexicons.alternation("self_male"), lexicons.alternati
 _SELF = re.compile(
     rf"\b(?:I am|I'm|I’m|as|being|a|proud|single|working|divorced|widowed|busy|solo|stay-at-home)"
     rf"\s+(?:\w+\s+){{0,2}}?(?:(?P<m>{_SELF_MALE})|(?P<f>{_SELF_FEMALE}))\b(?!['’]s)"
-    r"|\b(?:I|me|I['’]m) ?\(\d\d ?(?:(?P<m2>m)|f)\)",
+    r"|\b(?:I|me|I['’]m) ?\(\d\d ?(?:(?P<m2>m)|f)\)"
+    r"|\b(?:I['’]m|I am) an? \d\d ?(?-i:(?P<m3>M)|F)\b",
     re.IGNORECASE,
 )
 #: Gendered emoji that survive masking: a woman/man with a job or activity (ZWJ sequences
@@ -57,7 +58,7 @@ def _author_self(ctx: DocContext, d: Draft) -> list[Finding]:
             continue
         if re.search(r"\b(?:he|she|they|his|her|their)\b", ctx.text[s0:s], re.I):
             continue
-        sex = "Male" if m.group("m") or m.group("m2") else "Female"
+        sex = "Male" if m.group("m") or m.group("m2") or m.group("m3") else "Female"
         out.append(rule("sex.self_description").find(sex, [ctx.ev(s, e)]))
     for m in _EMOJI_SEX.finditer(ctx.text):
         sex = "Male" if (m.group("m") or m.group("m2")) else "Female"
