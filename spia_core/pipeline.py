@@ -28,16 +28,16 @@ from spia_core.audit.config import (
     is_local_config,
     llm_destinations,
 )
-from spia_core.audit.report import build_report, empty_metrics
-from spia_core.audit.runner import run_stages
+from spia_core.audit.report import empty_metrics
+from spia_core.audit.runner import run_plan
 from spia_core.audit.stages import STANDARD_PLAN
 from spia_core.audit.state import (
     AuditCancelled,
     AuditState,
-    Progress,
     StageCallback,
 )
 from spia_core.model import AuditReport, Document, report_from_dict, report_to_dict
+from spia_core.redacted_audit import audit_redacted
 
 #: Stages in order, with the progress fraction reached when each one starts.
 STAGES: tuple[str, ...] = STANDARD_PLAN
@@ -94,42 +94,4 @@ def audit(
         api_keys=api_keys,
         cache=cache,
     )
-    progress = Progress(on_stage, cancel)
-    run_stages(state, STAGES, progress)
-    add_caveats(state)
-    progress.finish()
-    return build_report(state)
-
-
-def audit_redacted(
-    text: str,
-    config: AuditConfig,
-    *,
-    on_stage: StageCallback | None = None,
-    cancel: threading.Event | None = None,
-    components: Components | None = None,
-    api_keys: dict[str, str] | None = None,
-    cache: Any = True,
-    data_id: str | None = None,
-) -> AuditReport:
-    """Audit a redacted text alone: the adversary reads it without the original.
-
-    The report has ``mode == "redacted_only"``, ``original_text == ""``, ``anonymized_text ==
-    text``, no ground truth and no CPR (``metrics.cpr is None``), the inferred subjects with
-    their evidence, and ``report.exposure`` (per-subject and document exposure, placeholders
-    seen through; docs/exposure.md). Failures, an unreadable language, no subjects in a text
-    about people and the lower-bound caveat are ``report.notices``. ``data_id`` names the
-    document (default: a hash of the text).
-    """
-    from spia_core.redacted_audit import audit_redacted as _audit_redacted
-
-    return _audit_redacted(
-        text,
-        config,
-        on_stage=on_stage,
-        cancel=cancel,
-        components=components,
-        api_keys=api_keys,
-        cache=cache,
-        data_id=data_id,
-    )
+    return run_plan(state, STAGES, add_caveats, on_stage=on_stage, cancel=cancel)

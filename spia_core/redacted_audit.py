@@ -15,7 +15,7 @@ from typing import Any
 
 from spia_core.anonymizers.base import AnonymizedText
 from spia_core.audit.stages import AUDIT_STAGES, _Stage, bind_components, doc_id
-from spia_core.audit.state import AuditState, Progress
+from spia_core.audit.state import AuditState
 from spia_core.model import AuditReport, NoticeKind, Severity
 
 #: Stages of a redacted-only audit, in order.
@@ -114,9 +114,16 @@ def audit_redacted(
     cache: Any = True,
     data_id: str | None = None,
 ) -> AuditReport:
-    """Audit a redacted text alone (see :func:`spia_core.pipeline.audit_redacted`)."""
-    from spia_core.audit.report import build_report
-    from spia_core.audit.runner import run_stages
+    """Audit a redacted text alone: the adversary reads it without the original.
+
+    The report has ``mode == "redacted_only"``, ``original_text == ""``, ``anonymized_text ==
+    text``, no ground truth and no CPR (``metrics.cpr is None``), the inferred subjects with
+    their evidence, and ``report.exposure`` (per-subject and document exposure, placeholders
+    seen through; docs/exposure.md). Failures, an unreadable language, no subjects in a text
+    about people and the lower-bound caveat are ``report.notices``. ``data_id`` names the
+    document (default: a hash of the text). Public as :func:`spia_core.pipeline.audit_redacted`.
+    """
+    from spia_core.audit.runner import run_plan
 
     state = AuditState(
         config,
@@ -126,8 +133,11 @@ def audit_redacted(
         api_keys=api_keys,
         cache=cache,
     )
-    progress = Progress(on_stage, cancel)
-    run_stages(state, REDACTED_PLAN, progress)
-    add_redacted_caveats(state)
-    progress.finish()
-    return build_report(state, mode="redacted_only")
+    return run_plan(
+        state,
+        REDACTED_PLAN,
+        add_redacted_caveats,
+        on_stage=on_stage,
+        cancel=cancel,
+        mode="redacted_only",
+    )

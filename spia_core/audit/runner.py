@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from spia_core.audit.stages import AUDIT_STAGES, STANDARD_PLAN, Stage
 from spia_core.audit.state import AuditState, Progress
 from spia_core.progress import reporting
+
+if TYPE_CHECKING:
+    from spia_core.audit.state import StageCallback
+    from spia_core.model import AuditReport
 
 #: Fields a caller sets before the first stage runs.
 INPUTS: frozenset[str] = frozenset({"config", "source", "components", "notices"})
@@ -56,3 +62,23 @@ def run_stages(
             state.fail(stage.name, exc, severity=stage.failure_severity)
         state.timings[stage.name] = state.timings.get(stage.name, 0.0) + time.perf_counter() - t0
     return state
+
+
+def run_plan(
+    state: AuditState,
+    plan: Sequence[str],
+    caveats: Callable[[AuditState], None],
+    *,
+    on_stage: StageCallback | None = None,
+    cancel: threading.Event | None = None,
+    mode: str = "with_original",
+) -> AuditReport:
+    """One audit: ``plan`` on ``state`` (progress, cancel), then ``caveats(state)``, then its
+    report (``mode``: "with_original" or "redacted_only")."""
+    from spia_core.audit.report import build_report
+
+    progress = Progress(on_stage, cancel)
+    run_stages(state, plan, progress)
+    caveats(state)
+    progress.finish()
+    return build_report(state, mode=mode)
