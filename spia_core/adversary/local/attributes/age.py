@@ -157,8 +157,10 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     if d.is_author and (sign := identity.signoff(ctx.text)) and sign["age"]:
         own.append((sign["age"], sign.start(), sign.end()))  # "- Priya, 41, Leicester"
     out += [rule("age.stated").find(v, [ctx.ev(s, e)]) for v, s, e in own[:1]]
-    ages = (_mention_age(ctx.text, m) for o in ctx.drafts if o is not d for m in o.mentions)
-    others = [(s, e) for _, s, e in filter(None, ages)]
+    if "mention_ages" not in ctx.memo:  # every subject asks about everyone else's ages
+        ages = ((o, _mention_age(ctx.text, m)) for o in ctx.drafts for m in o.mentions)
+        ctx.memo["mention_ages"] = [(o, a[1], a[2]) for o, a in ages if a]
+    others = [(s, e) for o, s, e in ctx.memo["mention_ages"] if o is not d]
     for m, off in [] if own else segment_matches(ctx, d, _AGED):
         if any(a <= off + m.start() < b or a < off + m.end() <= b for a, b in others):
             continue  # "the applicant's 12-year-old son": the son's age

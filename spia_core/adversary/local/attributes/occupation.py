@@ -94,7 +94,15 @@ def _title(
 
 
 def _speaker(ctx: DocContext, tok: Any) -> Draft | None:
-    """Who the clause of ``tok`` is about: 'I' -> the author; a mention -> its subject."""
+    """Who the clause of ``tok`` is about: 'I' -> the author; a mention -> its subject (found
+    once per token: every subject asks about every job word)."""
+    memo = ctx.memo.setdefault("speaker", {})
+    if tok.i not in memo:
+        memo[tok.i] = _clause_subject(ctx, tok)
+    return memo[tok.i]
+
+
+def _clause_subject(ctx: DocContext, tok: Any) -> Draft | None:
     verb = tok.head
     while verb.dep_ in {"attr", "pobj", "prep", "conj", "acomp", "appos"} and verb.head is not verb:
         if verb.dep_ == "conj" and any(c.dep_ == "nsubj" for c in verb.children):
@@ -112,8 +120,16 @@ def _speaker(ctx: DocContext, tok: Any) -> Draft | None:
 
 
 def _named(ctx: DocContext, tok: Any) -> Draft | None:
-    """The subject one of whose mentions holds the token ``tok``."""
-    return next((d for d in ctx.drafts for m in d.mentions if m.start <= tok.idx < m.end), None)
+    """The subject one of whose mentions holds the token ``tok`` (an offset index built once:
+    a scan of every mention per job word was quadratic on long lists of people)."""
+    if "mention_at" not in ctx.memo:
+        at: dict[int, Draft] = {}
+        for d in ctx.drafts:
+            for m in d.mentions:
+                for i in range(m.start, m.end):
+                    at.setdefault(i, d)
+        ctx.memo["mention_at"] = at
+    return ctx.memo["mention_at"].get(tok.idx)
 
 
 def _org_words(obj: Any) -> list[Any]:
