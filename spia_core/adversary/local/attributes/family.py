@@ -22,14 +22,13 @@ _STATUS = lexicons.cue_table("relationship_cues.tsv", re.IGNORECASE)
 _OTHERS_MARRIAGE = re.compile(r"\b(?:his|her|their)\s+(?:wife|husband|spouse|marriage)\b", re.I)
 #: A status word used as a title: "Partner, Brandt LLP", "Partner at Hale & Co".
 _TITLE_USE = re.compile(r"[A-Z]\w+,? (?:at )?[A-Z]|[a-z]+ at [A-Z]")
-_WORD_BEFORE = re.compile(r"(\w+)\W+$")
 
 
 def _not_status(text: str, a: int, b: int) -> bool:
     """A status word used as a title ("Partner, Brandt LLP") or for a partner in an activity or
     a firm ("her business partner", "my lab partner")."""
-    prev = _WORD_BEFORE.search(text, max(0, a - 20), a)
-    kind = prev is not None and prev.group(1).lower() in lexicons.words("partner_kind")
+    prev = text[max(0, a - 20) : a].split()[-1:]
+    kind = bool(prev) and prev[0].lower() in lexicons.words("partner_kind")
     return kind or _TITLE_USE.match(text, a, b + 6) is not None
 
 

@@ -120,15 +120,10 @@ def _clause_subject(ctx: DocContext, tok: Any) -> Draft | None:
 
 
 def _named(ctx: DocContext, tok: Any) -> Draft | None:
-    """The subject one of whose mentions holds the token ``tok`` (an offset index built once:
-    a scan of every mention per job word was quadratic on long lists of people)."""
-    if "mention_at" not in ctx.memo:
-        at: dict[int, Draft] = {}
-        for d in ctx.drafts:
-            for m in d.mentions:
-                for i in range(m.start, m.end):
-                    at.setdefault(i, d)
-        ctx.memo["mention_at"] = at
+    """The subject one of whose mentions holds the token ``tok`` (an offset index built once)."""
+    if "mention_at" not in ctx.memo:  # the first subject's mention wins, as in text order
+        ms = [(m, d) for d in ctx.drafts[::-1] for m in d.mentions[::-1]]
+        ctx.memo["mention_at"] = {i: d for m, d in ms for i in range(m.start, m.end)}
     return ctx.memo["mention_at"].get(tok.idx)
 
 
