@@ -70,3 +70,35 @@ def test_a_wrapped_line_goes_on_in_lower_case() -> None:
     assert reading_view(shouted) == (
         "I have worked at the depot since 2015\nuntil last spring.\n\nThanks again\n- Tom"
     )
+
+
+LETTER_WITH_HEADING = """Dear Ms Hale,
+
+RE: MR DAVID OKONJO, RETIRED WELDER, AGED 67, OF SWANSEA
+
+Thank you for your letter of 3 March. We have reviewed the claim and will write again within
+twenty working days. Please quote the reference above in any reply.
+
+Yours sincerely,
+[NAME]
+Claims Team
+"""
+
+
+def test_a_heading_in_capitals_is_read_in_sentence_case() -> None:
+    """Only the line in capitals changes; its person is found (before, spaCy missed him and
+    his age and job went to Ms Hale)."""
+    from spia_core.model import NoticeKind, Severity
+    from spia_core.pipeline import AuditConfig, audit_redacted
+
+    view = reading_view(LETTER_WITH_HEADING)
+    assert "\nRe: Mr David Okonjo, retired welder, aged 67, of Swansea\n" in view
+    assert view.replace(view.splitlines()[2], "") == LETTER_WITH_HEADING.replace(
+        LETTER_WITH_HEADING.splitlines()[2], ""
+    )
+    report = audit_redacted(LETTER_WITH_HEADING, AuditConfig())
+    person = next(s for s in report.inferred_subjects if "Okonjo" in s.description)
+    found = {p.tag: p.keyword for p in person.piis if p.certainty >= 3}
+    assert found["AGE"] == "67" and found["OCCUPATION"] == "Welder"
+    (notice,) = [n for n in report.notices if n.kind == NoticeKind.INPUT_QUIRK]
+    assert notice.severity == Severity.INFO and notice.detail == {"capital_lines": 1}

@@ -167,16 +167,27 @@ CAPITALS_MESSAGE = (
 
 
 def reading_view(state: AuditState, text: str, adversary: object) -> str:
-    """The text the adversary reads: a local adversary reads an all-capitals text in sentence
-    case (same length and offsets; :mod:`spia_core.text.casing`), with a notice saying so."""
+    """The text the adversary reads: a local adversary reads the parts of a text written in
+    capitals (all of it, or headings and form lines) in sentence case (same length and
+    offsets; :mod:`spia_core.text.casing`), with a notice saying so."""
     from spia_core.audit.caveats import adversary_is_local
+    from spia_core.text.casing import capital_spans, mostly_capitals
     from spia_core.text.casing import reading_view as sentence_case
 
     if not adversary_is_local(adversary, state.config.adversary):
         return text
     view = sentence_case(text)
-    if view != text:
+    if view == text:
+        return text
+    if mostly_capitals(text):
         state.note(NoticeKind.INPUT_QUIRK, "infer", CAPITALS_MESSAGE, capitals=True)
+    else:
+        n = len(capital_spans(text))
+        message = (
+            f"{n} line(s) written in capitals (headings, form fields) were read in sentence "
+            "case by the offline adversary, whose language model reads capitals badly."
+        )
+        state.note(NoticeKind.INPUT_QUIRK, "infer", message, Severity.INFO, capital_lines=n)
     return view
 
 

@@ -19,12 +19,16 @@ from __future__ import annotations
 import functools
 import re
 
-__all__ = ["CAPS_SHARE", "mostly_capitals", "reading_view"]
+__all__ = ["CAPS_SHARE", "capital_spans", "mostly_capitals", "reading_view"]
 
 #: A text is read in sentence case when at least this share of its cased letters (outside
 #: placeholders) are capitals, over at least ``MIN_LETTERS`` letters.
 CAPS_SHARE = 0.8
 MIN_LETTERS = 30
+#: A line of a mixed-case text is read in sentence case when it has this many cased letters
+#: (outside placeholders) and ``CAPS_SHARE`` of them are capitals: 'RE: MR JOHN HALE, WELDER'.
+MIN_LINE_LETTERS = 12
+_LINE = re.compile(r"[^\n]+")
 
 
 def _wordset(words: str) -> frozenset[str]:
@@ -122,10 +126,11 @@ def _cased_letters(text: str) -> tuple[int, int]:
     return sum(c.isupper() for c in letters), len(letters)
 
 
-def mostly_capitals(text: str) -> bool:
-    """True when the text is written in capitals (``CAPS_SHARE`` of its cased letters)."""
+def mostly_capitals(text: str, min_letters: int = 0) -> bool:
+    """True when the text is written in capitals (``CAPS_SHARE`` of its cased letters, at
+    least ``min_letters`` of them: default ``MIN_LETTERS``)."""
     upper, total = _cased_letters(text)
-    return total >= MIN_LETTERS and upper >= CAPS_SHARE * total
+    return total >= (min_letters or MIN_LETTERS) and upper >= CAPS_SHARE * total
 
 
 def _recase(raw: str, kind: str) -> str:
@@ -221,29 +226,47 @@ def _overrides(text: str, found: list[re.Match[str]]) -> list[str]:
     return out
 
 
+def capital_spans(text: str) -> list[tuple[int, int]]:
+    """The parts of ``text`` written in capitals: all of it, or its lines of at least
+    ``MIN_LINE_LETTERS`` cased letters that are (a heading, a form's values); [] for none."""
+    if mostly_capitals(text):
+        return [(0, len(text))]
+    lines = (m for m in _LINE.finditer(text) if sum(c.isupper() for c in m.group()) >= 8)
+    return [m.span() for m in lines if mostly_capitals(m.group(), MIN_LINE_LETTERS)]
+
+
 def reading_view(text: str) -> str:
-    """``text`` in sentence case when it is written in capitals, else ``text`` itself; the
-    view has the same length, and every placeholder is kept as written."""
-    if not mostly_capitals(text):
+    """``text`` with its parts written in capitals (:func:`capital_spans`) in sentence case,
+    else ``text`` itself; the view has the same length, and every placeholder is kept as
+    written."""
+    spans = capital_spans(text)
+    if not spans:
         return text
     from spia_core.exposure import find_placeholders
 
     masks = iter(find_placeholders(text))
     mask = next(masks, None)
-    found = []
+    parts = iter(spans)
+    part = next(parts, None)
+    found, starts = [], set()
     for m in _WORD.finditer(text):
         while mask is not None and mask.end <= m.start():
             mask = next(masks, None)
+        while part is not None and part[1] <= m.start():
+            part = next(parts, None)
+        if part is None or m.start() < part[0]:
+            continue  # not in a part written in capitals
         if mask is None or m.end() <= mask.start:
+            if not text[part[0] : m.start()].strip():
+                starts.add(m.start())  # the first word of a heading or a text
             found.append(m)
     words = [m.group() for m in found]
     preps = [i > 0 and words[i - 1].lower() in _PLACE_PREPS for i in range(len(words))]
     kinds = _settle(words, _classify(words), preps)
     out = list(text)
-    lead = len(text) - len(text.lstrip())
     for m, kind, forced in zip(found, kinds, _overrides(text, found), strict=True):
         before = text[max(0, m.start() - 12) : m.start()]
-        start = m.start() <= lead or _SENTENCE_END.search(before) is not None
+        start = m.start() in starts or _SENTENCE_END.search(before) is not None
         kind = forced or ("title" if start and kind == "lower" else kind)
         out[m.start() : m.end()] = _recase(m.group(), kind)
     view = "".join(out)
