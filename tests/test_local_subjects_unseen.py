@@ -324,3 +324,14 @@ def test_masked_spouse_and_children_behind_adjectives(adversary: LocalAdversary)
     text = "[PERSON] : Slow week. As a tired [DEM] and [DEM] of [QUANTITY], I live on coffee."
     heads = [d.split(" - ")[0] for d in _labels(adversary, text)]
     assert sum(h.startswith("Child") for h in heads) >= 2, heads
+
+
+def test_little_ones_counted_and_a_spouse_with_a_world_name(adversary: LocalAdversary) -> None:
+    text = "Camping again with my wife and our four little rascals. I forgot the tent pegs."
+    heads = [d.split(" - ")[0] for d in _labels(adversary, text)]
+    assert sum(h.startswith("Child") for h in heads) == 4, heads
+    names = _names(adversary, "I have been married to Oyindamola for six years and I still laugh.")
+    assert ("Oyindamola", "Oyindamola") in names or any(n[1] == "Oyindamola" for n in names), names
+    assert any(
+        "spouse of the author" in d for d in _labels(adversary, "I am married to Oyindamola.")
+    )

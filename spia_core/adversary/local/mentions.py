@@ -246,10 +246,9 @@ _AGED_SIGN = re.compile(r"(?:^|[.!?\n-–—]\s*)(?P<name>[A-Z][a-z]+), \d{1,2}\
 
 
 def sign_off(text: str) -> Mention | None:
-    """The writer's name under or after a closing formula ("Kind regards,\\nAnn Lee", "Regards,
-    Tom") or alone in the text's last block ("\\n\\nAnn Lee\\nOperations Director"); a title
-    or a known first name is needed, so "Recruitment Officer" under "Yours sincerely" names no
-    one."""
+    """The writer's name after a closing ("Regards,\\nAnn Lee", "Signed: T. Okwu, carer") or alone
+    in the last block: a title, initials, a known first name or one word under a closing
+    ("Cheers,\\nFolake"), so "Recruitment Officer" under "Yours sincerely" names no one."""
     closings = list(_CLOSING_LINE.finditer(text))
     aged = None if patterns.FIRST_PERSON.search(text) else _AGED_SIGN.search(text)  # no 'I'
     m = closings[-1] if closings else _LAST_BLOCK.search(text) or aged
@@ -500,7 +499,7 @@ _ONE_CHILD = _CUES["one_child"]
 def _counted_children(text: str, out: list[Mention]) -> None:
     """'parent of two', 'one amazing kid', 'a one-year-old'."""
     kinmap = lexicons.kin_words()
-    for m in _PARENT_OF.finditer(text):
+    for m in [*_PARENT_OF.finditer(text), *_CUES["little_ones"].finditer(text)]:
         n = patterns.number_value(m.group("num")) or 1
         out.append(Mention.at(m, "kin", "num", role="child", anchor="my", count=n, plural=True))
     for m in _ONE_CHILD.finditer(text):

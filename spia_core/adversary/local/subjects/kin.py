@@ -114,7 +114,7 @@ def married_to(st: SubjectState) -> None:
     for m in _MARRIED_TO.finditer(st.text):
         name = m.group("name") or ""
         named = st.adjacent_after(m.start("name") if name else m.end(), limit=1)
-        if named is None and name and lexicons.fold(name.split()[0]) in lexicons.first_names():
+        if named is None and name and is_given_name(name.split()[0]):  # any country's names
             named = Mention.at(m, "name", "name", name=name)
             st.new(named)
         if named is not None:
