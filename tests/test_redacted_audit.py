@@ -417,6 +417,9 @@ def test_cli_german_and_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[
     (tmp_path / "many.jsonl").write_text('{"id": "a", "text": "My aunt is a nurse."}\n')
     assert main(["audit", str(tmp_path / "many.jsonl"), "--out", str(tmp_path / "o")]) == 2
     assert "python -m spia_core check" in capsys.readouterr().err
+    assert main(["audit", str(tmp_path), "--out", str(tmp_path / "o2")]) == 2  # a folder
+    err = capsys.readouterr().err
+    assert "is a folder; audit reads one document" in err and "spia_core check" in err
 
 
 def test_verdict_markdown_escapes_document_text(letter_report: AuditReport) -> None:

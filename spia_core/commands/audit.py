@@ -74,6 +74,11 @@ def read_document(path: Path) -> Any:
     raises InputError with a clear message)."""
     from spia_core.textio import InputError, read_file
 
+    if path.is_dir():
+        raise InputError(
+            f"{path} is a folder; audit reads one document. To audit every document in it "
+            f"run: python -m spia_core check {path} --out DIR"
+        )
     if not path.is_file():
         raise InputError(f"{path}: no such file")
     if path.suffix.lower() == ".jsonl":
