@@ -249,3 +249,14 @@ def test_summary_csv_file_notes_column_is_blank_for_a_clean_file(tmp_path: Path)
     rows = {r["data_id"]: r for r in csv.DictReader((out / "summary.csv").open())}
     assert rows["plain.txt"]["file_notes"] == ""
     assert "it was read as Windows-1252" in rows["ansi.txt"]["file_notes"]
+
+
+def test_the_bar_shows_the_stage_of_the_document_in_progress(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One long document would leave the bar at 0 for minutes: its stage is shown beside it."""
+    src = tmp_path / "note.txt"
+    src.write_text("My neighbour [NAME] is a retired postman; his wife teaches piano.\n")
+    main(["check", str(src), "--out", str(tmp_path / "out"), "--workers", "1"])
+    err = capsys.readouterr().err
+    assert "infer people 1/" in err and "exposure" in err

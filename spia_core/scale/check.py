@@ -162,10 +162,15 @@ class CheckWorker:
             policy=spec.get("llm_policy"),
         )
 
+    #: The audit's progress callback (set when the documents run in this process).
+    on_stage: Any = None
+
     def audit(self, text: str, data_id: str) -> Any:
         from spia_core.pipeline import audit_redacted
 
-        return audit_redacted(text, self.config, components=self.components, data_id=data_id)
+        return audit_redacted(
+            text, self.config, components=self.components, data_id=data_id, on_stage=self.on_stage
+        )
 
     def __call__(self, item: CheckInput) -> dict[str, Any]:
         from spia_core.pipeline import report_to_dict

@@ -27,8 +27,11 @@ from spia_core.scale.discover import CheckInput
 from spia_core.scale.record import progress_bar, save_each
 
 
-def _rows(cfg: CheckConfig, todo: list[CheckInput], cancel: threading.Event | None) -> Iterator:
-    """Each document's row as it finishes, on the configured engine."""
+def _rows(
+    cfg: CheckConfig, todo: list[CheckInput], cancel: threading.Event | None, bar: Any = None
+) -> Iterator:
+    """Each document's row as it finishes, on the configured engine (with ``bar``, when the
+    documents run in this process: the stage of the one in progress beside the bar)."""
     from spia_core.pipeline import is_local_config
     from spia_core.scale.pool import run_forked, run_threaded, warm_up
 
@@ -41,12 +44,26 @@ def _rows(cfg: CheckConfig, todo: list[CheckInput], cancel: threading.Event | No
     worker = CheckWorker(spec)
     if is_local_config(cfg.audit):
         warm_up(lambda text: worker.audit(text, "warm-up"))  # load before the fork
+        if bar is not None and (cfg.workers <= 1 or len(todo) <= 1):  # run_forked: inline
+            worker.on_stage = stage_postfix(bar)
         yield from run_forked(todo, worker, workers=cfg.workers, cancel=cancel)
     else:
         from spia_core.scale.concurrency import warm_llm_clients
 
         warm_llm_clients(worker.components)
         yield from run_threaded(todo, worker, threads=cfg.concurrency, cancel=cancel)
+
+
+def stage_postfix(bar: Any) -> Any:
+    """An audit's progress callback that shows its stage beside the bar ('infer people
+    120/450'): a long document is not a bar frozen at 0."""
+
+    def show(stage: str, fraction: float, counts: dict[str, Any] | None = None) -> None:
+        steps = counts and counts["total"] > 1
+        extra = f" {counts['unit']} {counts['done']}/{counts['total']}" if steps else ""
+        bar.set_postfix_str(f"{stage}{extra}", refresh=True)
+
+    return show
 
 
 def _store_config(cfg: CheckConfig) -> dict[str, Any]:
@@ -99,7 +116,8 @@ def run_check(
             _save(store, run.id, row)
             rows[row["data_id"]] = row
 
-        status = save_each(store, run.id, _rows(cfg, todo, cancel), save, bar=bar, cancel=cancel)
+        rows_done = _rows(cfg, todo, cancel, bar)
+        status = save_each(store, run.id, rows_done, save, bar=bar, cancel=cancel)
         ordered = [rows[i.data_id] for i in cfg.inputs if i.data_id in rows]
         summary = summarise(ordered, cfg, n_resumed, status)
         store.finish_run(run.id, status=status, summary=summary, coverage=summary["counts"])
