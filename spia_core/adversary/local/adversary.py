@@ -64,6 +64,7 @@ _ROLE_DETERMINER = _CUES["role_determiner"]
 def _role_phrase(d: Draft) -> str:
     """The most specific role phrase of a subject, without its determiner."""
     phrases = [m.text for m in d.mentions if m.kind == "role" and m.role != "applicant"]
+    phrases += [m.role for m in d.mentions if m.kind == "placeholder" and m.role]  # slot roles
     return _ROLE_DETERMINER.sub("", max(phrases, key=len)) if phrases else ""
 
 
@@ -83,8 +84,8 @@ def _label(d: Draft, index: int) -> str:
     if m is not None:
         return _capitalised(_role_phrase(d) or m.text.strip())
     m = next((m for m in d.mentions if m.kind == "placeholder"), None)
-    if m is not None:
-        return m.text.strip()
+    if m is not None:  # 'Requester: XXX', 'the planning officer, XXX,': the slot's role
+        return _capitalised(_role_phrase(d) or m.text.strip())
     held = next((m for m in d.mentions if m.kind == "code" and m.role), None)
     if held is not None:
         tag = d.codes[0].tag if d.codes else ""

@@ -115,8 +115,7 @@ def married_to(st: SubjectState) -> None:
         name = m.group("name") or ""
         named = st.adjacent_after(m.start("name") if name else m.end(), limit=1)
         if named is None and name and is_given_name(name.split()[0]):  # any country's names
-            named = Mention.at(m, "name", "name", name=name)
-            st.new(named)
+            named = st.new(Mention.at(m, "name", "name", name=name)).mentions[0]
         if named is not None:
             d = st.draft_of(named)
             if not d.kin:
@@ -171,35 +170,33 @@ def _masked_partner(st: SubjectState) -> Mention | None:
     if m is None:
         return None
     found = st.adjacent_after(m.start("ph"), limit=0)
-    if found is not None:
-        return found
-    mention = Mention.at(m, "placeholder", "ph")
-    st.new(mention)
-    return mention
+    return found or st.new(Mention.at(m, "placeholder", "ph")).mentions[0]
 
 
 def masked_parents(st: SubjectState) -> None:
     """Pass: 'my [DEM], [PERSON] and [PERSON]' / 'my folks, [DEM] and [PERSON]': a masked kin word
-    followed by two people; most often the writer's parents."""
+    followed by two people; most often the writer's parents; so is 'my [PERSON] and [PERSON]'
+    next to a parent cue ('thanks to my Mum and Dad': a name takes no 'my')."""
     author = st.author
     rx = re.compile(
         r"\b(?:[Mm]y|[Oo]ur) (?:(?:amazing|dear|lovely|wonderful|beloved|late) )?"
-        r"(?:\[(?:DEM|NORP)\]|folks|parents),?\s+(?:(?P<ph>\[(?:DEM|NORP|ORG|LOC|GPE|MISC)\])\s*(?:and|&)\s*)?"
+        r"(?:(?P<kin>\[(?:DEM|NORP)\]|folks|parents),?\s+|(?=\[PERSON\] (?:and|&) \[PERSON\]))"
+        r"(?:(?P<ph>\[(?:DEM|NORP|ORG|LOC|GPE|MISC)\])\s*(?:and|&)\s*)?"
     )
     for m in rx.finditer(st.text):
         first = st.adjacent_after(m.end(), limit=0)
-        if first is None:
+        sentence = st.text[st.text.rfind(".", 0, m.start()) + 1 : m.end() + 80]
+        if first is None or not (m.group("kin") or _PARENT_CUE.search(sentence)):
             continue
         people = st.chain(first, forward=True)
         if m.group("ph") and len(people) == 1:
-            ph = Mention.at(m, "placeholder", "ph")
-            st.new(ph)
-            people = [ph, *people]
+            people = [st.new(Mention.at(m, "placeholder", "ph")).mentions[0], *people]
         drafts = [st.draft_of(p) for p in people]
         if len(drafts) != 2 or any(d.kin or d.is_author for d in drafts):
             continue
         for i, d in enumerate(drafts, 1):
             d.kin, d.anchor, d.child_index, d.child_count = "parent", author, i, 2
+            d.guess = "" if m.group("kin") else "parent"  # no kin word: only a guess
 
 
 def masked_parent_list(st: SubjectState) -> None:

@@ -13,6 +13,7 @@ from spia_core.adversary.local.patterns import CLOSING
 from spia_core.adversary.local.subjects.state import SubjectState
 
 _CUES = lexicons.subject_cues()
+_ROLE_WORDS = {r.key for r in lexicons.roles()} | lexicons.words("role_noun")
 
 #: Words right before a placeholder that make it a value (a date, an address, a number).
 _VALUE_BEFORE = re.compile(
@@ -26,10 +27,17 @@ _GREETING = re.compile(r"(?:^|\n)\s*(?:Dear|Hi|Hello|Hey|Good (?:morning|afterno
 _SIGNED = re.compile(r"\b(?:Signed|Signature|Sign-off)\s*:?\s*$", re.IGNORECASE)
 _CLOSING = re.compile(rf"(?:{CLOSING})\s*,?\s*$", re.IGNORECASE)
 _TITLE = re.compile(rf"\b(?:{lexicons.alternation('honorific')})\.?\s*$")
-_PERSON_KEY = re.compile(
-    rf"\b(?:{lexicons.alternation('person_key')}|reference\s+for)\s*(?:name)?\s*:?\s*$", re.I
+_PERSON_KEY = re.compile(  # 'Patient: ***', 'Officer handling: ***'
+    rf"\b(?:{lexicons.alternation('person_key')}|reference\s+for)(?:\s*(?:name)?|\s+[a-z]+(?=\s*:))\s*:?\s*$",
+    re.I,
+)
+#: A slot's role: a field key ('Officer handling: XXX'), a role before ('The nurse, XXX,').
+_SLOT_ROLE = re.compile(
+    r"(?:^\s*(?P<key>(?![\w ]*[Nn]ame\b)[A-Z][a-z]+(?: [a-z]+)?)\s*:|"
+    r"\b(?:[Tt]he|[Oo]ur|[Yy]our|[Hh]is|[Hh]er) (?P<role>(?:[a-z\-]+ ){0,2}[a-z]+)\s*,)\s*$"
 )
 _I_COMMA = re.compile(r"\bI\s*,\s*$")
+_THANKS = re.compile(r"\b(?:[Tt]hanks|[Gg]rateful) to\s*$")  # 'Thanks to XXX for ...': a person
 _ACTS_AFTER = re.compile(
     r"^(?:\s*\(\d{1,3}\)|\s*,\s*(?:who|whose|aged|a|an|the|born)\b|['’]s\b|\s+(?:\w+ly\s+)?"
     rf"(?:{lexicons.alternation('slot_verb')})\b)"
@@ -38,22 +46,16 @@ _ACTS_AFTER = re.compile(
 
 def _norm(token: str) -> str:
     """One identity per placeholder form: any run of █ or * or X is the same token."""
-    if token.startswith("█"):
-        return "█"
-    if token.startswith("*"):
-        return "***"
-    return "XXX" if re.fullmatch(r"X+", token) else token.upper()
+    return {"█": "█", "*": "***"}.get(token[0]) or re.sub("^X+$", "XXX", token.upper())
 
 
 def _word_before(before: str) -> str:
     """'kin' ('my wife XXX', 'his daughter, ***'), 'role' ('Patient █████') or ''."""
     m = re.search(r"([A-Za-z][a-z\-]+)\s*,?\s*$", before)
-    if m is None:
-        return ""
-    word = m.group(1).lower()
+    word = m.group(1).lower() if m else ""
     if word in lexicons.kin_words():
         return "kin"
-    if word in lexicons.words("role_noun") or any(r.key == word for r in lexicons.roles()):
+    if word in _ROLE_WORDS | lexicons.words("person_key") or word in lexicons.occupations()[0]:
         return "role"
     return ""
 
@@ -84,12 +86,10 @@ def slot(text: str, start: int, end: int) -> str:
         return "addressee"
     if _signature(text, start, end) or _I_COMMA.search(before):
         return "author"
-    if _TITLE.search(before):
-        return "person"
     word = _word_before(before)
     if word == "kin":
         return "named"  # "my wife XXX": the relative's own mention, no shared identity
-    if word == "role":
+    if word == "role" or _TITLE.search(before) or _THANKS.search(before):
         return "person"
     if _VALUE_AFTER.match(after) or _VALUE_BEFORE.search(before):
         return "value"
@@ -99,23 +99,23 @@ def slot(text: str, start: int, end: int) -> str:
 def read_placeholders(text: str, masks) -> tuple[list[Mention], list[Mention], list[Mention]]:
     """(third-person mentions, addressee mentions, author mentions) of generic placeholders.
     Third-person mentions of the same token share one identity ("MASK:[REDACTED]")."""
-    people: list[Mention] = []
-    addressees: list[Mention] = []
-    authors: list[Mention] = []
+    people, addressees, authors, keys = [], [], [], {}  # type: ignore[var-annotated]
     for start, end, label, _num in masks:
         if label:  # typed placeholders ([PERSON], [LOC]...) are read elsewhere
             continue
         token = text[start:end]
         kind = slot(text, start, end)
-        if kind == "person":  # one identity per placeholder form
-            ident = f"MASK:{_norm(token)}"
-            people.append(Mention(start, end, token, "placeholder", identity=ident))
-        elif kind == "named":
-            people.append(Mention(start, end, token, "placeholder"))
-        elif kind == "addressee":
-            addressees.append(Mention(start, end, token, "placeholder"))
-        elif kind == "author":
-            authors.append(Mention(start, end, token, "author"))
+        if kind == "person":  # one identity per placeholder form, and per form field's key
+            base = f"MASK:{_norm(token)}"
+            role = _SLOT_ROLE.search(text[text.rfind("\n", 0, start) + 1 : start])
+            key = role.group("key").lower() if role and role.group("key") else ""
+            other = key and any(b == base and k for b, k in keys)  # a second field: a 2nd person
+            ident = keys.setdefault((base, key), f"{base}:{key}" if other else base)
+            phrase = (role.group("key") or role.group("role")) if role else ""
+            people.append(Mention(start, end, token, "placeholder", role=phrase, identity=ident))
+        elif kind != "value":  # a relative's own mention, the addressee, the writer
+            found = {"named": people, "addressee": addressees, "author": authors}[kind]
+            found.append(Mention(start, end, token, kind if kind == "author" else "placeholder"))
     return people, addressees, authors
 
 
@@ -124,8 +124,10 @@ def masked_people(st: SubjectState) -> None:
     person), the greeting's the addressee, the signature's the writer; a typed person
     placeholder alone under a closing formula is the writer too."""
     people, addressees, authors = read_placeholders(st.text, st.masks)
-    for m in st.names:
-        if m.kind == "placeholder" and not m.identity and _signature(st.text, m.start, m.end):
+    for m in [*st.names, *addressees]:  # a greeting's person is the recipient
+        if m.kind == "placeholder" and _GREETING.search(st.text[max(0, m.start - 30) : m.start]):
+            m.role = m.role or "recipient"
+        elif m.kind == "placeholder" and not m.identity and _signature(st.text, m.start, m.end):
             authors.append(Mention(m.start, m.end, m.text, "author"))
     signed = {(a.start, a.end) for a in authors}
     st.names = sorted(

@@ -260,7 +260,8 @@ def _antecedent(st: SubjectState, r: Mention) -> Draft | None:
             if said.group(1) == r.role:
                 return d
             continue
-        if d.roles or d.kin or d.is_author or d.title.lower().rstrip(".") in {"dr", "doctor"}:
+        other = m.role and r.role not in m.role.lower().split()  # 'Tenant: XXX' is no caseworker
+        if other or d.roles or d.kin or d.is_author or d.title.lower().startswith(("dr", "doc")):
             continue
         if _KIN_BEFORE.search(st.text[max(0, m.start - 40) : m.start]):
             continue  # "my wife Kavita ... The receptionist": a relative is not the role holder
