@@ -102,3 +102,8 @@ def test_a_heading_in_capitals_is_read_in_sentence_case() -> None:
     assert found["AGE"] == "67" and found["OCCUPATION"] == "Welder"
     (notice,) = [n for n in report.notices if n.kind == NoticeKind.INPUT_QUIRK]
     assert notice.severity == Severity.INFO and notice.detail == {"capital_lines": 1}
+
+
+def test_street_names_after_a_number_or_a_name() -> None:
+    view = reading_view("SHE LIVES AT 12 MILL LANE, OFF OKAFOR ROAD, AND PARKS IN THE CAR PARK.")
+    assert view == "She lives at 12 Mill Lane, off Okafor Road, and parks in the car park."

@@ -53,6 +53,11 @@ _MONTHS_DAYS = _wordset(
 )
 #: Words after which a known place name is read as the place ('in leeds', 'from lagos').
 _PLACE_PREPS = _wordset("in from at near to of outside around via")
+#: Words that end a street's name.
+_STREETS = _wordset(
+    "street road lane avenue drive close way crescent terrace place square grove gardens "
+    "court row walk hill park mews parade"
+)
 #: A city at least this populous is named by its one word ('rotterdam'); smaller places that
 #: are also English words ('reading', 'bath') only after a preposition of place.
 BIG_CITY = 300_000
@@ -235,6 +240,21 @@ def capital_spans(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in lines if mostly_capitals(m.group(), MIN_LINE_LETTERS)]
 
 
+def _streets(text: str, found: list[re.Match[str]], kinds: list[str]) -> list[str]:
+    """A street word after a house number or a name makes a street name: '12 MILL LANE' ->
+    '12 Mill Lane', 'OKAFOR ROAD' -> 'Okafor Road'."""
+    common = _lexicon()[0]
+    out = list(kinds)
+    for i in range(1, len(found)):
+        name = found[i - 1].group().lower()
+        if found[i].group().lower() not in _STREETS or name in common:
+            continue
+        gap = text[found[i - 2].end() if i >= 2 else 0 : found[i - 1].start()]
+        if out[i - 1] == "title" or any(c.isdigit() for c in gap):
+            out[i - 1] = out[i] = "title"
+    return out
+
+
 def reading_view(text: str) -> str:
     """``text`` with its parts written in capitals (:func:`capital_spans`) in sentence case,
     else ``text`` itself; the view has the same length, and every placeholder is kept as
@@ -262,7 +282,7 @@ def reading_view(text: str) -> str:
             found.append(m)
     words = [m.group() for m in found]
     preps = [i > 0 and words[i - 1].lower() in _PLACE_PREPS for i in range(len(words))]
-    kinds = _settle(words, _classify(words), preps)
+    kinds = _streets(text, found, _settle(words, _classify(words), preps))
     out = list(text)
     for m, kind, forced in zip(found, kinds, _overrides(text, found), strict=True):
         before = text[max(0, m.start() - 12) : m.start()]
