@@ -176,7 +176,7 @@ def _masked_partner(st: SubjectState) -> Mention | None:
 def masked_parents(st: SubjectState) -> None:
     """Pass: 'my [DEM], [PERSON] and [PERSON]' / 'my folks, [DEM] and [PERSON]': a masked kin word
     followed by two people; most often the writer's parents; so is 'my [PERSON] and [PERSON]'
-    next to a parent cue ('thanks to my Mum and Dad': a name takes no 'my')."""
+    next to a parent cue ('a toast to my Mum and Dad': a name takes no 'my')."""
     author = st.author
     rx = re.compile(
         r"\b(?:[Mm]y|[Oo]ur) (?:(?:amazing|dear|lovely|wonderful|beloved|late) )?"
