@@ -86,3 +86,20 @@ def test_a_greeting_placeholder_is_the_recipient(adv: LocalAdversary) -> None:
 def test_thanks_to_a_placeholder_is_a_person(adv: LocalAdversary) -> None:
     text = "I have just joined the choir. Thanks to [REDACTED] for adding me to the group!"
     assert "[REDACTED]" in _descriptions(adv, text)
+
+
+def test_a_masked_bio_subject_is_one_person(adv: LocalAdversary) -> None:
+    text = (
+        "[PERSON] is a glass artist based in [LOC]. She opened [ORG] in [DATE] and teaches "
+        "evening classes. [PERSON] lives with her partner and three cats."
+    )
+    people = adv.infer(text).subjects
+    assert len([s for s in people if s.description.startswith("[PERSON]")]) == 1, people
+
+
+def test_to_header_and_greeting_are_one_recipient(adv: LocalAdversary) -> None:
+    text = (
+        "From: [PERSON]\nTo: [PERSON]\nSubject: keys\n\nHi [PERSON], could you leave the spare "
+        "keys with the porter?\nThanks,\n[PERSON]"
+    )
+    assert _descriptions(adv, text).count("Recipient") == 1

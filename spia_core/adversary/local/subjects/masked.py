@@ -23,7 +23,7 @@ _VALUE_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _VALUE_AFTER = _CUES["value_after"]
-_GREETING = re.compile(r"(?:^|\n)\s*(?:Dear|Hi|Hello|Hey|Good (?:morning|afternoon)|Attn:?)\s*$")
+_GREETING = re.compile(r"(?:^|\n)\s*(?:Dear|Hi|Hello|Hey|Good (?:morning|afternoon)|Attn|To):?\s*$")
 _SIGNED = re.compile(r"\b(?:Signed|Signature|Sign-off)\s*:?\s*$", re.IGNORECASE)
 _CLOSING = re.compile(rf"(?:{CLOSING})\s*,?\s*$", re.IGNORECASE)
 _TITLE = re.compile(rf"\b(?:{lexicons.alternation('honorific')})\.?\s*$")
@@ -124,9 +124,12 @@ def masked_people(st: SubjectState) -> None:
     person), the greeting's the addressee, the signature's the writer; a typed person
     placeholder alone under a closing formula is the writer too."""
     people, addressees, authors = read_placeholders(st.text, st.masks)
-    for m in [*st.names, *addressees]:  # a greeting's person is the recipient
+    bio = not st.firsts and re.match(r"\s*\[PERSON\] [a-z]", st.text)  # '[PERSON] is a ...'
+    for m in [*st.names, *addressees]:  # a greeting's person ('Hi X,', 'To: X') is the recipient
         if m.kind == "placeholder" and _GREETING.search(st.text[max(0, m.start - 30) : m.start]):
-            m.role = m.role or "recipient"
+            m.role, m.identity = m.role or "recipient", m.identity or "MASK:recipient"
+        elif bio and m.text == "[PERSON]" and re.match(r" [a-z]", st.text[m.end :]):
+            m.identity = "MASK:bio" if m.start < 4 or st.text[m.start - 2] in ".!?" else ""
         elif m.kind == "placeholder" and not m.identity and _signature(st.text, m.start, m.end):
             authors.append(Mention(m.start, m.end, m.text, "author"))
     signed = {(a.start, a.end) for a in authors}
