@@ -159,8 +159,12 @@ def test_minutes_keep_a_masked_member_and_the_new_officer_apart(
 
 
 def test_demonyms_and_addressees(adversary: LocalAdversary) -> None:
-    labels = _labels(adversary, "Proud Glaswegian here, born and bred. Love this city.")
-    assert [d.split(" - ")[0] for d in labels] == ["The author"]
+    for text in (
+        "Proud Glaswegian here, born and bred. Love this city.",
+        "Proud Yorkshireman, forty years on the same allotment.",
+        "Proud Welshwoman, still learning to surf at 60.",
+    ):
+        assert not any(d.startswith("Proud") for d in _labels(adversary, text)), text
     labels = _labels(adversary, "Thanks for the lift, Marco! I owe you a coffee.")
     assert [d.split(" - ")[0] for d in labels] == ["The author", "Marco"]
 

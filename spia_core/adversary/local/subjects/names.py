@@ -130,7 +130,9 @@ def _why_not(st: SubjectState, m: Mention) -> str:
     last = lexicons.fold(words[-1])
     if last in lexicons.kin_words():
         return "a kin word used as a name (read as a relative)"
-    demonym = last in lexicons.demonyms() or re.search(r"(?:ian|ean|ese)$", last)
+    demonym = last in lexicons.demonyms() or re.search(
+        r"(?:ian|ean|ese|lander|(?:sh|ch|s|shire)(?:wo)?m[ae]n)$", last
+    )
     if demonym and not is_given_name(words[0]) and last not in name_sets()[1]:
         return "a demonym used as a noun ('Proud Glaswegian here': who the writer is)"
     if people.office_holder(name):
