@@ -218,6 +218,20 @@ def test_a_partner_in_a_firm_or_game_is_no_couple(adv: LocalAdversary, text: str
     assert all(value(s, "RELATIONSHIP") != "In Relation" for s in res.subjects)
 
 
+@pytest.mark.parametrize(
+    ("text", "country"),
+    [
+        ("I am Kenyan and I have lived in Leeds for six years.", "Kenya"),
+        ("I'm Irish but my husband is Polish, so the kids get two passports.", "Ireland"),
+        ("As a proud Filipino I cook adobo every Sunday.", "Philippines"),
+    ],
+)
+def test_the_writer_names_their_nationality(adv: LocalAdversary, text: str, country: str) -> None:
+    """'I am Kenyan' is a nationality, not the writer's NAME."""
+    writer = author(adv.infer(text))
+    assert (value(writer, "NATIONALITY"), value(writer, "NAME")) == (country, "")
+
+
 def test_relative_status_is_not_the_authors(adv: LocalAdversary) -> None:
     res = adv.infer("I visited my divorced sister yesterday. Any tips for the trip?")
     assert value(author(res), "RELATIONSHIP") != "Divorced"

@@ -317,7 +317,8 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
     first = intro.group("name").split()[0] if intro else ""
     named = intro is not None and re.match(r"(?i)my name|it", intro.group(0))  # not "I am Irish"
     known = lexicons.fold(first) in lexicons.first_names() or (named and _is_first(first, True))
-    if intro and known:
+    nation = intro is not None and lexicons.fold(intro.group("name")) in lexicons.demonyms()
+    if intro and known and not nation:  # "I'm Irish": a nationality, not a name
         names.append(Mention.at(intro, "handle", "name", name=intro.group("name")))
     sign = sign_off(text)
     if sign is not None:

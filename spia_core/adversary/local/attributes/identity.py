@@ -75,6 +75,8 @@ def signed_name(text: str) -> tuple[str, int, int] | None:
         first = lexicons.fold(raw.split()[0])
         if not names.is_given_name(raw) or first in lexicons.common_words() or first in _CLOSERS:
             continue
+        if " " not in raw and first in lexicons.demonyms():  # "I am Kenyan": a nationality
+            continue
         if m.re is _SIGNED and _ADDRESSED.search(text, max(0, len(text) - 80), m.start(key)):
             continue  # "So proud of you, Thandi.": the person addressed, not the writer
         return raw, m.start(key), m.end(key)

@@ -35,6 +35,8 @@ _NATIONAL = re.compile(
     r"\b(?:an?|the|two|three|\d+)\s+(?P<dem>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s+(?:nationals?|citizens?|national)\b"  # noqa: E501
     r"|\b(?:national|citizen|citizens|nationals) of (?:the )?(?P<c>[A-Z][\w\-]+(?: [A-Z][\w\-]+)?)"
     r"|\bof (?P<dem2>[A-Z][a-z]+) (?:nationality|origin|descent)\b"
+    r"|\b(?:I['’]m|I am|[Aa]s an?)(?: an?)?(?: proud)? (?P<dem3>[A-Z][a-z]+)\b"
+    r"(?![\-'’]| (?!I\b)[A-Z])"
 )
 
 
@@ -334,8 +336,8 @@ def nationality(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
 
     def from_match(m: re.Match[str], off: int, rule_id: str) -> None:
-        if m.group("dem") or m.group("dem2"):
-            country = lexicons.demonyms().get(lexicons.fold(m.group("dem") or m.group("dem2")))
+        if dem := m.group("dem") or m.group("dem2") or m.group("dem3"):
+            country = lexicons.demonyms().get(lexicons.fold(dem))
         else:
             country = lexicons.gazetteer().country(m.group("c"))
         if country:
@@ -344,10 +346,13 @@ def nationality(ctx: DocContext, d: Draft) -> list[Finding]:
     for chunk, off in lookback(ctx, d, 90):
         for m in _NATIONAL.finditer(chunk):
             rest = chunk[m.end() :]
+            if m.group("dem3"):
+                continue  # "I am Kenyan": the writer's own, below
             if not rest.strip(" ,:") or re.fullmatch(r"[\s,]*(?:and\s+)?", rest) or len(rest) < 40:
                 from_match(m, off, "location.national_before")
     for m, off in segment_matches(ctx, d, _NATIONAL):
-        from_match(m, off, "location.national")
+        if not m.group("dem3") or d.is_author:
+            from_match(m, off, "location.national_self" if m.group("dem3") else "location.national")
     return out
 
 
