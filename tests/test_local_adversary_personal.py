@@ -288,6 +288,8 @@ def test_masked_spouse_placeholder(adv: LocalAdversary) -> None:
         ("@bob_r : I was born in '88 and I still love vinyl.", "36-37"),
         ("@bob_r : Hitting my late 40s and I still run marathons.", "46-49"),
         ("Since 2020 I'm a 41F running a pottery studio, ask me anything.", "41"),
+        ("Retired signalman here, 71 and still building model railways.", "71"),
+        ("Quick question here, 10 and a half hours is my shift. Normal?", ""),
     ],
 )
 def test_author_age_from_life_statements(adv: LocalAdversary, text: str, expected: str) -> None:

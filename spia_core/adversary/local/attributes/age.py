@@ -41,7 +41,8 @@ _AGED = re.compile(
     r"|(?<!at )(?<!since )\bage\s*:?\s*(?P<k>\d{1,2})\b|\bI (?:just )?turned (?P<m>[a-z]+ty)\b|\b(?:I|me) ?\((?P<n>\d{1,2}) ?[mf]?\)"  # noqa: E501
     r"|\b(?:I['’]m|I am|my name is) (?-i:[A-Z])[\w-]+, (?P<o>[1-9]\d)(?=,| and\b|\.)"
     r"|(?-i:(?:^|[(\[]|\bI )(?:(?P<p>[1-9]\d) ?[MF]|[MF] ?(?P<r>[1-9]\d))(?=[)\],]| here\b))"
-    r"|\b(?:I['’]m|I am) an? (?-i:(?P<t>[1-9]\d) ?[MF])\b(?! ?(?:bra|cup)))",
+    r"|\b(?:I['’]m|I am) an? (?-i:(?P<t>[1-9]\d) ?[MF])\b(?! ?(?:bra|cup))"
+    r"|(?-i:^[A-Z][\w'’-]*(?: [\w'’-]+){0,3} here), (?P<u>[1-9]\d)(?= and\b(?! a half)|[,.!]))",
     re.IGNORECASE | re.MULTILINE,
 )
 _DECADE = re.compile(
@@ -172,7 +173,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         sent = ctx.text[slice(*ctx.sentence_of(s))]
         years = [int(y) for y in _YEAR.findall(sent)]
         dead = re.search(r"\b(?:died|death|killed|deceased)\b", sent)
-        then = years and not dead and not any(m.group(g) for g in "defhijklmnoprt")
+        then = years and not dead and not any(m.group(g) for g in "defhijklmnoprtu")
         age += REFERENCE_DATE.year - max(years) if then else 0
         out.append(
             rule("age.stated").find(f"{age - 1}-{age}" if then else str(age), [ctx.ev(s, e)])
