@@ -173,7 +173,9 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         sent = ctx.text[slice(*ctx.sentence_of(s))]
         years = [int(y) for y in _YEAR.findall(sent)]
         dead = re.search(r"\b(?:died|death|killed|deceased)\b", sent)
-        then = years and not dead and not any(m.group(g) for g in "defhijklmnoprtu")
+        # only an age stated the plain way ('aged 45', 'a 45-year-old') may date from a year
+        # the sentence gives; the other forms ('I'm 34', 'turned 50') speak of now
+        then = years and not dead and any(m.group(g) for g in "abcg")
         age += REFERENCE_DATE.year - max(years) if then else 0
         out.append(
             rule("age.stated").find(f"{age - 1}-{age}" if then else str(age), [ctx.ev(s, e)])
