@@ -309,9 +309,10 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
             names.append(Mention.at(lm, "handle", "name", name=lm.group("name")))
     cv = not names and not hidden and rules.enabled("subject.header_line")  # a CV, a letter
     hl = _CUES["header_line"].match(text) if cv else None
-    org = lexicons.words("org_head") | {w.lower() for w in lexicons.words("org_like_word")}
-    firm = hl and org & set(re.split(r"[ -]", hl.group("name").lower()))  # "Ltd", "Hospital"
-    if hl and not firm and patterns.FIRST_PERSON.search(text) and is_given_name(hl.group("name")):
+    if hl:  # a firm's header line ("Ltd", "Hospital") names no writer
+        org = lexicons.words("org_head") | {w.lower() for w in lexicons.words("org_like_word")}
+        hl = None if org & set(re.split(r"[ -]", hl.group("name").lower())) else hl
+    if hl and patterns.FIRST_PERSON.search(text) and is_given_name(hl.group("name")):
         names.append(Mention.at(hl, "handle", "name", name=hl.group("name")))
     intro = _SELF_INTRO.search(text)
     first = intro.group("name").split()[0] if intro else ""
