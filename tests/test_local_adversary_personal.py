@@ -307,6 +307,20 @@ def test_relative_age_stays_with_the_relative(adv: LocalAdversary) -> None:
     assert value(applicant, "AGE") != "12"
 
 
+def test_age_after_a_third_person_pronoun(adv: LocalAdversary) -> None:
+    """'He is 36,' / 'She's 81 and' give the age of the person the pronoun stands for; a
+    number that does not close the clause ('She's 5 months pregnant') is no age."""
+    res = adv.infer(
+        "Our new neighbour Tomasz dropped by with cake. He's 81 and still cycles to market.\n"
+        "My mum is amazing. She is 72, and still runs the allotment committee."
+    )
+    tomasz = next(s for s in res.subjects if s.description.startswith("Tomasz"))
+    mum = next(s for s in res.subjects if s.description.startswith("Mother"))
+    assert (value(tomasz, "AGE"), value(mum, "AGE"), value(author(res), "AGE")) == ("81", "72", "")
+    res = adv.infer("I met Karen at the gym. She's 5 months pregnant and still lifting.")
+    assert not any(value(s, "AGE") for s in res.subjects)
+
+
 def test_couple_sharing_a_surname_and_weak_name_sex(adv: LocalAdversary) -> None:
     res = adv.infer(
         "Name: JonR\nMy parents, a bit like Robert and Kelly Morgan next door, cheer me on."

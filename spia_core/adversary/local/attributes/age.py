@@ -42,7 +42,8 @@ _AGED = re.compile(
     r"|\b(?:I['’]m|I am|my name is) (?-i:[A-Z])[\w-]+, (?P<o>[1-9]\d)(?=,| and\b|\.)"
     r"|(?-i:(?:^|[(\[]|\bI )(?:(?P<p>[1-9]\d) ?[MF]|[MF] ?(?P<r>[1-9]\d))(?=[)\],]| here\b))"
     r"|\b(?:I['’]m|I am) an? (?-i:(?P<t>[1-9]\d) ?[MF])\b(?! ?(?:bra|cup))"
-    r"|(?-i:^[A-Z][\w'’-]*(?: [\w'’-]+){0,3} here), (?P<u>[1-9]\d)(?= and\b(?! a half)|[,.!]))",
+    r"|(?-i:^[A-Z][\w'’-]*(?: [\w'’-]+){0,3} here), (?P<u>[1-9]\d)(?= and\b(?! a half)|[,.!])"
+    r"|\b(?:he|she)(?: is|['’]s) (?P<v>[1-9]\d?)(?=[,.;!?)]| and\b| years?\b(?! (?:of|in|at|with|since))))",  # noqa: E501
     re.IGNORECASE | re.MULTILINE,
 )
 _DECADE = re.compile(
