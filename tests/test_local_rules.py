@@ -123,3 +123,14 @@ def test_ablation_reports_each_rule_that_fires() -> None:
     text = format_ablation([rep])
     assert "identity.name_mention" in text and "PANORAMA-151" in text
     assert "subject.author" in text
+
+
+def test_ablation_of_a_spia_jsonl_file() -> None:
+    """`bench adversary --dataset FILE --ablate` reads the file as the plain bench does
+    (it raised 'unknown bundled dataset' with a traceback)."""
+    from spia_core.bench.rule_ablation import ablate
+
+    path = "tests/fixtures/written/blind_pii.jsonl"
+    rep = ablate(path, limit=3, masked=False, subject_passes=False)
+    assert rep["dataset"] == path and rep["n_docs"] == 3
+    assert "identity.name_signoff" in rep["original"]["rules"]

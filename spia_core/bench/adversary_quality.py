@@ -123,6 +123,13 @@ def paper_reference(dataset: str) -> dict[str, Any]:
     }
 
 
+def load_documents(dataset: str) -> list[Document]:
+    """A bundled dataset by name, or a SPIA JSONL file (tests/fixtures/written/blind_pii.jsonl)."""
+    from spia_core.datasets import BUNDLED, load_bundled, read_spia_jsonl
+
+    return load_bundled(dataset) if dataset in BUNDLED else read_spia_jsonl(dataset)
+
+
 def adversary_quality(
     dataset: str,
     *,
@@ -134,13 +141,10 @@ def adversary_quality(
 ) -> dict[str, Any]:
     """The full report for one dataset, bundled or a SPIA JSONL path (module docstring)."""
     from spia_core.adversary.registry import ADVERSARIES
-    from spia_core.datasets import BUNDLED, load_bundled, read_spia_jsonl
 
     adv = ADVERSARIES.create(adversary)
     adv.infer("Warm-up: Mr John Smith lives in Paris.")
-    # A bundled name, or a SPIA JSONL file (e.g. tests/fixtures/written/blind_pii.jsonl).
-    every = load_bundled(dataset) if dataset in BUNDLED else read_spia_jsonl(dataset)
-    docs = split_half(every, half)[: limit or None]
+    docs = split_half(load_documents(dataset), half)[: limit or None]
     dev_ids = {d.data_id for d in split_half(docs, "dev")} if half == "all" else None
     report: dict[str, Any] = {"dataset": dataset, "half": half, "n_docs": len(docs)}
 

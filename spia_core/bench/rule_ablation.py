@@ -188,13 +188,13 @@ def ablate(
     subject_passes: bool = True,
     only: set[str] | None = None,
 ) -> dict[str, Any]:
-    """Per-rule ablation on one bundled dataset, original and ner-mask text."""
+    """Per-rule ablation on one dataset (bundled, or a SPIA JSONL file), original and ner-mask
+    text."""
     from spia_core.adversary.registry import ADVERSARIES
-    from spia_core.bench.adversary_quality import figures, split_half
-    from spia_core.datasets import load_bundled
+    from spia_core.bench.adversary_quality import figures, load_documents, split_half
 
     adv = ADVERSARIES.create("local")
-    docs = split_half(load_bundled(dataset), half)[: limit or None]
+    docs = split_half(load_documents(dataset), half)[: limit or None]
     out = {"dataset": dataset, "n_docs": len(docs)}
     opts = {"subject_passes": subject_passes, "only": only}
     out["original"] = ablate_variant(docs, [d.text for d in docs], adv, figures, **opts)
