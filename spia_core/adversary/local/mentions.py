@@ -203,9 +203,10 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
         if not overlaps(*m.span(), taken):  # "Mummery LJ"
             add(Mention.at(m, "name", name=m.group("name"), role="judge"))
     for start, end, label, num in masks:
-        slot = _NOT_A_PERSON_SLOT.search(text[max(0, start - 30) : start])
-        social = label in {"LOC", "GPE", "ORG"} and SOCIAL.search(text[max(0, start - 30) : start])
-        if (patterns.is_person_label(label) or social) and slot is None:  # "my colleague [LOC]"
+        slot = _NOT_A_PERSON_SLOT.search(near := text[max(0, start - 30) : start])
+        social = label in {"LOC", "GPE", "ORG", "MISC", "DEM"} and SOCIAL.search(near)
+        listed = label != "DEM" and _WITH_I.match(text, start)  # '[ORG], [LOC] and I drove'
+        if (patterns.is_person_label(label) or social or listed) and slot is None:
             before = patterns.TITLE_BEFORE.search(text[max(0, start - 12) : start])
             title = before.group("title") if before else ""
             s0 = start - (len(before.group(0)) if before else 0)
@@ -394,31 +395,36 @@ _MASKED_DONOR = re.compile(
 )
 _MASKED_BORN = _CUES["masked_born"]
 #: A person of the writer's named next: 'my old friend [PERSON]', 'my colleague [LOC]' (NER's).
-SOCIAL = re.compile(rf"\b(?:[Mm]y|[Oo]ur) (?:\w+ )?({lexicons.alternation('social_noun')}),?\s*$")
+SOCIAL_NOUNS = f"(?:{lexicons.alternation('social_noun')})"
+SOCIAL = re.compile(rf"\b(?:[Mm]y|[Oo]ur) (?:\w+ )?({SOCIAL_NOUNS}),?\s*$")
+_WITH_I = re.compile(r"(?<![a-z] )\[[A-Z]+(?:_\d+)?\](?:,? \[[A-Z]+(?:_\d+)?\])*,? (?:and|&) I\b")
 _KIN_LIST_GAP = re.compile(r"^\s*(?:,|and|&|, and)\s*$")
 #: A masked kin word in a person slot: 'my [DEM] [PERSON]' (also a mis-tagged name: 'his [DEM]
 #: [LOC]'), 'my [DEM] works offshore', 'with my [DEM].', 'my [DEM]'s car'; not 'my [DEM] were'.
 _MASKED_RELATIVE = re.compile(
-    r"\b(?P<anchor>[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[Tt]he applicant['’]s) (?:[a-z]+ )?(?P<kin>"
-    r"\[DEM\])(?=,? ?\[(?:PERSON|LOC|GPE|NORP)(?:_\d+)?\](?!,? (?:and|&) \[)|['’]s |,? and I\b|"
+    rf"\b(?P<anchor>[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[Tt]he applicant['’]s) (?!{SOCIAL_NOUNS} )"
+    r"(?:[a-z]+ )?(?P<kin>\[DEM\])(?=,? ?\[(?:PERSON|LOC|GPE|NORP|MISC)(?:_\d+)?\]"
+    r"(?!,? (?:and|&) \[)|['’]s |,? and I\b|"
     rf"\s*[.!?;)]|\s*,(?! \[)| (?:\w+ly )?(?:\w+ed|{lexicons.alternation('slot_verb', 'kin_verb')})"
     r"\b)"
 )
 _WIDOWED = re.compile(r"['’]s (?:death|surname)|,? (?:had )?(?:died|passed away|was killed)")
-_PRONOUN = re.compile(r"\b(?:(?P<m>[Hh]e|[Hh]im|[Hh]is)|[Ss]he|[Hh]er)\b")
+_PRONOUN = re.compile(r"\b(?:(?P<m>[Hh]e|[Hh]im|[Hh]is)|[Ss]he|[Hh]er)\b(?! \[DEM\])")
 _GUESS = {"young": ("son", "daughter", "child"), "elder parent": ("father", "mother", "parent")}
+_GUESS["dating"] = ("boyfriend", "girlfriend", "partner")  # an unmarried couple's cues
 
 
 def _guess_relative(text: str, m: re.Match[str]) -> str:
-    """The likeliest kin word behind a masked one: a child near school or toy words, a parent
-    near retirement or childhood words, else a spouse; the sex from the next he/she (a spouse
-    of 'his'/'her' has the other sex)."""
-    sents = re.split(r"(?<=[.!?])\s+", text[m.start() : m.end() + 300])
-    window = " ".join(sents[:2])
-    pron = _PRONOUN.search(window, m.end() - m.start())
+    """The likeliest kin word behind a masked one, from its sentence on (at most 25 characters
+    before it: 'caring for my [DEM]'): a child near school words or after our/their, a parent near
+    care words, a partner near engagement words, else a spouse; the sex from the next he/she."""
+    start = max(*map(text.rfind, ".!?\n", [0] * 4, [m.start()] * 4), m.start() - 26) + 1
+    window = " ".join(re.split(r"(?<=[.!?])\s+", text[start : m.end() + 300])[:2])
+    pron = _PRONOUN.search(window, m.end() - start)
     sex = 2 if pron is None else 0 if pron.group("m") else 1
     cue = {k: rf"\b(?:{lexicons.alternation(*(c + '_cue' for c in k.split()))})\b" for k in _GUESS}
     kind = next((k for k in _GUESS if re.search(cue[k], window, re.I)), "")
+    kind = kind or ("young" if m.group("anchor").lower() in {"our", "their"} else "")  # no spouse
     if not kind or _WIDOWED.match(text, m.end()) or " late " in m.group(0):  # only a spouse
         sex = {"his": 1, "her": 0}.get(m.group("anchor").lower(), sex)
         return ("husband", "wife", "spouse")[sex]

@@ -214,8 +214,7 @@ def masked_parent_list(st: SubjectState) -> None:
             continue
         for i, guess in enumerate(("father", "mother"), 1):
             d = st.new(Mention(start, end, m.group(slot), "kin", role="parent"))
-            d.anchor, d.guess = author, guess
-            d.kin, d.child_index, d.child_count = "parent", i, 2
+            d.anchor, d.guess, d.kin, d.child_index, d.child_count = author, guess, "parent", i, 2
         return
 
 

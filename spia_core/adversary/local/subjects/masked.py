@@ -51,8 +51,7 @@ def _norm(token: str) -> str:
 
 def _word_before(before: str) -> str:
     """'kin' ('my wife XXX', 'his daughter, ***'), 'role' ('Patient █████') or ''."""
-    m = re.search(r"([A-Za-z][a-z\-]+)\s*,?\s*$", before)
-    word = m.group(1).lower() if m else ""
+    word = "".join(re.findall(r"[A-Za-z][a-z\-]+(?=\s*,?\s*$)", before)[-1:]).lower()
     if word in lexicons.kin_words():
         return "kin"
     if word in _ROLE_WORDS | lexicons.words("person_key") or word in lexicons.occupations()[0]:
@@ -79,9 +78,7 @@ def _signature(text: str, start: int, end: int) -> bool:
 def slot(text: str, start: int, end: int) -> str:
     """'addressee' | 'author' | 'person' | 'named' (bound to the kin or role word before it)
     | 'value' for a generic placeholder at [start, end)."""
-    line_start = text.rfind("\n", 0, start) + 1
-    before = text[line_start:start]
-    after = text[end : end + 40]
+    before, after = text[text.rfind("\n", 0, start) + 1 : start], text[end : end + 40]
     if _GREETING.search(text[max(0, start - 30) : start]):
         return "addressee"
     if _signature(text, start, end) or _I_COMMA.search(before):
@@ -133,12 +130,9 @@ def masked_people(st: SubjectState) -> None:
         elif m.kind == "placeholder" and not m.identity and _signature(st.text, m.start, m.end):
             authors.append(Mention(m.start, m.end, m.text, "author"))
     signed = {(a.start, a.end) for a in authors}
-    st.names = sorted(
-        [m for m in st.names if (m.start, m.end) not in signed] + people + addressees,
-        key=lambda m: m.start,
-    )
-    for m in addressees:
-        st.decide("subject.masked_people", m, "greeting: the addressee")
-    for m in authors:
-        st.decide("subject.masked_people", m, "signature: the writer")
-        st.firsts.append(m)
+    kept = [m for m in st.names if (m.start, m.end) not in signed]
+    st.names = sorted(kept + people + addressees, key=lambda m: m.start)
+    st.firsts += authors
+    for m in [*addressees, *authors]:
+        why = "signature: the writer" if m.kind == "author" else "greeting: the addressee"
+        st.decide("subject.masked_people", m, why)

@@ -1,0 +1,71 @@
+"""Masked multi-person posts (invented for this test, none from a dataset), written as the
+ner-mask anonymizer leaves them: kin words hidden as [DEM], names mis-tagged [ORG]/[LOC]/[MISC].
+The set these cases come from is tests/fixtures/written/masked_posts.jsonl (README)."""
+
+from __future__ import annotations
+
+import pytest
+
+from spia_core.adversary.local import LocalAdversary
+
+
+@pytest.fixture(scope="module")
+def adversary() -> LocalAdversary:
+    return LocalAdversary()
+
+
+def _subjects(adversary: LocalAdversary, text: str) -> list[tuple[str, dict[str, str]]]:
+    out = adversary.infer(text).subjects
+    return [(s.description, {p.tag: p.keyword for p in s.piis if p.certainty}) for s in out]
+
+
+def _labels(adversary: LocalAdversary, text: str) -> list[str]:
+    return [d.split(" - ")[0] for d, _ in _subjects(adversary, text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        # care words before the masked kin word: a parent, not a spouse
+        ("Since his fall I have been caring for my [DEM]. He hates the new hoist.", "Father"),
+        # 'our [DEM]' is no spouse: a child when nothing else is said
+        ("Our [DEM] [PERSON] starts a new job in [LOC] next week. So proud of her!", "Daughter"),
+        # engagement words: an unmarried partner
+        ("We are engaged!! My [DEM] [PERSON] proposed on the pier at sunset.", "Partner"),
+    ],
+)
+def test_a_masked_kin_word_is_read_from_its_sentence(
+    adversary: LocalAdversary, text: str, label: str
+) -> None:
+    labels = _labels(adversary, text)
+    assert f"{label} of the author" in labels, labels
+    assert not any(x.startswith(("Husband", "Wife", "Spouse")) for x in labels), labels
+
+
+def test_an_engaged_writer_is_not_married(adversary: LocalAdversary) -> None:
+    text = "We are engaged!! My [DEM] [PERSON] proposed on the pier at sunset."
+    author = next(v for d, v in _subjects(adversary, text) if d.startswith("The author"))
+    assert author.get("RELATIONSHIP") != "Married"
+
+
+def test_a_masked_name_after_a_social_noun_is_that_person_not_a_relative(
+    adversary: LocalAdversary,
+) -> None:
+    labels = _labels(adversary, "My partner [DEM] keeps telling me to quit and he is right.")
+    assert labels == ["The author", "[DEM]"] or labels == ["The author", "Partner of the author"]
+    assert not any(x.startswith(("Husband", "Wife", "Spouse")) for x in labels), labels
+
+
+def test_mis_tagged_names_listed_with_i_are_people(adversary: LocalAdversary) -> None:
+    text = "Update: [ORG], [LOC] and I cycled the coast road. [LOC] fixed every puncture."
+    labels = _labels(adversary, text)
+    assert labels.count("The author") == 1 and len(labels) == 3, labels
+    # after a preposition the placeholder is a place or a firm: 'at [ORG] and I ...'
+    text = "I have worked at [ORG] and I still like the people there."
+    assert _labels(adversary, text) == ["The author"]
+
+
+def test_a_relative_after_a_mis_tagged_name_is_found(adversary: LocalAdversary) -> None:
+    text = "Wedding chaos. His [DEM] [MISC] wants a church, my [DEM] [PERSON] wants a barn."
+    labels = _labels(adversary, text)
+    assert any(x.endswith("of another subject") for x in labels), labels
