@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from spia_core.adversary.local import LocalAdversary
+from spia_core.adversary.local import LocalAdversary, lexicons
 
 
 def _author(post: str, tag: str) -> str:
@@ -31,3 +31,38 @@ def test_a_rank_before_a_new_title_is_the_position() -> None:
     post = "These days I'm the lead proofreader for a team of four."
     assert _author(post, "OCCUPATION") == "Proofreader"
     assert _author(post, "POSITION") == "Lead proofreader"
+
+
+@pytest.mark.parametrize(
+    ("post", "job"),
+    [
+        ("Structural engineering is what pays the bills, but I'd rather be sailing.", "Engineer"),
+        ("After a long career in archaeology I now volunteer at a museum.", "Archaeologist"),
+        ("I have spent twenty years in dentistry and still love it.", "Dentist"),
+        ("Ten years in carpentry and my back knows it.", "Carpenter"),
+        ("I've done years of proofreading for small presses.", "Proofreader"),
+        ("Ten years of gardening taught me patience.", ""),  # a pastime as often as a job
+        ("Three years of nursing school nearly broke me.", ""),  # a student's
+    ],
+)
+def test_a_field_of_work_names_its_worker(post: str, job: str) -> None:
+    assert _author(post, "OCCUPATION") == job
+
+
+def test_activity_rows_name_taxonomy_codes() -> None:
+    codes = {row[0] for row in lexicons._read_tsv("occupation_taxonomy.tsv")}
+    rows = lexicons._read_tsv("occupation_activities.tsv")
+    assert [r[0] for r in rows if r[0] not in codes] == []
+
+
+@pytest.mark.parametrize(
+    ("post", "job"),
+    [
+        ("@chef_marta : New menu goes live tonight, wish me luck!", "Chef"),
+        ("Seller Name: DataAnalystKim | Location: Leeds\nSelling my old desk.", "Data analyst"),
+        ("Long week, but I made it to Friday #ProudTeacher", "Teacher"),
+        ("Update: I sold the desk, thanks all.", ""),
+    ],
+)
+def test_a_job_in_the_author_s_handle_or_hashtag(post: str, job: str) -> None:
+    assert _author(post, "OCCUPATION") == job

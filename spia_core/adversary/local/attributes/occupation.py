@@ -183,11 +183,8 @@ def _employer(ctx: DocContext, tok: Any) -> tuple[str, int, int] | None:
     return None
 
 
-def _org_head(word: str) -> bool:
-    """A word whose 'at / for / with <Org>' names where one works."""
-    return word.lower() in _words("work_heads") or word.lower() in _words("org_heads")
-
-
+#: Words whose 'at / for / with <Org>' names where one works.
+_ORG_HEADS = _words("work_heads") | _words("org_heads")
 #: What a firm did for its customer: "... for fixing my boiler", "..., they sorted our roof".
 _SERVED = re.compile(r"[^.!?]*?\b(?:for|they|who)\s+\w+(?:ed|ing)\s+(?:\w+\s+)?(?:my|our|me|us)\b")
 
@@ -203,12 +200,12 @@ def _affiliations(ctx: DocContext, d: Draft, tok: Any) -> list[Finding]:
         head = tok.head
     else:
         return []
-    if head.dep_ in {"dobj", "npadvmod"} and not _org_head(head.text):
+    if head.dep_ in {"dobj", "npadvmod"} and head.text.lower() not in _ORG_HEADS:
         head = head.head  # "I teach maths at X": the verb's
     org = _org_at(ctx, obj) if obj is not None else None
     if org is None:
         return []
-    if not (_org_head(head.text) or _agent_of(head.text)):
+    if not (head.text.lower() in _ORG_HEADS or _agent_of(head.text)):
         # "everyone at Kestrel Print Studio": where the author works, as a weak guess
         named = org[0].split()[-1].lower() in _words("org_words") or any(
             a <= org[1] < b and lab == "ORG" for a, b, lab in ctx.ents
@@ -356,6 +353,18 @@ def _agent_of(verb: str) -> str:
     return ""
 
 
+def _field_agent(m: re.Match[str]) -> str:
+    """The job whose agent noun a field of work names ('energy engineering' -> Energy engineer,
+    'dentistry' -> Dentist) when the taxonomy knows that noun, else ''."""
+    *mod, field = (m["p"] or m["q"]).lower().split()
+    base = field[: -3 if field.endswith(("ing", "ism")) else -2 if field.endswith("ry") else -1]
+    known = [a for a in (base, base + "er", base + "e", base + "ist", base + "or") if len(base) > 3]
+    agent = next((a for a in known if a in lexicons.occupations()[0]), "")
+    if not agent or not (m["q"] or m["of"] or m["in"] == "in") or agent in _words("pastimes"):
+        return ""  # "at the building": no field; "years of gardening": a pastime as often
+    return lexicons.job_label(" ".join([*mod, agent])) or " ".join([*mod, agent]).capitalize()
+
+
 def _does(ctx: DocContext, d: Draft, verb: Any) -> list[Finding]:
     """'I teach chemistry', 'She welds pipes': a verb and object whose agent is a job title."""
     if not verb.text.isalpha() or verb.dep_ not in {"ROOT", "conj", "ccomp", "advcl", "relcl"}:
@@ -478,25 +487,36 @@ def _degree(ctx: DocContext, d: Draft) -> list[Finding]:
     return []
 
 
-_HASHTAG = re.compile(r"#(?P<tag>[A-Za-z][A-Za-z0-9]+)")
+#: Where a post's author tags themself: a CamelCase hashtag ('#NurseLife'), a compound handle
+#: in a post header ("@chef_marta :", "Seller Name: NurseLisa |", "JohnResearcher62 :").
+_TAGS = {
+    "occupation.hashtag": re.compile(r"#(?P<h>[A-Za-z][A-Za-z0-9]+)(?P<h2>)"),
+    "work.handle": re.compile(
+        r"(?:^|\|)\s*(?:(?:Seller|User)\s*)?(?:Name|name|Username|Seller|Handle)\s*:\s*@?(?P<h>[\w.]+)"
+        r"|^\s*@?(?P<h2>[\w.]+)\s*:",
+        re.MULTILINE,
+    ),
+}
 
 
-def _hashtag_job(ctx: DocContext) -> list[Finding]:
-    """A job title inside a CamelCase hashtag ('#NurseLife', '#ProudTeacher')."""
-    table, _ = lexicons.occupations()
-    for m in _HASHTAG.finditer(ctx.text):
-        words = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", m.group("tag"))]
-        for n in (3, 2, 1):
-            for i in range(len(words) - n + 1):
-                job = table.get(" ".join(words[i : i + n]))
-                if job is not None and len(words[i]) > 2:
-                    ev = [ctx.ev(m.start(), m.end())]
-                    label = lexicons.job_label(" ".join(words[i : i + n])) or job.occupation
-                    out = [rule("occupation.hashtag").find(label, ev)]
-                    if job.education:
-                        out.append(rule("occupation.job_education").find(job.education, ev))
-                    return out
-    return []
+def _tagged_job(ctx: DocContext) -> list[Finding]:
+    """A job title inside the author's hashtag or handle ('#ProudTeacher', 'JohnResearcher62')."""
+    table, out = lexicons.occupations()[0], []
+    for rule_id, rx in _TAGS.items():
+        for m in rx.finditer(ctx.text if rule_id == "occupation.hashtag" else ctx.text[:300]):
+            key = "h" if m["h"] else "h2"
+            if rule_id == "work.handle" and not re.search(r"[a-z][A-Z]|\d|_", m[key]):
+                continue  # a plain word before a colon ("Update:") is no handle
+            words = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", m[key])]
+            cut = [words[i : i + n] for n in (3, 2, 1) for i in range(len(words) - n + 1)]
+            hits = (" ".join(w) for w in cut if len(w[0]) > 2 and " ".join(w) in table)
+            if phrase := next(hits, ""):
+                job, ev = table[phrase], [ctx.ev(m.start(key), m.end(key))]
+                out.append(rule(rule_id).find(lexicons.job_label(phrase) or job.occupation, ev))
+                if job.education:
+                    out.append(rule("occupation.job_education").find(job.education, ev))
+                break
+    return out
 
 
 #: "I lead a team of five" -> Team lead; "I finally got the deputy head job" -> Deputy head.
@@ -522,27 +542,33 @@ def _posts(ctx: DocContext, d: Draft) -> list[Finding]:
 #: "I work in retail", "ten years in accounting", "my shift at the bakery", "I run a bakery".
 _AT_WORK = (
     r"\b(?:(?:(?:I|I['’]ve|I['’]m|I have|we|we['’]ve)(?: \w+){{0,2}}? (?:work|worked|working|works)"
-    r"|years?|decades?|career|stint|jobs?|colleagues|co-?workers|boss|(?:my|our) (?:shift|job)s?"
-    r") (?:in|at|for)|(?P<own>(?:I|we) (?:\w+ )?(?:run|own|opened)))(?: (?:a|an|the|our|my|this))?"
-    r"(?: (?:local|small|big|busy|large|nearby|new|same|little|family))? (?P<p>{})\b(?!\s+of\b)"
+    r"|years?|decades?|careers?|stint|jobs?|colleagues|co-?workers|boss|(?:my|our) (?:shift|job)s?"
+    r") (?P<in>in|at|for)|(?P<of>(?:years|decades) of)|(?P<own>(?:I|we) (?:\w+ )?(?:run|own|opened"
+    r")))(?: (?:a|an|the|our|my|this))?(?: (?:local|small|big|busy|large|nearby|new|same|little|"
+    r"family))? (?P<p>{0})\b(?!\s+(?:of|degree|course|student|school|college|class)s?\b)"
+    r"|\b(?P<q>{0}) (?:is|has been|was) (?:what pays the bills|my (?:day )?job)"
 )
 
 
 def _workplace(ctx: DocContext, d: Draft) -> list[Finding]:
-    """The job a field or workplace the author works in implies (``work_places.tsv``)."""
+    """The job a field or workplace the author works in implies (``work_places.tsv``; its row
+    '*' is any field whose agent noun is a job: 'proofreading is my day job')."""
     for rx, label, certainty in lexicons.cue_table("work_places.tsv", re.I, _AT_WORK):
         for s, e in author_matches(ctx, d, rx):
-            if not ctx.is_masked(s, e) and (m := rx.match(ctx.text, s)) is not None:
-                own = m["own"] and certainty < 3  # "I run a little bakery" -> Bakery owner
-                label, ev = (f"{m['p'].capitalize()} owner" if own else label), [ctx.ev(s, e)]
-                return [rule("occupation.workplace").find(label, ev, certainty=certainty)]
+            m = rx.match(ctx.text, s)
+            if ctx.is_masked(s, e) or m is None or (m["of"] and certainty < 3):
+                continue  # "ten years of school": no workplace
+            job = _field_agent(m) if label == "*" else label
+            job = f"{m['p'].capitalize()} owner" if m["own"] and certainty < 3 else job
+            if job:  # "I run a little bakery" -> Bakery owner
+                return [rule("occupation.workplace").find(job, [ctx.ev(s, e)], certainty=certainty)]
     return []
 
 
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
     if d.is_author:
-        out += _hashtag_job(ctx) + _profile(ctx, d) + _posts(ctx, d) + _workplace(ctx, d)
+        out += _tagged_job(ctx) + _profile(ctx, d) + _posts(ctx, d) + _workplace(ctx, d)
     out += _degree(ctx, d)
     doc = getattr(ctx, "doc", None)
     if doc is None:

@@ -162,7 +162,7 @@ def _role_findings(ctx: DocContext, d: Draft) -> list[Finding]:
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     """Occupation, position, education and affiliation of one person, in a fixed order."""
     parts = (_role_findings, _job_words, _positions_and_orgs, _employers, _work_status)
-    parts += (_appositive_title, _email_affiliation, _handle_job)
+    parts += (_appositive_title, _email_affiliation)
     parts += (_agent_affiliation,) * ("agent" in d.roles)
     return [f for p in (*parts, _courts_and_offices, _titles_and_children) for f in p(ctx, d)]
 
@@ -337,33 +337,6 @@ _FIRM_POSSESSIVE = re.compile(
     r"[’']s?\s+(?:\w+\s+)?(?:system|systems|network|server|office|team|platform|software|"
     r"database|records|clients|portal)\b"
 )
-
-
-#: The author's handle in a post header ("Seller Name: NurseLisa |", "@JohnResearcher62 :").
-_HANDLE = re.compile(
-    r"(?:^|\|)\s*(?:(?:Seller|User)\s*)?(?:Name|name|Username|Seller|Handle)\s*:\s*@?(?P<h>[\w.]+)"
-    r"|^\s*@?(?P<h2>[\w.]+)\s*:",
-    re.MULTILINE,
-)
-
-
-def _handle_job(ctx: DocContext, d: Draft) -> list[Finding]:
-    """A job word inside the author's handle ("NurseLisa", "JohnResearcher62"), certainty 2."""
-    if not d.is_author:
-        return []
-    table, _ = lexicons.occupations()
-    for m in _HANDLE.finditer(ctx.text[:300]):
-        key = "h" if m.group("h") else "h2"
-        handle, start = m.group(key), m.start(key)
-        if not re.search(r"[a-z][A-Z]|\d|_", handle):
-            continue
-        for tok in re.finditer(r"[A-Z][a-z]{3,}|(?<![A-Za-z])[a-z]{4,}", handle):
-            job = table.get(tok.group(0).lower())
-            if job is not None:
-                ev = [ctx.ev(start + tok.start(), start + tok.end())]
-                label = lexicons.job_label(tok.group(0)) or job.occupation
-                return [rule("work.handle").find(label, ev)]
-    return []
 
 
 def _email_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
