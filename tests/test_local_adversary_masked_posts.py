@@ -69,3 +69,9 @@ def test_a_relative_after_a_mis_tagged_name_is_found(adversary: LocalAdversary) 
     text = "Wedding chaos. His [DEM] [MISC] wants a church, my [DEM] [PERSON] wants a barn."
     labels = _labels(adversary, text)
     assert any(x.endswith("of another subject") for x in labels), labels
+
+
+def test_a_relative_of_the_person_addressed_is_a_person(adversary: LocalAdversary) -> None:
+    text = "Dear ████,\n\nI know your father, who is 91, still walks to the shops every day.\n"
+    found = [(d, v) for d, v in _subjects(adversary, text) if d.startswith("Father")]
+    assert found and found[0][1].get("AGE") == "91", _subjects(adversary, text)

@@ -437,7 +437,7 @@ def _kin_regex() -> re.Pattern[str]:
     anchor = (
         r"my|My|his|His|her|Her|their|Their|our|Our|[Tt]he applicant['’]s|[Tt]he applicants['’]|"
         r"[Tt]he (?:first|second|third) applicant['’]s|[Tt]he [a-z]+['’]s|"
-        r"(?:(?:Mr|Mrs|Ms|Dr)\.? )?[A-Z][\w\-]+['’]s|\[PERSON(?:_\d+)?\]['’]s|a|an|A|An"
+        r"(?:(?:Mr|Mrs|Ms|Dr)\.? )?[A-Z][\w\-]+['’]s|\[PERSON(?:_\d+)?\]['’]s|a|an|A|An|[Yy]our"
     )
     return re.compile(
         rf"(?:\b(?P<anchor>{anchor})\s+)?(?:\b(?P<num>{nums})\s+)?(?:(?:(?!(?:and|or|the)\b)"
@@ -462,7 +462,7 @@ def _possessed_kin(text: str) -> list[Mention]:
         anchor = (m.group("anchor") or "").lower()
         if not anchor:  # "my four wonderful kids": the last possessive before the kin word
             words = reversed(m.group(0).lower().split()[:-1])
-            anchor = next((w for w in words if w in {"my", "his", "her", "our", "their"}), "")
+            anchor = next((w for w in words if re.fullmatch("my|his|her|our|their|your", w)), "")
         prev = out[-1] if out else None
         listed = prev and prev.anchor not in {"", "a", "an"} and not prev.plural
         if not anchor and listed and _KIN_LIST_GAP.match(text[prev.end : m.start("kin")]):

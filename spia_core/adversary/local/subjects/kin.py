@@ -148,8 +148,7 @@ def life_with(st: SubjectState) -> None:
         if after and re.search(r"\b(?:with|to)\s*$", st.text[max(0, p.start - 6) : p.start]):
             named = p
             break
-    d = st.draft_of(named) if named is not None else None
-    if d is None or d.kin or d.is_author:
+    if named is None or (d := st.draft_of(named)).kin or d.is_author:
         return
     spouse = singles.get((id(author), "spouse"))
     if spouse is not None and spouse is not d and not spouse.names:
