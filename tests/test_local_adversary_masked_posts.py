@@ -75,3 +75,11 @@ def test_a_relative_of_the_person_addressed_is_a_person(adversary: LocalAdversar
     text = "Dear ████,\n\nI know your father, who is 91, still walks to the shops every day.\n"
     found = [(d, v) for d, v in _subjects(adversary, text) if d.startswith("Father")]
     assert found and found[0][1].get("AGE") == "91", _subjects(adversary, text)
+
+
+@pytest.mark.parametrize(
+    "text", ["My best mate [PERSON] fixed my bike.", "My pal Dev fixed my bike."]
+)
+def test_a_mate_or_pal_is_described_as_a_friend(adversary: LocalAdversary, text: str) -> None:
+    labels = [d for d, _ in _subjects(adversary, text)]
+    assert any("friend of the author" in d for d in labels), labels

@@ -131,7 +131,8 @@ def _describe(d: Draft, index: int, piis: list[PII], ctx: DocContext) -> str:
         facts.append(lexicons.word_map("guess_label")[d.guess])
     first = min((m.start for m in d.mentions if m.kind in {"name", "placeholder"}), default=0)
     if not d.kin and (social := SOCIAL.search(ctx.text[max(0, first - 40) : first])):
-        facts.append(f"{social.group(1).lower()} of the author")  # "my friend [PERSON]"
+        word = social.group(1).lower()  # "my friend [PERSON]"; "my best mate [PERSON]": a friend
+        facts.append(f"{lexicons.word_map('social_noun')[word] or word} of the author")
     for key in d.roles:
         fact = lexicons.word_map("role_label").get(key)
         if key == "applicant" and d.roles[key] > 1:

@@ -12,7 +12,6 @@ from spia_core.adversary.local.mentions import Mention
 from spia_core.adversary.local.patterns import CLOSING
 from spia_core.adversary.local.subjects.state import SubjectState
 
-_CUES = lexicons.subject_cues()
 _ROLE_WORDS = {r.key for r in lexicons.roles()} | lexicons.words("role_noun")
 
 #: Words right before a placeholder that make it a value (a date, an address, a number).
@@ -22,7 +21,7 @@ _VALUE_BEFORE = re.compile(
     r"ref(?:erence)?\s+(?:no\.?|number)|sort\s+code)\s*[:#.]?\s*$",
     re.IGNORECASE,
 )
-_VALUE_AFTER = _CUES["value_after"]
+_VALUE_AFTER = lexicons.subject_cues()["value_after"]
 _GREETING = re.compile(r"(?:^|\n)\s*(?:Dear|Hi|Hello|Hey|Good (?:morning|afternoon)|Attn|To):?\s*$")
 _SIGNED = re.compile(r"\b(?:Signed|Signature|Sign-off)\s*:?\s*$", re.IGNORECASE)
 _CLOSING = re.compile(rf"(?:{CLOSING})\s*,?\s*$", re.IGNORECASE)
