@@ -7,7 +7,7 @@ import pytest
 from spia_core.adversary.local import LocalAdversary
 from spia_core.adversary.local.attributes.location import _place, demonym_of, leading_place
 from spia_core.adversary.local.attributes.work import (
-    agent_offices,
+    AGENT_OFFICES,
     job_used_as_job,
     role_phrase,
     role_work,
@@ -75,7 +75,7 @@ def test_prosecutor_place_prefix_goes_to_location(result):
 def test_lexicon_helpers():
     assert role_phrase("the President of the Fourth Section") == "President of the Fourth Section"
     assert role_work()["agent"].occupation == "Government Agent"
-    assert agent_offices()["United Kingdom"] == "Foreign and Commonwealth Office"
+    assert AGENT_OFFICES["United Kingdom"] == "Foreign and Commonwealth Office"
     assert demonym_of("Türkiye") == "Turkish"
     place, rest = leading_place("Sarıdere District Governor", "Türkiye")
     assert place is not None and place.country == "Türkiye" and rest == "District Governor"

@@ -66,3 +66,60 @@ def test_activity_rows_name_taxonomy_codes() -> None:
 )
 def test_a_job_in_the_author_s_handle_or_hashtag(post: str, job: str) -> None:
     assert _author(post, "OCCUPATION") == job
+
+
+def _person(text: str, who: str, tag: str) -> list[tuple[str, int]]:
+    subject = next(s for s in LocalAdversary().infer(text).subjects if who in s.description)
+    return [(p.keyword, p.certainty) for p in subject.piis if p.tag == tag and p.keyword]
+
+
+def test_a_job_title_before_a_name_and_an_award_after_it() -> None:
+    text = "Local florist Dana Whitfield, 52, was named Trader of the Year at the market awards."
+    assert [k for k, _ in _person(text, "Dana", "OCCUPATION")] == ["Florist"]
+
+
+def test_a_post_in_brackets_in_minutes_is_no_job() -> None:
+    text = (
+        "Present: Alan Reeve (chair), Joy Okoro (treasurer), Lin Wu (secretary).\nApologies: none."
+    )
+    assert _person(text, "Joy", "OCCUPATION") == []
+    assert [k for k, _ in _person(text, "Joy", "POSITION")] == ["Treasurer"]
+
+
+@pytest.mark.parametrize(
+    ("post", "tag", "value", "certainty"),
+    [
+        ("I teach year 6 at a village school near Hull.", "OCCUPATION", "Teacher", 3),
+        (
+            "I'm in my third year of a physics degree and tutor on Saturdays.",
+            "OCCUPATION",
+            "Student",
+            3,
+        ),
+        (
+            "I'm in my third year of a physics degree and tutor on Saturdays.",
+            "EDUCATION",
+            "In College",
+            3,
+        ),
+        (
+            "Twenty years of fitting radiators and boilers, and my knees show it.",
+            "OCCUPATION",
+            "Plumber",
+            1,
+        ),
+    ],
+)
+def test_work_described_not_named(post: str, tag: str, value: str, certainty: int) -> None:
+    author = LocalAdversary().infer(post).subjects[0]
+    found = [(p.keyword, p.certainty) for p in author.piis if p.tag == tag and p.keyword]
+    assert found and found[0][0] == value and found[0][1] >= certainty, found
+
+
+def test_managing_is_a_post_unless_the_object_names_the_job() -> None:
+    assert _author("I manage three rental houses on the coast.", "OCCUPATION") == ""
+    assert _author("I manage a small hotel by the harbour.", "OCCUPATION") == "Hotel manager"
+
+
+def test_work_roles_rows_have_six_columns() -> None:
+    assert [r for r in lexicons._read_tsv("work_roles.tsv") if len(r) < 6] == []

@@ -58,16 +58,17 @@ def _author_tokens(ctx: DocContext, d: Draft) -> list[Any]:
 
 
 def _hits(tokens: list[Any]) -> dict[str, Any]:
-    """Cue -> first token where it occurs (one- and two-word cues, lemma or text)."""
+    """Cue -> first token where it occurs (one- and two-word cues, text or its singular)."""
     index = _cues()[0]
     out: dict[str, Any] = {}
     for i, t in enumerate(tokens):
-        forms = {t.text.lower(), t.lemma_.lower()}
+        forms = {w := t.text.lower(), re.sub(r"(?<!s)s$", "", w)}  # 'boilers': a naive singular
         if re.search("[a-z][A-Z]", t.text):  # a CamelCase hashtag: #NurseLife -> nurse, life
             forms |= {w.lower() for w in re.findall(r"[A-Z][a-z]+", t.text)}
         if i + 1 < len(tokens) and tokens[i + 1].i == t.i + 1:
             nxt = tokens[i + 1]
-            forms |= {f"{a} {b}" for a in forms for b in (nxt.text.lower(), nxt.lemma_.lower())}
+            two = {w := nxt.text.lower(), re.sub(r"(?<!s)s$", "", w)}
+            forms |= {f"{a} {b}" for a in forms for b in two}
         for form in forms:
             if form in index and form not in out:
                 out[form] = t

@@ -12,6 +12,7 @@ from typing import Any
 
 from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.attributes import segment_matches
+from spia_core.adversary.local.attributes.work import job_position, job_used_as_job
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
@@ -86,11 +87,7 @@ def _title(
                 break  # "the County Authority housing officer": a name is no part of the job
             start -= 1
     phrase = doc[start : tok.i + 1].text
-    label = lexicons.job_label(phrase)
-    if not label:
-        label = phrase[:1].upper() + phrase[1:]
-        label = label[:-1] if label.endswith("s") and not label.endswith("ss") else label
-    return label, job, doc[start].idx, end
+    return lexicons.job_label(phrase) or job_position(phrase), job, doc[start].idx, end
 
 
 def _speaker(ctx: DocContext, tok: Any) -> Draft | None:
@@ -241,7 +238,8 @@ def _pattern(tok: Any) -> str | None:
         c.dep_ == "amod" and c.text.lower() == "fellow" for c in tok.children
     ):
         return "occupation.stated_weak"
-    if tok.dep_ == "appos":  # "Nadia Rahman, pharmacist", "my neighbour, a fire officer"
+    if tok.dep_ == "appos" or (tok.dep_ == "compound" and tok.text.islower() and tok.head.is_title):
+        # "Nadia Rahman, pharmacist", "my neighbour, a fire officer", "local baker Priya Raman"
         return "occupation.apposition"
     return None
 
@@ -289,8 +287,8 @@ def _findings(ctx: DocContext, d: Draft, tok: Any, rule_id: str) -> list[Finding
     if hit is None:
         return _position(ctx, tok)
     label, job, s, e = hit
-    if ctx.is_masked(s, e):
-        return []
+    if ctx.is_masked(s, e) or not job_used_as_job(ctx.text, s, e) or ctx.text[s - 1 : s] == "(":
+        return []  # "named Shopkeeper of the Year": an award; "Jo Bell (treasurer)": a post
     ev = [ctx.ev(s, e)]
     out = [rule(rule_id).find(label, ev)]
     if job is not None and job.education:
@@ -388,9 +386,13 @@ def _does(ctx: DocContext, d: Draft, verb: Any) -> list[Finding]:
         return []
     w, table = obj.text.lower(), lexicons.occupations()[0]  # "I drive a bus" -> Bus driver
     label = next((c for c in (f"{w} {agent}", f"{w[:-1]} {agent}") if c in table), agent)
+    if label == agent and agent in _words("position_heads"):
+        return []  # "I manage four flats": a post, unless the object names the job (hotel manager)
     living = any(c.text.lower() in {"living", "trade"} for p in kids for c in p.children)
-    ev, label = [ctx.ev(verb.idx, e)], lexicons.job_label(label)
-    return [rule("occupation.does").find(label, ev, certainty=4 if living else None)]
+    at = [c for p in kids if p.lower_ == "at" for c in p.children if c.dep_ == "pobj"]
+    place = any(c.lower_ not in {"home", "night", "weekends", "weekend", "times"} for c in at)
+    ev, label, cert = [ctx.ev(verb.idx, e)], lexicons.job_label(label), 3 if place else None
+    return [rule("occupation.does").find(label, ev, certainty=4 if living else cert)]
 
 
 #: A field of a profile or signature line: "Senior data analyst at Brightwave Logistics".
@@ -483,7 +485,9 @@ def _degree(ctx: DocContext, d: Draft) -> list[Finding]:
         theirs = [(o + m.start(), o + m.end()) for m, o in segment_matches(ctx, d, rx)]
         for s, e in author_matches(ctx, d, rx) if d.is_author else theirs:
             if not ctx.is_masked(s, e) and not (d.is_author and _THIRD.search(ctx.text, s, e)):
-                return [rule("occupation.education_stated").find(value, [ctx.ev(s, e)])]
+                ev = [ctx.ev(s, e)]  # "in my second year of a nursing degree": a student too
+                out = [rule("occupation.education_stated").find(value, ev)]
+                return out + [rule("occupation.stated").find("Student", ev)] * (value[:3] == "In ")
     return []
 
 

@@ -95,8 +95,6 @@ def role_work() -> dict[str, RoleWork]:
     """Role key -> RoleWork, from ``work_roles.tsv`` (falls back to roles.tsv for other roles)."""
     out: dict[str, RoleWork] = {}
     for row in lexicons._read_tsv("work_roles.tsv"):
-        if len(row) < 6:
-            raise ValueError(f"work_roles.tsv: row {row!r} needs 6 columns")
         occ, pos, edu = ("" if c == "-" else c for c in row[1:4])
         out[row[0]] = RoleWork(occ, pos, edu, int(row[4]), int(row[5]))
     for r in lexicons.roles():
@@ -105,10 +103,8 @@ def role_work() -> dict[str, RoleWork]:
     return out
 
 
-@functools.cache
-def agent_offices() -> dict[str, str]:
-    """Country -> the office its Government Agent usually belongs to (``agent_offices.tsv``)."""
-    return {row[0]: row[1] for row in lexicons._read_tsv("agent_offices.tsv")}
+#: Country -> the office its Government Agent usually belongs to (``agent_offices.tsv``).
+AGENT_OFFICES = {row[0]: row[1] for row in lexicons._read_tsv("agent_offices.tsv")}
 
 
 _LEAD_WORDS = re.compile(r"^(?:the|their|his|her|its|a|an|that|this)\s+", re.IGNORECASE)
@@ -189,6 +185,9 @@ def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
         if paren and not any(x.start < paren.end() <= x.end for x in d.mentions):
             continue
         ev, label = [ctx.ev(s, e)], lexicons.job_label(m.group(0)) or job.occupation
+        if ctx.text[s - 1 : s] + ctx.text[e : e + 1] == "()":  # "Sam Hale (treasurer)" in minutes:
+            out.append(rule("work.job_position").find(job_position(m.group(0)), ev, certainty=3))
+            continue  # a post in a club or meeting, not a job
         if d.is_author:  # only a hint ("my doctor"); attributes.occupation reads stated jobs
             if _AUDIENCE_BEFORE.search(ctx.text, max(0, s - 40), s):
                 continue
@@ -199,7 +198,7 @@ def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
             out.append(rule("work.job_word").find(label, ev))
             if not (d.roles.keys() & role_work().keys()):
                 # "the applicant, who is a veterinary surgeon": the post held is the job word.
-                out.append(rule("work.job_position").find(_job_position(m.group(0)), ev))
+                out.append(rule("work.job_position").find(job_position(m.group(0)), ev))
             if job.education:
                 out.append(rule("work.job_education").find(job.education, ev))
     return out
@@ -376,7 +375,7 @@ def _agent_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
     if not ctx.country:
         return []
     ev = list(ctx.country_evidence[:2])
-    office = agent_offices().get(ctx.country, "")
+    office = AGENT_OFFICES.get(ctx.country, "")
     masked_office = False
     for m in d.mentions:
         if m.kind in {"name", "placeholder"}:
@@ -459,13 +458,9 @@ def _job_of_subject(text: str, s: int, d: Draft) -> bool:
     return not (_DEFINITE_BEFORE.search(before) and not _DEFINITE_OWN.search(before))
 
 
-def _job_position(word: str) -> str:
+def job_position(word: str) -> str:
     """The post a job word names, singular and capitalised ('professors' -> 'Professor')."""
-    w = re.sub(r"\s+", " ", word.strip())
-    if w.lower().endswith("men"):
-        w = w[:-3] + "man"
-    elif w.lower().endswith("s") and not w.lower().endswith(("ss", "us")):
-        w = w[:-1]
+    w = re.sub(r"men$", "man", re.sub(r"(?<![su])s$", "", re.sub(r"\s+", " ", word.strip())))
     return w[:1].upper() + w[1:]
 
 
