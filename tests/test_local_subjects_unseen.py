@@ -339,3 +339,43 @@ def test_little_ones_counted_and_a_spouse_with_a_world_name(adversary: LocalAdve
     assert any(
         "spouse of the author" in d for d in _labels(adversary, "I am married to Oyindamola.")
     )
+
+
+def _heads(adversary: LocalAdversary, text: str) -> list[str]:
+    return [d.split(" - ")[0] for d in _labels(adversary, text)]
+
+
+def test_person_tagged_as_a_firm_and_the_firm_of_a_signature(adversary: LocalAdversary) -> None:
+    """A referee's e-mail: the person NER reads as a firm is a person, the signature's firm
+    and the title under the writer's name are no people of their own."""
+    text = (
+        "From: Rahul Mehta <r.mehta@example.org>\n\nHi,\n\nI am happy to give a reference for "
+        "Grace Adeyemi, who worked under me in the lab for three years. She left us in June to "
+        "start a PhD.\n\nBest,\nRahul\nHead of Quality Control, Northfield Labs\n"
+    )
+    heads = _heads(adversary, text)
+    assert any("Adeyemi" in h for h in heads), heads
+    assert len(heads) == 2 and not any("Northfield" in h or "Quality" in h for h in heads), heads
+
+
+def test_a_greeting_word_is_no_person(adversary: LocalAdversary) -> None:
+    assert _heads(adversary, "Hey, I'm a plumber at a small firm in Derby.") == ["The author"]
+
+
+def test_third_person_news_with_a_press_address_has_no_writer(adversary: LocalAdversary) -> None:
+    text = (
+        "Kestrel Boatworks has appointed Oluwaseun Adebanjo as head of sales. Oluwaseun joins "
+        "from a rival yard. Press enquiries: media@example.com"
+    )
+    heads = _heads(adversary, text)
+    assert not any("author" in h.lower() for h in heads) and any("Adebanjo" in h for h in heads)
+
+
+def test_saints_pavilions_and_great_grandchildren(adversary: LocalAdversary) -> None:
+    text = (
+        "The fete at St Aldhelm's Junior School raised £300 and the Herbert Cole Pavilion was "
+        "full. Mrs Pryce said her great-granddaughter won the cake raffle."
+    )
+    heads = _heads(adversary, text)
+    assert not any("Aldhelm" in h or "Pavilion" in h for h in heads), heads
+    assert any("Great-granddaughter" in h for h in heads), heads

@@ -113,9 +113,8 @@ def find_paired_names(text: str) -> list[Mention]:
     for m in _PAIR.finditer(text):
         if not (_is_first(m.group("a")) and _is_first(m.group("b"))):
             continue
-        if re.match(
-            r"\s+(?:Ltd|Inc|PLC|LLC|LLP|Co|Group|Associates|Partners|Solicitors)\b", text[m.end() :]
-        ):
+        nxt = re.match(r"\s+(\w+)", text[m.end() :])
+        if nxt and nxt[1].lower() in lexicons.words("org_head"):
             continue  # a firm: "Smith & Jones Partners"
         last = m.group("last")
         out.append(Mention.at(m, "name", "a", name=f"{m.group('a')} {last}", source="pair"))
@@ -135,7 +134,7 @@ def find_cue_names(text: str) -> list[Mention]:
         name, cue = m.group("name"), m.groupdict()
         first, noun = name.split()[0], cue.get("noun") or ""
         skip = noun in lexicons.words("not_person") or lexicons.fold(first) in lower
-        skip = skip or first in lexicons.words("lead_title")  # "Dear Sir"
+        skip = skip or first in lexicons.words("lead_title") | lexicons.words("name_cue")  # "Hey,"
         # "my daughter (Ama)": a word alone in brackets after a kin word is a name
         kin = noun in lexicons.kin_words() and text[m.end("name") : m.end("name") + 1] == ")"
         bracketed = kin and lexicons.fold(first) not in lexicons.common_words()
@@ -176,8 +175,6 @@ def find_cue_names(text: str) -> list[Mention]:
 
 
 _NOT_A_PERSON_SLOT = _CUES["not_a_person_slot"]
-
-
 _A_CERTAIN = _CUES["a_certain"]
 
 
@@ -298,10 +295,9 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
         if "@" in raw:
             name = handle_name(raw) or name
         names.append(Mention(m.start(group), m.end(group), raw, "handle", name=name))
-    if not names and not hidden:
-        hm = patterns.HANDLE.search(text[:200])
-        if hm and text[: hm.start()].strip() == "":
-            names.append(Mention.at(hm, "handle", name=handle_to_name(hm.group(0))))
+    hm = patterns.HANDLE.match(text, len(text) - len(text.lstrip()))
+    if hm and not names and not hidden:
+        names.append(Mention.at(hm, "handle", name=handle_to_name(hm.group(0))))
     if not names and not hidden:
         lm = patterns.LEAD_NAME.match(text)
         words = lm.group("name").split() if lm else []
@@ -351,7 +347,7 @@ def _role_regex() -> re.Pattern[str]:
         rf"(?:of (?:the|its|their) (?:(?:\[ORG\]|[A-Z][\w\-]+)['’]s )?)?"
         rf"|(?<![\w\]])(?=\[?[A-ZÀ-ÞİŞÇĞÖÜŁŚŻŹ]))"
         rf"(?:(?P<ord>{ords})\s+)?(?:(?P<adj>{_ROLE_ADJ}(?: {_ROLE_ADJ})?|"
-        rf"{lexicons.alternation('role_adjective')})\s+)?(?P<role>{alts})(?:\b|(?<=\]))"
+        rf"{lexicons.alternation('role_adjective')})[ \t]+)?(?P<role>{alts})(?:\b|(?<=\]))"
         rf"{_ROLE_COMP}"
     )
 
@@ -459,10 +455,10 @@ def _possessed_kin(text: str) -> list[Mention]:
     for m in _kin_regex().finditer(text):
         word = m.group("kin")
         kin = kinmap[word]
-        anchor = (m.group("anchor") or "").lower()
-        if not anchor:  # "my four wonderful kids": the last possessive before the kin word
-            words = reversed(m.group(0).lower().split()[:-1])
-            anchor = next((w for w in words if re.fullmatch("my|his|her|our|their|your", w)), "")
+        anchor, start = (m.group("anchor") or "").lower(), m.start()
+        own = list(re.finditer(r"\b(?:my|his|her|our|their|your)\s", m.group(0), re.I))
+        if not anchor and own:  # "said her great-granddaughter": the last possessive, from it on
+            anchor, start = own[-1][0].strip().lower(), start + own[-1].start()
         prev = out[-1] if out else None
         listed = prev and prev.anchor not in {"", "a", "an"} and not prev.plural
         if not anchor and listed and _KIN_LIST_GAP.match(text[prev.end : m.start("kin")]):
@@ -494,9 +490,9 @@ def _possessed_kin(text: str) -> list[Mention]:
             continue  # bare 'son', 'a widow': an attribute, not a separate person
         if set(m.group(0).lower().split()) & lexicons.words("partner_kind"):
             continue  # "her lab partner", "my business partner": no spouse
-        out.append(
-            Mention.at(m, "kin", role=kin.word, anchor=anchor, count=num or 1, plural=plural)
-        )
+        k = Mention.between(text, start, m.end(), "kin", role=kin.word, anchor=anchor)
+        k.count, k.plural = num or 1, plural
+        out.append(k)
     return out
 
 

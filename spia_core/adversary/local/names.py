@@ -20,10 +20,8 @@ def name_sets() -> tuple[frozenset[str], frozenset[str]]:
 
 
 def _lean(word: str) -> int:
-    """+1 when the census lists ``word`` more often as a first name than as a surname,
-    -1 for the reverse, 0 when even ('john' +1, 'jones' -1, 'linton' 0)."""
-    firsts, lasts = name_votes()
-    diff = firsts.get(word, 0) - lasts.get(word, 0)
+    """+1 / -1 / 0: the census lists ``word`` more often as a first name / surname / even."""
+    diff = name_votes()[0].get(word, 0) - name_votes()[1].get(word, 0)
     return (diff > 0) - (diff < 0)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import spia_core.adversary.local.lexicons as lexicons
-from spia_core.adversary.local.draft import Draft, _same_person, names_compatible
+from spia_core.adversary.local.draft import _same_person, names_compatible
 from spia_core.adversary.local.mentions import QUOTE_SPANS, Mention, overlaps
 from spia_core.adversary.local.subjects.state import SubjectState
 
@@ -33,10 +33,9 @@ _INTRO = re.compile(r"\b(?:I am|I['’]m|[Mm]y name is|[Tt]his is|[Ii]t['’]s|[
 def link_author(st: SubjectState) -> None:
     if not st.english:
         return  # no first person, header or sign-off the engine can read
-    legal = bool(st.with_role("applicant")) or bool(
-        re.search(r"\b(?:the Court|the Government|the Convention)\b", st.text)
-    )
-    post_like = st.codes or re.search(
+    legal = st.legal or bool(st.with_role("applicant"))
+    # a code (e-mail, phone) makes a writer unless the text is about named people (a news item)
+    post_like = (st.codes and not any(d.alive and d.names for d in st.drafts)) or re.search(
         r"\?|\b(?:[Aa]nyone|[Hh]elp|[Tt]hanks|#\w+)\b|^\W*\w+ \w+ here\b", st.text
     )
     quotes = [m.span() for m in QUOTE_SPANS.finditer(st.text)]  # "we", "our", "us": a writer
@@ -59,13 +58,19 @@ def link_author(st: SubjectState) -> None:
     if lead is not None:
         st.merge(author, st.draft_of(lead))
     for h in st.author_names:
-        same = next((d for d in st.drafts if _named_as(d, h)), None)
+        # another live person named like the author's handle ("@ana_p") or header name ("Ana P.")
+        like = names_compatible if " " in h.text.strip() else _same_person
+        named = [d for d in st.drafts if d.alive and not d.is_author]
+        same = next((d for d in named if any(like(n.name, h.name) for n in d.names)), None)
         st.attach(author, h)
         if same is not None:
             st.merge(author, same)
-        for d in st.drafts:  # "Name: [PERSON]": the header placeholder is the author
+        for d in st.drafts:  # "Name: [PERSON]"; "Ann Lee\nSales Director" (a title under it)
             placeholders = [(m.start, m.end) for m in d.mentions if m.kind == "placeholder"]
-            if d.alive and d is not author and overlaps(h.start, h.end, placeholders):
+            r = d.mentions[0] if len(d.mentions) == 1 and d.mentions[0].kind == "role" else None
+            above = r and re.search(r"([^\n]+)\n[ \t]*\Z", st.text[: r.start])
+            title = above and names_compatible(above[1].strip(" ,"), h.name)
+            if d.alive and d is not author and (overlaps(h.start, h.end, placeholders) or title):
                 st.merge(author, d)
 
 
@@ -83,22 +88,12 @@ def _elided(st: SubjectState) -> bool:
     return verb is not None and not said
 
 
-def _named_as(d: Draft, h: Mention) -> bool:
-    """Another live person named like the author's handle or header name."""
-    same = names_compatible if " " in h.text.strip() else _same_person  # "Ana P." / "@ana_p"
-    return d.alive and not d.is_author and any(same(n.name, h.name) for n in d.names)
-
-
 def _lead_placeholder(st: SubjectState) -> Mention | None:
-    """A person mention opening the text as a post header ("[PERSON] : ...")."""
+    """The person mention opening a post as its header ("[PERSON] :", "[PERSON] Name:")."""
     lead = next(iter(st.person_mentions()), None)
+    header = r"[.\w]*\s*:|\s*(?:Name|Username|User|Author)\s*:|\s+here\b"
     at_start = lead is not None and not st.text[: lead.start].strip()
-    after = st.text[lead.end : lead.end + 30] if lead is not None else ""
-    if at_start and re.match(
-        r"[.\w]*\s*:|\s*(?:Name|Username|User|Author)\s*:|\s+here\b", after, re.IGNORECASE
-    ):
-        return lead  # "[PERSON] : ...", "[PERSON].smith : ...", "[PERSON] Name: ..."
-    return None
+    return lead if at_start and re.match(header, st.text[lead.end : lead.end + 30], re.I) else None
 
 
 def article_author(st: SubjectState) -> None:

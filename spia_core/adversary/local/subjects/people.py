@@ -11,6 +11,7 @@ from pathlib import Path
 import spia_core.adversary.local.lexicons as lexicons
 from spia_core import exposure
 from spia_core.adversary.local.mentions import Mention
+from spia_core.adversary.local.names import is_given_name
 from spia_core.adversary.local.parse import Token
 
 #: Prepositions that put a place after them. "from", "to" and "on" also take people ("a note
@@ -80,6 +81,21 @@ def person_evidence(text: str, m: Mention) -> bool:
     return pair is not None and lexicons.fold(pair.group(1)) in lexicons.first_names()
 
 
+def mistagged_names(text: str, ents: list[tuple[int, int, str]]) -> list[Mention]:
+    """A person NER tags as a firm or place ("a reference for Grace Adeyemi, who"): a given name,
+    a word no dictionary has, and a person's words after it or the given name used again alone."""
+    out = []
+    for s, _, label in ents:
+        m = re.compile(r"([A-Z][a-z]+) ([A-Z][a-z]+(?:-[A-Z][a-z]+)?)\b").match(text, s)
+        if label == "PERSON" or not m or lexicons.fold(m[2]) in lexicons.common_words():
+            continue
+        mention = Mention.at(m, "name", name=m[0], source="cue")
+        again = re.search(rf"\b{m[1]}\b(?! {m[2]})", text[m.end() :])
+        if is_given_name(m[1]) and (again or person_evidence(text, mention)):
+            out.append(mention)
+    return out
+
+
 def entity_label(ents: list[tuple[int, int, str]], m: Mention) -> str:
     """spaCy's label of an entity overlapping the mention ('' when none)."""
     return next((label for s, e, label in ents if s < m.end and m.start < e), "")
@@ -117,20 +133,14 @@ def _stop_words() -> dict[str, frozenset[str]]:
 
 
 def _spacy_stop_words(lang: str) -> set[str]:
-    """``spacy.lang.<lang>.stop_words.STOP_WORDS``, read from its file alone: importing the
+    """``spacy.lang.<lang>.stop_words.STOP_WORDS``, run from its file alone: importing the
     language package first compiles its tokenizer exceptions (French alone: 6 s)."""
-    import importlib
-    import importlib.util
-
     import spacy
 
     path = Path(spacy.__file__).parent / "lang" / lang / "stop_words.py"
-    spec = importlib.util.spec_from_file_location(f"_spia_stop_words_{lang}", path)
-    if spec is None or spec.loader is None or not path.is_file():
-        return importlib.import_module(f"spacy.lang.{lang}.stop_words").STOP_WORDS
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.STOP_WORDS
+    namespace: dict = {}
+    exec(path.read_text(encoding="utf-8"), namespace)  # a word list, no imports
+    return namespace["STOP_WORDS"]
 
 
 def looks_english(text: str) -> bool:

@@ -15,6 +15,7 @@ from spia_core.adversary.local.mentions import Mention, clean_name, overlaps
 from spia_core.adversary.local.parse import Token
 from spia_core.adversary.local.patterns import LIST_GAP as _LIST_GAP
 from spia_core.adversary.local.patterns import ordinal as ordinal_of
+from spia_core.adversary.local.subjects import people
 
 _APPOS_AFTER = re.compile(r"^\s*(?:\(\s*[“\"‘']?\s*|,\s*(?:who was |who is )?|\s)$")
 
@@ -49,7 +50,7 @@ class SubjectState:
         names = mentions.find_name_mentions(text, ents, masks)
         self.legal = bool(re.search(r"\b(?:the applicants?|the Court|the Government)\b", text))
         if not self.legal and rules.enabled("subject.cue_names"):
-            cues = mentions.find_cue_names(text)
+            cues = mentions.find_cue_names(text) + people.mistagged_names(text, ents)
             cue_spans = [(c.start, c.end) for c in cues if c.source == "cue"]
             for n in names:
                 if not n.source and overlaps(n.start, n.end, cue_spans):
