@@ -83,3 +83,12 @@ def test_a_relative_of_the_person_addressed_is_a_person(adversary: LocalAdversar
 def test_a_mate_or_pal_is_described_as_a_friend(adversary: LocalAdversary, text: str) -> None:
     labels = [d for d, _ in _subjects(adversary, text)]
     assert any("friend of the author" in d for d in labels), labels
+
+
+def test_a_couple_guessed_from_a_masked_kin_word_is_only_a_weak_marriage(
+    adversary: LocalAdversary,
+) -> None:
+    text = "My [DEM] [PERSON] and I finally repainted the hall. He did the ceiling."
+    subjects = adversary.infer(text).subjects
+    married = [p for s in subjects for p in s.piis if p.tag == "RELATIONSHIP" and p.keyword]
+    assert married and all(p.certainty <= 2 for p in married), married

@@ -154,13 +154,12 @@ def named_context(ctx: DocContext, d: Draft) -> list[Finding]:
 
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
-    kin_table = lexicons.kin_words()
-    kin = kin_table.get(d.kin)
+    kin = (kin_table := lexicons.kin_words()).get(d.kin)
     km = next((m for m in d.mentions if m.kind == "kin"), None)
     kin_ev = [ctx.ev(km.start, km.end)] if km else []
     if d.kin == "spouse" or (kin and kin.relationship):
         value = "Married" if d.kin == "spouse" else kin.relationship
-        out.append(rule("family.kin").find(value, kin_ev))
+        out.append(rule("family.kin_guess" if d.guess else "family.kin").find(value, kin_ev))
     has_children = False
     for other in ctx.drafts:
         if other.anchor is not d or not other.kin:
@@ -179,7 +178,8 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             continue
         value = "Married" if other.kin == "spouse" else (k.anchor_relationship if k else "")
         if value:
-            out.append(rule("family.anchor_of_kin").find(value, ev))
+            rid = "family.kin_guess" if other.guess else "family.anchor_of_kin"
+            out.append(rule(rid).find(value, ev))
         elif canon in _CHILDREN:
             has_children = True
     lone = _LONE_PARENT.search(ctx.text) if d.is_author else None
