@@ -127,7 +127,7 @@ def test_who_clause_job_is_the_noun_s(adv: LocalAdversary) -> None:
 def test_a_retired_trade_is_the_trade(adv: LocalAdversary) -> None:
     subjects = adv.infer("My husband, a retired firefighter, grows tomatoes now.").subjects
     husband = next(s for s in subjects if "husband" in s.description.lower())
-    assert [p.keyword for p in husband.piis if p.tag == "OCCUPATION"] == ["Firefighter"]
+    assert [p.keyword for p in husband.piis if p.tag == "OCCUPATION"] == ["Retired firefighter"]
 
 
 def test_a_turn_of_degrees_is_no_age(adv: LocalAdversary) -> None:

@@ -25,9 +25,7 @@ _FIELDS = dict(lexicons._read_tsv("occupation_fields.tsv"))
 
 
 @functools.cache
-def _cues() -> tuple[
-    dict[str, list[int]], tuple[str, ...], tuple[str, ...], dict[str, float], dict[str, float]
-]:
+def _cues() -> tuple[Any, ...]:
     """(cue -> row indices, label per row, SOC major group per row, cue -> weight among rows,
     cue -> weight among fields)."""
     # the first row of a code names it (23-1011 is Lawyer before Prosecutor)

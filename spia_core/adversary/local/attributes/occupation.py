@@ -12,7 +12,7 @@ from typing import Any
 
 from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.attributes import segment_matches
-from spia_core.adversary.local.attributes.work import job_position, job_used_as_job
+from spia_core.adversary.local.attributes.work import job_position, job_used_as_job, retired
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
@@ -87,7 +87,10 @@ def _title(
                 break  # "the County Authority housing officer": a name is no part of the job
             start -= 1
     phrase = doc[start : tok.i + 1].text
-    return lexicons.job_label(phrase) or job_position(phrase), job, doc[start].idx, end
+    label = lexicons.job_label(phrase) or job_position(phrase)
+    if any(t.lower_ == "retired" for t in doc[first : tok.i]):  # an annotator's "Retired teacher"
+        label = retired(label)
+    return label, job, doc[start].idx, end
 
 
 def _speaker(ctx: DocContext, tok: Any) -> Draft | None:
@@ -108,10 +111,7 @@ def _clause_subject(ctx: DocContext, tok: Any) -> Draft | None:
     if "relcl" in (verb.dep_, tok.dep_):  # "my wife, who teaches / works as": the noun's
         return _named(ctx, (tok if tok.dep_ == "relcl" else verb).head)
     subj = next((c for c in verb.children if c.dep_ in {"nsubj", "nsubjpass"}), None)
-    if subj is None:
-        # "Been a nurse for ten years.", "Proud to be a teacher!": a post's author speaks.
-        return next((d for d in ctx.drafts if d.is_author), None)
-    if subj.text.lower() in _FIRST:
+    if subj is None or subj.text.lower() in _FIRST:  # "Been a nurse for ten years.": the author
         return next((d for d in ctx.drafts if d.is_author), None)
     return _named(ctx, subj)
 
@@ -224,10 +224,9 @@ def _pattern(tok: Any) -> str | None:
     head = tok.head
     if tok.dep_ == "attr" and head.text.lower() in _BE:
         return "occupation.stated"
-    if tok.dep_ == "pobj" and head.text.lower() in {"to", "as"} and head.head.text.lower() in _MADE:
-        return "occupation.stated"  # "promoted to team leader", "appointed as head of sales"
-    if tok.dep_ in {"xcomp", "oprd"} and head.text.lower() in _MADE:
-        return "occupation.stated"  # "promoted to head of sales", "appointed chair of X"
+    made = head.head if tok.dep_ == "pobj" and head.text.lower() in {"to", "as"} else head
+    if (tok.dep_ in {"pobj", "xcomp", "oprd"}) and made.text.lower() in _MADE:
+        return "occupation.stated"  # "promoted to team leader", "appointed chair of X"
     if tok.dep_ == "pobj" and head.text.lower() == "as":
         before = head.doc[head.i - 1].text.lower() if head.i > 0 else ""
         if head.head.text.lower() in _words("work_heads") or before in _words("work_heads"):
@@ -293,10 +292,7 @@ def _findings(ctx: DocContext, d: Draft, tok: Any, rule_id: str) -> list[Finding
     out = [rule(rule_id).find(label, ev)]
     if job is not None and job.education:
         out.append(rule("occupation.job_education").find(job.education, ev))
-    first = min(
-        (t.idx for c in tok.lefts if c.dep_ in {"amod", "compound"} for t in c.subtree), default=s
-    )
-    phrase = ctx.text[min(first, s) : e]
+    phrase = ctx.text[min(tok.doc[_modifiers(tok)].idx, s) : e]
     if _RANK.search(phrase):
         out.append(rule("occupation.rank").find(phrase[:1].upper() + phrase[1:], ev))
     for anchor in (tok, tok.head.head if tok.dep_ == "pobj" else None):
@@ -378,21 +374,18 @@ def _does(ctx: DocContext, d: Draft, verb: Any) -> list[Finding]:
         return []
     if subj.text.lower() != "i" and not verb.text.lower().endswith("s"):
         return []
-    agent = _agent_of(verb.text)
-    if not agent or _speaker(ctx, verb) is not d:
-        return []
-    s, e = subj.idx, obj.idx + len(obj.text)
-    if ctx.is_masked(s, e):
+    agent, s, e = _agent_of(verb.text), subj.idx, obj.idx + len(obj.text)
+    if not agent or ctx.is_masked(s, e) or _speaker(ctx, verb) is not d:
         return []
     w, table = obj.text.lower(), lexicons.occupations()[0]  # "I drive a bus" -> Bus driver
     label = next((c for c in (f"{w} {agent}", f"{w[:-1]} {agent}") if c in table), agent)
     if label == agent and agent in _words("position_heads"):
         return []  # "I manage four flats": a post, unless the object names the job (hotel manager)
     living = any(c.text.lower() in {"living", "trade"} for p in kids for c in p.children)
-    at = [c for p in kids if p.lower_ == "at" for c in p.children if c.dep_ == "pobj"]
-    place = any(c.lower_ not in {"home", "night", "weekends", "weekend", "times"} for c in at)
-    ev, label, cert = [ctx.ev(verb.idx, e)], lexicons.job_label(label), 3 if place else None
-    return [rule("occupation.does").find(label, ev, certainty=4 if living else cert)]
+    at = [c.lower_ for p in kids if p.lower_ == "at" for c in p.children if c.dep_ == "pobj"]
+    cert = 4 if living else 3 if set(at) - {"home", "night", "weekends"} else None
+    ev, label = [ctx.ev(verb.idx, e)], lexicons.job_label(label)
+    return [rule("occupation.does").find(label, ev, certainty=cert)]
 
 
 #: A field of a profile or signature line: "Senior data analyst at Brightwave Logistics".

@@ -185,6 +185,8 @@ def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
         if paren and not any(x.start < paren.end() <= x.end for x in d.mentions):
             continue
         ev, label = [ctx.ev(s, e)], lexicons.job_label(m.group(0)) or job.occupation
+        if re.search(r"\bretired\s+(?:[\w-]+\s+){0,2}$", ctx.text[max(0, s - 30) : s], re.I):
+            label = retired(label)  # "Retired postman here": the past job, as annotators write it
         if ctx.text[s - 1 : s] + ctx.text[e : e + 1] == "()":  # "Sam Hale (treasurer)" in minutes:
             out.append(rule("work.job_position").find(job_position(m.group(0)), ev, certainty=3))
             continue  # a post in a club or meeting, not a job
@@ -456,6 +458,11 @@ def _job_of_subject(text: str, s: int, d: Draft) -> bool:
     # "the accredited doctor" names another person, unless in apposition or after a copula
     # ("Mr X, the director", "he was the headmaster").
     return not (_DEFINITE_BEFORE.search(before) and not _DEFINITE_OWN.search(before))
+
+
+def retired(label: str) -> str:
+    """'Tax inspector' -> 'Retired tax inspector'."""
+    return "Retired " + (label if label[:2].isupper() else label[:1].lower() + label[1:])
 
 
 def job_position(word: str) -> str:
