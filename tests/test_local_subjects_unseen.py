@@ -379,3 +379,20 @@ def test_saints_pavilions_and_great_grandchildren(adversary: LocalAdversary) -> 
     heads = _heads(adversary, text)
     assert not any("Aldhelm" in h or "Pavilion" in h for h in heads), heads
     assert any("Great-granddaughter" in h for h in heads), heads
+
+
+def test_a_relative_clause_role_is_the_relatives(adversary: LocalAdversary) -> None:
+    text = "My cousin, who's a lawyer in Leeds, says I should wait. I booked it anyway."
+    assert _heads(adversary, text) == ["The author", "Cousin of the author"]
+
+
+def test_her_husband_hangs_on_a_woman_not_the_man_named_last(adversary: LocalAdversary) -> None:
+    text = (
+        "Attendees: Priya Shah (HR), Desmond Kerr (line manager), employee [REDACTED].\n\n"
+        "[REDACTED] is back after surgery. She is 52 and has worked in our depot since 2011. "
+        "Desmond agreed she will do light duties. "
+        "Her husband drives her in."
+    )
+    labels = _labels(adversary, text)
+    assert not any("of Desmond" in lab for lab in labels), labels
+    assert any(lab.startswith("Husband of") for lab in labels), labels

@@ -10,7 +10,7 @@ import spia_core.adversary.local.lexicons as lexicons
 import spia_core.adversary.local.mentions as mentions
 import spia_core.adversary.local.rules as rules
 from spia_core.adversary.local.attributes.codes import find_codes
-from spia_core.adversary.local.draft import Draft, names_compatible
+from spia_core.adversary.local.draft import Draft, draft_prior_sex, names_compatible
 from spia_core.adversary.local.mentions import Mention, clean_name, overlaps
 from spia_core.adversary.local.parse import Token
 from spia_core.adversary.local.patterns import LIST_GAP as _LIST_GAP
@@ -232,7 +232,7 @@ class SubjectState:
             best = None  # the live non-relative, not of the other sex, mentioned last before k
             for d in self.drafts:
                 prior = [m.start for m in d.mentions if m.start < k.start and m.kind != "kin"]
-                clash = want and d.title_sex and d.title_sex != want
+                clash = want and draft_prior_sex(d) not in {"", want}
                 said_i = d.is_author and any(m.kind == "author" and m.text for m in d.mentions)
                 if not d.alive or d.kin or not prior or clash or said_i:  # said_i: not "her"
                     continue
