@@ -396,3 +396,13 @@ def test_her_husband_hangs_on_a_woman_not_the_man_named_last(adversary: LocalAdv
     labels = _labels(adversary, text)
     assert not any("of Desmond" in lab for lab in labels), labels
     assert any(lab.startswith("Husband of") for lab in labels), labels
+
+
+def test_a_role_before_a_colon_names_the_person_after_it(adversary: LocalAdversary) -> None:
+    text = (
+        "Term report for Leo Hartley, Year 5.\n\nLeo has worked hard this term and his "
+        "spelling has improved.\n\nClass teacher: Mrs D. Okonjo\nDeputy head: Mr T. Varga\n"
+    )
+    heads = _heads(adversary, text)
+    assert not any(h.lower().startswith(("class teacher", "deputy head")) for h in heads), heads
+    assert any("Okonjo" in h for h in heads) and any("Varga" in h for h in heads), heads

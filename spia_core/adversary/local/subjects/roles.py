@@ -35,7 +35,6 @@ _REPRESENTED = _CUES["represented"]
 
 _OPENING = _CUES["opening"]
 
-
 _OWN_CHOICE = _CUES["own_choice"]
 
 _MASKED_PROSECUTOR = _CUES["masked_prosecutor"]
@@ -53,7 +52,8 @@ def _role_target(st: SubjectState, r: Mention) -> Mention | None:
     """The person a role phrase stands in apposition to ("Mr X, the applicant's father")."""
     if re.match(r"['’]s?\b", st.text[r.end : r.end + 2]):
         return None  # "Mr X, the applicant's father": the role is the possessor
-    found = st.adjacent_before(r.start) or st.adjacent_after(r.end)
+    after = st.adjacent_after(r.end)  # "Class teacher: Mrs X": the name after the colon
+    found = (st.text.startswith(":", r.end) and after) or st.adjacent_before(r.start) or after
     place = _CUES["role_place"].match(st.text, r.end)  # "the tenant at flat 3, [NAME], who"
     if found is None and place and rules.enabled("subject.role_apposition"):
         found = st.adjacent_after(place.end(), limit=1)

@@ -19,7 +19,7 @@ from spia_core.adversary.local.subjects import people
 
 _APPOS_AFTER = re.compile(r"^\s*(?:\(\s*[“\"‘']?\s*|,\s*(?:who was |who is )?|\s)$")
 
-_APPOS_BEFORE = re.compile(r"^\s*[,(]?\s*(?:(?:namely|i\.e\.)\s*)?$")
+_APPOS_BEFORE = re.compile(r"^\s*[,(:]?\s*(?:(?:namely|i\.e\.)\s*)?$")
 
 #: A firm named after its partners ("Hardy, Hernandez and Fernandez", "O'Connell, Wong and
 #: Smith"): in posts, the names are the affiliation, not people.
