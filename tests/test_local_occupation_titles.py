@@ -123,3 +123,17 @@ def test_managing_is_a_post_unless_the_object_names_the_job() -> None:
 
 def test_work_roles_rows_have_six_columns() -> None:
     assert [r for r in lexicons._read_tsv("work_roles.tsv") if len(r) < 6] == []
+
+
+def test_someone_else_s_job_in_a_named_person_s_text() -> None:
+    text = (
+        "Dear Dr Okafor, thank you for seeing this 68-year-old retired baker. "
+        "Mr Tom Reilly has had a cough since May."
+    )
+    assert _person(text, "Okafor", "OCCUPATION") == []
+
+
+def test_starting_a_phd_is_no_phd_yet() -> None:
+    assert (
+        _author("Next month I start a PhD in Leeds, wish me luck.", "EDUCATION") == "College Degree"
+    )

@@ -396,11 +396,12 @@ def _agent_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
     return out
 
 
-#: A job word governed by a preposition or a third-person possessive names someone else
+#: A job word governed by a preposition, a third-person possessive or 'this' names someone else
 #: ("taken into custody by police officers", "her lawyer", "the applicant's doctor").
 _OTHER_PERSON_BEFORE = re.compile(
     r"(?:\b(?:by|to|from|against|before|with)\s+(?:the\s+|a\s+|an\s+|two\s+|three\s+|"
-    r"several\s+|other\s+|some\s+)?|(?:\b(?:his|her|their|its)|[’']s)\s+(?:[a-z][\w\-]*\s+)?)$",
+    r"several\s+|other\s+|some\s+)?|(?:\b(?:his|her|their|its)|[’']s)\s+(?:[a-z][\w\-]*\s+)?"
+    r"|\b(?:this|these)\s+(?:[\w-]+\s+){0,3})$",  # "thank you for seeing this retired baker"
     re.IGNORECASE,
 )
 
@@ -460,8 +461,7 @@ def _job_of_subject(text: str, s: int, d: Draft) -> bool:
     return not (_DEFINITE_BEFORE.search(before) and not _DEFINITE_OWN.search(before))
 
 
-def retired(label: str) -> str:
-    """'Tax inspector' -> 'Retired tax inspector'."""
+def retired(label: str) -> str:  # 'Tax inspector' -> 'Retired tax inspector'
     return "Retired " + (label if label[:2].isupper() else label[:1].lower() + label[1:])
 
 
