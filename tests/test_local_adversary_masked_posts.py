@@ -92,3 +92,8 @@ def test_a_couple_guessed_from_a_masked_kin_word_is_only_a_weak_marriage(
     subjects = adversary.infer(text).subjects
     married = [p for s in subjects for p in s.piis if p.tag == "RELATIONSHIP" and p.keyword]
     assert married and all(p.certainty <= 2 for p in married), married
+
+
+def test_a_masked_relative_before_a_preposition_is_a_person(adversary: LocalAdversary) -> None:
+    labels = _labels(adversary, "Drove my [DEM] to the clinic at dawn. She was nervous.")
+    assert any(x.endswith("of the author") for x in labels), labels

@@ -400,7 +400,7 @@ _KIN_LIST_GAP = re.compile(r"^\s*(?:,|and|&|, and)\s*$")
 _MASKED_RELATIVE = re.compile(
     rf"\b(?P<anchor>[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[Tt]he applicant['’]s) (?!{SOCIAL_NOUNS} )"
     r"(?:[a-z]+ )?(?P<kin>\[DEM\])(?=,? ?\[(?:PERSON|LOC|GPE|NORP|MISC)(?:_\d+)?\]"
-    r"(?!,? (?:and|&) \[)|['’]s |,? and I\b|"
+    r"(?!,? (?:and|&) \[)|['’]s |,? and I\b| (?:to|at|on|for|with|without|during|who)\b|"
     rf"\s*[.!?;)]|\s*,(?! \[)| (?:\w+ly )?(?:\w+ed|{lexicons.alternation('slot_verb', 'kin_verb')})"
     r"\b)"
 )
