@@ -222,7 +222,9 @@ class LocalAdversary:
         for i, d in enumerate(drafts):
             if i % step == 0:
                 progress.report(i, len(drafts), "people")
-            piis = _stage_b(ctx, d)
+            piis = stage.choose(stage.candidates(ctx, d, _role_phrase))
+            for p in piis:  # a value read across a line break ("Head of Science\n\n") is one line
+                p.keyword = " ".join(p.keyword.split())
             subjects.append(Subject(id=i, description=_describe(d, i, piis, ctx), piis=piis))
         progress.report(len(drafts), len(drafts), "people")
         t2 = time.perf_counter()
@@ -265,13 +267,6 @@ def _author_holds_the_rest(ctx: DocContext) -> None:
     ctx.segments.setdefault(id(author), []).extend(
         g for g in gaps if ctx.text[g.start : g.end].strip()
     )
-
-
-def _stage_b(ctx: DocContext, d: Draft) -> list[PII]:
-    piis = stage.choose(stage.candidates(ctx, d, _role_phrase))
-    for p in piis:  # a value read across a line break ("Head of Science\n\n") is one line
-        p.keyword = " ".join(p.keyword.split())
-    return piis
 
 
 def _rule_sentences(text: str) -> list[tuple[int, int]]:

@@ -23,7 +23,7 @@ class Finding:
     certainty: int
     hardness: int = 1
     evidence: list[Evidence] = field(default_factory=list)
-    rule: str = ""  # id of the registered rule that produced it (rules.RULES)
+    rule: str = ""  # id of the registered rule that produced it (rules.all_rules)
     explains: str = ""  # the rule's explanation template
 
     def to_pii(self) -> PII:

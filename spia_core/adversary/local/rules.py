@@ -6,7 +6,7 @@ a one-sentence explanation template and example sentences it fires on. Findings 
 ``rule("occupation.stated").find(value, evidence)``; the certainty lives here and nowhere else
 (a rule whose lexicon carries a certainty column passes it on with ``certainty=``).
 
-The table of rules is :data:`RULES`, filled from ``data/rules/local_adversary_rules.tsv``
+The table of rules is :func:`all_rules`, read from ``data/rules/local_adversary_rules.tsv``
 on first use.
 ``disabled({...})`` switches rules off (the ablation bench uses it); ``enabled(id)`` is what
 subject-finding passes check.
@@ -52,61 +52,35 @@ class Rule:
         if "." not in self.id:
             raise ValueError(f"rule id {self.id!r} must be '<family>.<name>'")
 
-    def find(
-        self,
-        value: str,
-        evidence: list[Evidence] | None = None,
-        *,
-        tag: str | None = None,
-        certainty: int | None = None,
-    ):
-        """A Finding of this rule (``tag`` for rules that give two tags, such as a code
-        prefix giving NATIONALITY and LOCATION; ``certainty`` only from a lexicon column)."""
-        return Finding(
-            tag or self.tag,
-            value,
-            self.certainty if certainty is None else certainty,
-            self.hardness,
-            list(evidence or []),
-            self.id,
-            self.explains,
-        )
+    def find(self, value: str, evidence: list[Evidence] | None = None, *, tag=None, certainty=None):
+        """A Finding of this rule (``tag`` for a rule giving two tags, as a code prefix gives
+        NATIONALITY and LOCATION; ``certainty`` only from a lexicon column or a cue's strength)."""
+        cert = self.certainty if certainty is None else certainty
+        ev = list(evidence or [])
+        return Finding(tag or self.tag, value, cert, self.hardness, ev, self.id, self.explains)
 
 
-RULES: dict[str, Rule] = {}
 #: The attribute stage's rules, one a line (id, tag, reads, certainty, hardness, source,
 #: explanation template, invented examples).
 RULES_FILE = DATA_DIR / "rules" / "local_adversary_rules.tsv"
 _DISABLED: set[str] = set()
 
 
-def register(*rules: Rule) -> None:
-    """Add rules to the registry (an id may be registered once)."""
-    for r in rules:
-        if r.id in RULES and RULES[r.id] != r:
-            raise ValueError(f"rule {r.id} registered twice")
-        RULES[r.id] = r
-
-
 def rule(rule_id: str) -> Rule:
     """The registered rule ``rule_id`` (KeyError when unknown)."""
-    return RULES[rule_id] if rule_id in RULES else all_rules()[rule_id]
+    return all_rules()[rule_id]
 
 
 @functools.cache
 def all_rules() -> dict[str, Rule]:
-    """Every registered rule (the table read on first use)."""
-    register(*_read_table())
-    return RULES
-
-
-def _read_table() -> list[Rule]:
-    out = []
-    for row in lexicons._read_tsv(RULES_FILE, 8):
-        rid, tag, reads, cert, hard, source, explains, examples = row
-        ex = () if examples == "-" else examples.replace("\\n", "\n").split(" || ")
-        source = "" if source == "-" else source
-        out.append(Rule(rid, tag, reads, int(cert), explains, tuple(ex), int(hard), source))
+    """Every rule of ``RULES_FILE`` by id (read on first use; an id may appear once)."""
+    out: dict[str, Rule] = {}
+    for rid, tag, reads, cert, hard, source, explains, ex in lexicons._read_tsv(RULES_FILE, 8):
+        if rid in out:
+            raise ValueError(f"rule {rid} registered twice")
+        ex = () if ex == "-" else ex.replace("\\n", "\n").split(" || ")
+        src = "" if source == "-" else source
+        out[rid] = Rule(rid, tag, reads, int(cert), explains, tuple(ex), int(hard), src)
     return out
 
 

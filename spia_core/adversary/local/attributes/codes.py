@@ -35,12 +35,6 @@ class CodeHit:
     country_iso: str = ""  # from a prefix like "IE-ID-..."
 
 
-def _phone_digits(raw: str) -> str:
-    """The digits of a phone number without its extension."""
-    main = re.split(r"\s?(?:x|ext\.?)\s?\d", raw, maxsplit=1)[0]
-    return re.sub(r"\D", "", main)
-
-
 def _possible_international(digits: str) -> bool:
     """phonenumbers' possibility check for a number written with its country code."""
     import phonenumbers
@@ -60,7 +54,7 @@ _DATE_LIKE = re.compile(
 def phone_at(text: str, m: re.Match[str]) -> bool:
     """Whether a phone-like run is a phone number, from its form and the words before it."""
     raw = m.group(0)
-    digits = _phone_digits(raw)
+    digits = re.sub(r"\D", "", re.split(r"\s?(?:x|ext\.?)\s?\d", raw, maxsplit=1)[0])  # no ext.
     if not 7 <= len(digits) <= 15 or _DATE_LIKE.fullmatch(raw.strip()):
         return False
     before = text[max(0, m.start() - 40) : m.start()]

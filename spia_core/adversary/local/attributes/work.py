@@ -221,16 +221,11 @@ def _positions_and_orgs(ctx: DocContext, d: Draft) -> list[Finding]:
     for rx, cert in ((_WORK_AT, 5), (_ORG_LEAD, 4), (_WITH_ORG, 3), (_OUR_AT, 3)):
         for m, off in segment_matches(ctx, d, rx):
             s, e = off + m.start("org"), off + m.end("org")
-            if ctx.is_masked(s, e) or (rx is _ORG_LEAD and s - off > 160):
-                continue
             org = _TRAILING.sub("", m.group("org").strip(" ,."))
-            if len(org) < 3 or _GENERIC_ORG.fullmatch(org) or _NOT_AN_EMPLOYER.search(org):
+            if rx is _ORG_LEAD and (s - off > 160 or not _org_like(ctx, s, e, org)):
                 continue
-            if lexicons.gazetteer().lookup(org) is not None:
-                continue
-            if rx is _ORG_LEAD and not _org_like(ctx, s, e, org):
-                continue
-            out.append(rule("work.org").find(org, [ctx.ev(s, e)], certainty=cert))
+            if _an_employer(ctx, s, e, org):
+                out.append(rule("work.org").find(org, [ctx.ev(s, e)], certainty=cert))
     if d.is_author:
         for m, off in segment_matches(ctx, d, _FIRM_POSSESSIVE, ("mention",)):
             s, e = off + m.start("org"), off + m.end("org")
@@ -246,12 +241,17 @@ def _employers(ctx: DocContext, d: Draft) -> list[Finding]:
         for m, off in segment_matches(ctx, d, rx, ("mention", "pronoun")):
             s, e = off + m.start("org"), off + m.end("org")
             org = _TRAILING.sub("", m.group("org").strip())
-            if ctx.is_masked(s, e) or len(org) < 3 or _GENERIC_ORG.fullmatch(org):
-                continue
-            if lexicons.gazetteer().lookup(org) is not None or _NOT_AN_EMPLOYER.search(org):
-                continue
-            out.append(rule("work.employer").find(org, [ctx.ev(s, s + len(org))], certainty=cert))
+            if _an_employer(ctx, s, e, org):
+                ev = [ctx.ev(s, s + len(org))]
+                out.append(rule("work.employer").find(org, ev, certainty=cert))
     return out
+
+
+def _an_employer(ctx: DocContext, s: int, e: int, org: str) -> bool:
+    """An unmasked name of a body someone works for: no place, generic body or Convention."""
+    if ctx.is_masked(s, e) or len(org) < 3 or _GENERIC_ORG.fullmatch(org):
+        return False
+    return not _NOT_AN_EMPLOYER.search(org) and lexicons.gazetteer().lookup(org) is None
 
 
 def _courts_and_offices(ctx: DocContext, d: Draft) -> list[Finding]:
@@ -418,11 +418,12 @@ _DEFINITE_OWN = re.compile(
 _COORDINATED_SELF = re.compile(r"[\s,]*(?:and|&)\s+(?:an?|the)\s+(?:[\w-]+\s+){0,2}")
 
 
-@functools.cache
-def _kin_apposition() -> re.Pattern[str]:
-    """'my son, a' / 'his wife, the' right before a job word."""
-    kin = rf"\b(?:my|our|his|her|their)\s+(?P<k>{lexicons.kin_alternation()})"
-    return re.compile(rf"{kin}\s*,\s*(?:an?|the)\s+(?:[\w-]+\s+){{0,2}}$", re.I)
+#: 'my son, a' / 'his wife, the' right before a job word.
+_KIN_APPOSITION = re.compile(
+    rf"\b(?:my|our|his|her|their)\s+(?P<k>{lexicons.kin_alternation()})"
+    r"\s*,\s*(?:an?|the)\s+(?:[\w-]+\s+){0,2}$",
+    re.I,
+)
 
 
 #: A job word owned by or governed from someone else in the author's text ("my doctor").
@@ -434,7 +435,7 @@ _POSSESSED_BEFORE = re.compile(
 
 def _job_of_subject(text: str, s: int, d: Draft) -> bool:
     """False when the job word at ``s`` is another person's (see _OTHER_PERSON_BEFORE)."""
-    kin = _kin_apposition().search(text, max(0, s - 60), s)
+    kin = _KIN_APPOSITION.search(text, max(0, s - 60), s)
     if kin and not any(m.start <= kin.start("k") < m.end for m in d.mentions):
         return False  # "my son, a doctor", "his wife, a nurse": the relative's job
     if d.is_author:  # "my doctor", "our plumber", "by the nurse" name someone else
