@@ -406,3 +406,10 @@ def test_a_role_before_a_colon_names_the_person_after_it(adversary: LocalAdversa
     heads = _heads(adversary, text)
     assert not any(h.lower().startswith(("class teacher", "deputy head")) for h in heads), heads
     assert any("Okonjo" in h for h in heads) and any("Varga" in h for h in heads), heads
+
+
+def test_a_role_that_is_a_named_person_is_that_person(adversary: LocalAdversary) -> None:
+    text = (
+        "The new tenant is Mr Ruben Diaz. He moves in on Friday, and I told him about the boiler."
+    )
+    assert _heads(adversary, text) == ["The author", "Mr Ruben Diaz"]

@@ -31,15 +31,10 @@ _PREDICATE_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('predicate_word')})
 #: A verb right after an indefinite role makes it the subject of a clause: a person who acts.
 _ACTS_AFTER = re.compile(rf"\s+(?:\w+ly\s+)?(?:{lexicons.alternation('act_verb')})\b")
 
-_REPRESENTED = _CUES["represented"]
-
-_OPENING = _CUES["opening"]
-
-_OWN_CHOICE = _CUES["own_choice"]
-
-_MASKED_PROSECUTOR = _CUES["masked_prosecutor"]
-
-_ANOTHER_PERSON = _CUES["another_person"]
+_REPRESENTED, _OPENING, _OWN_CHOICE = _CUES["represented"], _CUES["opening"], _CUES["own_choice"]
+_MASKED_PROSECUTOR, _ANOTHER_PERSON = _CUES["masked_prosecutor"], _CUES["another_person"]
+#: A role that names the person after it: "Class teacher: Mrs X", "Her manager will be X".
+_NAMES_AFTER = re.compile(r"\s*:|\s+(?:is|was|will be) ")
 
 
 def _possessor(anchor: str) -> str:
@@ -52,8 +47,9 @@ def _role_target(st: SubjectState, r: Mention) -> Mention | None:
     """The person a role phrase stands in apposition to ("Mr X, the applicant's father")."""
     if re.match(r"['’]s?\b", st.text[r.end : r.end + 2]):
         return None  # "Mr X, the applicant's father": the role is the possessor
-    after = st.adjacent_after(r.end)  # "Class teacher: Mrs X": the name after the colon
-    found = (st.text.startswith(":", r.end) and after) or st.adjacent_before(r.start) or after
+    link = _NAMES_AFTER.match(st.text, r.end)
+    after = st.adjacent_after(link.end() if link else r.end)
+    found = (link and after) or st.adjacent_before(r.start) or after
     place = _CUES["role_place"].match(st.text, r.end)  # "the tenant at flat 3, [NAME], who"
     if found is None and place and rules.enabled("subject.role_apposition"):
         found = st.adjacent_after(place.end(), limit=1)
