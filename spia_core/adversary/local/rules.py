@@ -52,7 +52,14 @@ class Rule:
         if "." not in self.id:
             raise ValueError(f"rule id {self.id!r} must be '<family>.<name>'")
 
-    def find(self, value: str, evidence: list[Evidence] | None = None, *, tag=None, certainty=None):
+    def find(
+        self,
+        value: str,
+        evidence: list[Evidence] | None = None,
+        *,
+        tag: str | None = None,
+        certainty: int | None = None,
+    ) -> Finding:
         """A Finding of this rule (``tag`` for a rule giving two tags, as a code prefix gives
         NATIONALITY and LOCATION; ``certainty`` only from a lexicon column or a cue's strength)."""
         cert = self.certainty if certainty is None else certainty
