@@ -414,7 +414,8 @@ def _guess_relative(text: str, m: re.Match[str]) -> str:
     """The likeliest kin word behind a masked one, from its sentence on (at most 25 characters
     before it: 'caring for my [DEM]'): a child near school words or after our/their, a parent near
     care words, a partner near engagement words, else a spouse; the sex from the next he/she."""
-    start = max(*map(text.rfind, ".!?\n", [0] * 4, [m.start()] * 4), m.start() - 26) + 1
+    sentence_start = max(text.rfind(c, 0, m.start()) for c in ".!?\n")
+    start = max(sentence_start, m.start() - 26) + 1
     window = " ".join(re.split(r"(?<=[.!?])\s+", text[start : m.end() + 300])[:2])
     pron = _PRONOUN.search(window, m.end() - start)
     sex = 2 if pron is None else 0 if pron.group("m") else 1

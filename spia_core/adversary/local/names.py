@@ -21,7 +21,8 @@ def name_sets() -> tuple[frozenset[str], frozenset[str]]:
 
 def _lean(word: str) -> int:
     """+1 / -1 / 0: the census lists ``word`` more often as a first name / surname / even."""
-    diff = name_votes()[0].get(word, 0) - name_votes()[1].get(word, 0)
+    firsts, lasts = name_votes()
+    diff = firsts.get(word, 0) - lasts.get(word, 0)
     return (diff > 0) - (diff < 0)
 
 
