@@ -131,3 +131,23 @@ def test_children_inherit_a_header_town(adversary):
 def test_residence_phrase_with_town(adversary):
     piis = _author(adversary, "[PERSON] : I live in Iloilo with my wife and we love it here.")
     assert piis["LOCATION"].keyword == "Iloilo / Philippines"
+
+
+@pytest.mark.parametrize(
+    "trip",
+    [
+        "We flew to Portugal for a week in May",
+        "Last spring my husband and I went on holiday in Greece",
+        "The whole family travelled to Poland for my aunt's funeral",
+    ],
+)
+def test_a_trip_abroad_is_not_the_documents_country(adversary, trip):
+    text = f"{trip}. I am a nurse and my husband is a plumber. We both love long walks."
+    piis = _author(adversary, text)
+    assert "LOCATION" not in piis and "NATIONALITY" not in piis
+
+
+def test_a_place_lived_in_still_sets_the_documents_country(adversary):
+    text = "I work as a nurse in Lisbon and my husband is a plumber. We love long walks."
+    piis = _author(adversary, text)
+    assert piis["LOCATION"].keyword.endswith("Portugal")

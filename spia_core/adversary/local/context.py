@@ -228,7 +228,7 @@ def _vote_places(b: _Ballot) -> None:
     for s, e, country in _unmasked_cities(ctx):
         b.vote(country, 1.0, s, e)
     for s, e, label in ctx.ents:
-        if label in {"GPE", "LOC"}:
+        if label in {"GPE", "LOC"} and not _CUES["travel_to"].search(text[max(0, s - 60) : s]):
             place = gaz.lookup(text[s:e])
             if place is not None:
                 b.vote(place.country, 1.0 if not place.is_country else 1.5, s, e)
