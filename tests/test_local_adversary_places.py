@@ -151,3 +151,20 @@ def test_a_place_lived_in_still_sets_the_documents_country(adversary):
     text = "I work as a nurse in Lisbon and my husband is a plumber. We love long walks."
     piis = _author(adversary, text)
     assert piis["LOCATION"].keyword.endswith("Portugal")
+
+
+def test_a_body_named_with_its_town_places_its_member(adversary):
+    text = (
+        "The applicant was represented by Ms P. Quinn, a solicitor practising in Leeds. "
+        "The Government were represented by their Agent, Mr T. Marsh of the Home Office, "
+        "London. The applicant complained of the delay."
+    )
+    marsh = next(s for s in adversary.infer(text).subjects if "Marsh" in s.description)
+    loc = next(p for p in marsh.piis if p.tag == "LOCATION")
+    assert loc.keyword == "London / United Kingdom"
+    assert loc.explanation.rule == "location.org_town"
+
+
+def test_a_list_of_clients_is_no_body_and_town(adversary):
+    piis = _author(adversary, "@kb : I am editing a video for Patel, Anand. So tired.")
+    assert not piis.get("LOCATION") or "Anand" not in piis["LOCATION"].keyword

@@ -90,9 +90,8 @@ def build_segments(ctx: DocContext) -> None:
     # Pronouns: resolve each he/she to the latest compatible subject mentioned before it.
     for m in PRONOUN.finditer(ctx.text):
         pos, w = m.start(), m.group(0)
-        sex = (
-            "Male" if MALE_PRONOUN.fullmatch(w) else "Female" if FEMALE_PRONOUN.fullmatch(w) else ""
-        )
+        male, female = MALE_PRONOUN.fullmatch(w), FEMALE_PRONOUN.fullmatch(w)
+        sex = "Male" if male else "Female" if female else ""
         k = bisect.bisect_left(starts, pos)
         back = (refs[j][2] for j in range(k - 1, max(-1, k - 13), -1))  # the 12 latest mentions
         fits = (d for d in back if not d.is_author and ctx.pre_sex.get(id(d), "") in {"", sex})
@@ -131,9 +130,7 @@ def _unmasked_cities(ctx: DocContext) -> list[tuple[int, int, str]]:
         key = lexicons.fold(word)
         if key in lower_words or key in lexicons.first_names() or seen.get(key, 0) >= 2:
             continue
-        if overlaps(s, e, ent_spans):
-            continue
-        place = lexicons.gazetteer().lookup(word)
+        place = None if overlaps(s, e, ent_spans) else lexicons.gazetteer().lookup(word)
         if place is None or place.is_country or place.population < _CITY_MIN_POP:
             continue
         seen[key] = seen.get(key, 0) + 1

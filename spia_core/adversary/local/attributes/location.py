@@ -30,6 +30,12 @@ _SELF = re.compile(
     r"|\b(?:I['’]m|I am|as) an?(?: proud)?(?= [A-Z][\w'-]+(?: [A-Z][\w'-]+)? (?:local|native)\b)"
     rf") {_PLACE}"
 )
+#: A body and its town after a person ("Mr Lee of the Home Office, London"): certainty 3.
+_ORG_TOWN = re.compile(
+    r"\b(?:of|with|for|at)\s+(?:the\s+(?:[A-Z][\w’'&\-]*\s+(?:(?:of|and|for|the|on|&)\s+)*){0,6}"
+    r"|(?:[A-Z][\w’'&\-]*\s+(?:(?:of|and|for|the|on|&)\s+)*){1,6})"
+    rf"[A-Z][\w’'\-]*,\s+{_PLACE}(?=\s*[.;)]|, (?:who|which)\b)"
+)
 _WHO = re.compile(r"\b(?P<w>\w+),?\s+(?:who|whose \w+|which|that)\s+(?:\w+\s+)?\Z")
 _NATIONAL = re.compile(
     r"\b(?:an?|the|two|three|\d+)\s+(?P<dem>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s+(?:nationals?|citizens?|national)\b"  # noqa: E501
@@ -309,7 +315,7 @@ def _unknown_town(ctx: DocContext, raw: str, start: int, verb: str) -> str:
 
 def residence(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
-    found = [x for rx in (_RESIDE, _SELF) for x in segment_matches(ctx, d, rx)]
+    found = [x for rx in (_RESIDE, _SELF, _ORG_TOWN) for x in segment_matches(ctx, d, rx)]
     sign = [(m, 0) for m in [identity.signoff(ctx.text)] if m and m["place"]]
     for m, off in found + sign * d.is_author:
         raw = m.group("place").removesuffix("-based")
@@ -327,7 +333,8 @@ def residence(ctx: DocContext, d: Draft) -> list[Finding]:
             if town:
                 out.append(rule("location.residence_town").find(town, ev))
             continue
-        out.append(rule("location.residence").find(place.location(), ev, certainty=cert))
+        rid, c = ("location.org_town", None) if m.re is _ORG_TOWN else ("location.residence", cert)
+        out.append(rule(rid).find(place.location(), ev, certainty=c))
     out.extend(header_location(ctx, d))
     return out
 
@@ -345,10 +352,8 @@ def nationality(ctx: DocContext, d: Draft) -> list[Finding]:
 
     for chunk, off in lookback(ctx, d, 90):
         for m in _NATIONAL.finditer(chunk):
-            rest = chunk[m.end() :]
-            if m.group("dem3"):
-                continue  # "I am Kenyan": the writer's own, below
-            if not rest.strip(" ,:") or re.fullmatch(r"[\s,]*(?:and\s+)?", rest) or len(rest) < 40:
+            rest = chunk[m.end() :]  # "I am Kenyan" (dem3): the writer's own, below
+            if not m.group("dem3") and (len(rest) < 40 or not rest.strip(" ,:\n\t")):
                 from_match(m, off, "location.national_before")
     for m, off in segment_matches(ctx, d, _NATIONAL):
         if not m.group("dem3") or d.is_author:
@@ -398,10 +403,7 @@ def _document_country(ctx: DocContext, roles: set[str]) -> list[Finding]:
     """The document's country as NATIONALITY and LOCATION (surest for parties and officials)."""
     official = roles & lexicons.words("official_role")
     cert = max(1, min(3, ctx.country_certainty - (0 if official else 1)))
-    if "judge" in roles and "president" not in roles:
-        cert = min(cert, 2)
-    if "president" in roles or "registrar" in roles:
-        cert = 1
+    cert = 1 if roles & {"president", "registrar"} else min(cert, 2) if "judge" in roles else cert
     ev = list(ctx.country_evidence[:3])
     loc_cert = max(1, cert - (0 if "agent" in roles or "lawyer" in roles else 1))
     return [
