@@ -15,6 +15,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -171,8 +172,57 @@ def _entry(pipeline: Pipeline, text: str) -> _Entry:
 
 def _run(pipeline: Pipeline, doc: Doc, names: Sequence[str], layer: str) -> Doc:
     for name in names:
-        doc = pipeline.nlp.get_pipe(name)(doc)
+        pipe = pipeline.nlp.get_pipe(name)
+        doc = _greedy(pipe, doc) if name == "ner" else pipe(doc)
     parse_counts[layer] += 1
+    return doc
+
+
+def _greedy(pipe: Any, doc: Doc) -> Doc:
+    """``pipe(doc)`` for spaCy's entity recognizer, its greedy transition loop stepped from here.
+
+    spaCy 3.8.18's wheels (built with Cython 3.3) take and release the GIL in every call of the
+    parser state's accessors (``StateC.B``, ``safe_get``: several per action, for each of the
+    NER's 74 actions, at each token), and spaCy's loop runs with the GIL released, so each call
+    locks and unlocks the GIL's mutex: about half of an NER run's CPU. Stepped from Python,
+    which holds the GIL, those calls are cheap. Each step scores the state as spaCy's
+    ``predict_states`` does (the precomputed rows of the state's feature tokens summed in order,
+    the bias, maxout, the output layer, unseen classes at the minimum) and
+    ``Parser.transition_states`` takes the best valid action. Same entities as ``pipe(doc)`` on
+    every bundled text, original and ner-mask output, alone and after the parser (docs/scale.md;
+    the output layer is numpy's product, spaCy's is blis's). Beam search or a model without an
+    output layer: ``pipe(doc)``. (The parser's loop calls those accessors far less: spaCy's own
+    loop is faster there.)
+    """
+    import numpy
+    from spacy.ml.parser_model import ParserStepModel
+
+    model = pipe.model
+    if pipe.cfg.get("beam_width", 1) != 1 or not model.attrs.get("has_upper") or not len(doc):
+        return pipe(doc)
+    pipe._ensure_labels_are_added([doc])
+    batch = pipe.moves.init_batch([doc])
+    states = [s for s in batch if not s.is_final()]
+    lower, upper = model.get_ref("lower"), model.get_ref("upper")
+    rows = lower.predict(model.get_ref("tok2vec").predict([doc]))  # (tokens + 1, F, O, P)
+    n_feats = rows.shape[1]
+    bias, weights, out_bias = lower.get_param("b"), upper.get_param("W"), upper.get_param("b")
+    unseen = list(model.attrs["unseen_classes"])
+    feats = numpy.arange(n_feats)
+    sizes = SimpleNamespace(state2vec=SimpleNamespace(nF=n_feats))
+    while states:
+        ids = ParserStepModel.get_token_ids(sizes, states)  # -1 (none) reads row 0, the padding
+        picked = rows[ids + 1, feats]
+        hidden = picked[:, 0].copy()
+        for f in range(1, n_feats):
+            hidden += picked[:, f]
+        hidden += bias
+        scores = hidden.max(axis=-1) @ weights.T
+        scores += out_bias
+        if unseen:
+            scores[:, unseen] = scores.min()
+        states = pipe.transition_states(states, scores)
+    pipe.set_annotations([doc], batch)
     return doc
 
 
