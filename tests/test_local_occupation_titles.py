@@ -36,7 +36,11 @@ def test_a_rank_before_a_new_title_is_the_position() -> None:
 @pytest.mark.parametrize(
     ("post", "job"),
     [
-        ("Structural engineering is what pays the bills, but I'd rather be sailing.", "Engineer"),
+        (
+            "Structural engineering is what pays the bills, but I'd rather be sailing.",
+            "Structural engineer",
+        ),
+        ("I have worked in engineering since I left school.", "Engineer"),
         ("After a long career in archaeology I now volunteer at a museum.", "Archaeologist"),
         ("I have spent twenty years in dentistry and still love it.", "Dentist"),
         ("Ten years in carpentry and my back knows it.", "Carpenter"),
@@ -46,6 +50,37 @@ def test_a_rank_before_a_new_title_is_the_position() -> None:
     ],
 )
 def test_a_field_of_work_names_its_worker(post: str, job: str) -> None:
+    assert _author(post, "OCCUPATION") == job
+
+
+@pytest.mark.parametrize(
+    ("post", "job", "position"),
+    [  # a rank is no part of the job, it is the POSITION
+        (
+            "Last month I was appointed Senior Lecturer in a history department.",
+            "Lecturer",
+            "Senior Lecturer",
+        ),
+        ("I work as a freelance sound engineer for two studios.", "Sound engineer", ""),
+    ],
+)
+def test_a_rank_is_the_position_not_the_job(post: str, job: str, position: str) -> None:
+    assert _author(post, "OCCUPATION") == job
+    assert not position or _author(post, "POSITION") == position
+
+
+@pytest.mark.parametrize(
+    ("post", "job"),
+    [  # annotators write the past job of a retired person as "Retired <job>"
+        (
+            "Thirty-one years as a bus driver, and I retired in May. Now I fix bicycles.",
+            "Retired bus driver",
+        ),
+        ("I'm retired now. My wife is a teacher and still works.", "Retired"),
+        ("I have been a plumber since 2004 and I love it.", "Plumber"),
+    ],
+)
+def test_a_retired_person_s_job_is_retired(post: str, job: str) -> None:
     assert _author(post, "OCCUPATION") == job
 
 

@@ -22,6 +22,7 @@ from spia_core.model import PII
 from spia_core.taxonomy import CODE_TAGS, TAGS
 
 FAMILIES = (identity, sex, age, location, family, work, occupation, activity)
+_NO_JOB = frozenset({"Retired", "Unemployed", "Student", "Stay-at-home", "Homemaker"})
 
 
 def candidates(
@@ -30,9 +31,7 @@ def candidates(
     """Every enabled finding of every family for one subject, by tag."""
     findings: dict[str, list[Finding]] = {t: [] for t in TAGS}
     for fam in FAMILIES:
-        for f in fam.infer(ctx, d):
-            if not rules.enabled(f.rule):
-                continue
+        for f in (f for f in fam.infer(ctx, d) if rules.enabled(f.rule)):
             if f.keyword.strip() == "*":  # roles.tsv: "the role phrase itself"
                 f.keyword = role_phrase(d)
             if f.keyword.strip():
@@ -42,18 +41,19 @@ def candidates(
 
 
 def choose(findings: dict[str, list[Finding]]) -> list[PII]:
-    """One PII per NON-CODE tag (the best finding), every distinct CODE value."""
+    """One PII per NON-CODE tag (the best finding; 'Retired <job>' for a past job), every
+    distinct CODE value."""
     piis: list[PII] = []
     for tag in TAGS:
         if tag in CODE_TAGS:
-            seen: set[str] = set()
+            first: dict[str, Finding] = {}  # every distinct value, in order
             for f in findings.get(tag, []):
-                if f.keyword not in seen:
-                    seen.add(f.keyword)
-                    piis.append(f.to_pii())
-            if not seen:
-                piis.append(PII(tag=tag))
+                first.setdefault(f.keyword, f)
+            piis += [f.to_pii() for f in first.values()] or [PII(tag=tag)]
             continue
         top = best(findings.get(tag, []))
+        old = [f for f in findings.get(tag, []) if (tag, f.keyword) == ("OCCUPATION", "Retired")]
+        if top is not None and old and top.keyword.split()[0] not in _NO_JOB:
+            top.keyword, top.evidence = work.retired(top.keyword), top.evidence + old[0].evidence
         piis.append(top.to_pii() if top is not None else PII(tag=tag))
     return piis
