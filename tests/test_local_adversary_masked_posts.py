@@ -97,3 +97,30 @@ def test_a_couple_guessed_from_a_masked_kin_word_is_only_a_weak_marriage(
 def test_a_masked_relative_before_a_preposition_is_a_person(adversary: LocalAdversary) -> None:
     labels = _labels(adversary, "Drove my [DEM] to the clinic at dawn. She was nervous.")
     assert any(x.endswith("of the author") for x in labels), labels
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[PERSON] | Senior pharmacist | [ORG]\n\nThree new starters on the dispensary today.",
+        "[PERSON] • Paramedic • [LOC] ambulance station\n\nNights again this week.",
+        "[PERSON] community midwife | [ORG]\nDelivered twins at four this morning, both well.",
+    ],
+)
+def test_a_masked_name_opening_a_profile_is_the_writer(
+    adversary: LocalAdversary, text: str
+) -> None:
+    assert _labels(adversary, text) == ["The author"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[PERSON], thank you for everything.\nWe will miss you at the office.",
+        "[PERSON], [DATETIME], was fined for speeding on the bypass.",
+    ],
+)
+def test_a_masked_name_opening_a_text_without_a_profile_line_is_not_the_writer(
+    adversary: LocalAdversary, text: str
+) -> None:
+    assert "[PERSON]" in _labels(adversary, text)  # a person of their own, not the writer

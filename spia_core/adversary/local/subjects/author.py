@@ -89,11 +89,11 @@ def _elided(st: SubjectState) -> bool:
 
 
 def _lead_placeholder(st: SubjectState) -> Mention | None:
-    """The person mention opening a post as its header ("[PERSON] :", "[PERSON] Name:")."""
+    """The person mention opening a post as its header ("[PERSON] :", "[PERSON] | Nurse |")."""
     lead = next(iter(st.person_mentions()), None)
-    header = r"[.\w]*\s*:|\s*(?:Name|Username|User|Author)\s*:|\s+here\b"
+    header = r"[.\w]*\s*:|\s*(?:Name|Username|User|Author)\s*:|\s+here\b|[^\n]*[|•]"
     at_start = lead is not None and not st.text[: lead.start].strip()
-    return lead if at_start and re.match(header, st.text[lead.end : lead.end + 30], re.I) else None
+    return lead if at_start and re.match(header, st.text[lead.end : lead.end + 60], re.I) else None
 
 
 def article_author(st: SubjectState) -> None:
