@@ -172,3 +172,23 @@ def test_starting_a_phd_is_no_phd_yet() -> None:
     assert (
         _author("Next month I start a PhD in Leeds, wish me luck.", "EDUCATION") == "College Degree"
     )
+
+
+def test_no_activity_cue_is_another_trade_s_job_title() -> None:
+    table, _ = lexicons.occupations()
+    rows = lexicons._read_tsv("occupation_activities.tsv")
+    cues = [(r[0], c.strip().lower()) for r in rows for c in r[1].split(",") if c.strip()]
+    assert [(code, c) for code, c in cues if c in table and table[c].code != code] == []
+
+
+@pytest.mark.parametrize(
+    "post",
+    [  # a user's trouble, a sale listing's item, a counterpart's job: no trade of the author
+        "Anyone troubleshooting the booking app? The database screen freezes with an error code.",
+        "Item: Heavy-duty mop set, barely used. I am moving house next week, so it must go!",
+        "@maya : Our maths teacher was off sick so we had a free afternoon!",
+        "I suspect the new update broke something. Any ideas before my deadline on Friday?",
+    ],
+)
+def test_words_anyone_says_are_no_trade(post: str) -> None:
+    assert _author(post, "OCCUPATION") == ""

@@ -1,5 +1,5 @@
-"""OCCUPATION of a post's author from the trade words of their own text, matched with
-``occupation_activities.tsv``: the row with the most cue weight (log(rows / rows listing the
+"""OCCUPATION of a post's author from the trade words of their own text (``occupation_activities
+.tsv``, no common English word): the row with the most cue weight (log(rows / rows listing the
 cue)) wins when its cues weigh ``MIN_SCORE`` among fields (SOC major groups); a runner-up of the
 same field within ``FIELD_SHARE`` gives the field's label ("Healthcare worker"). Certainty 1."""
 
@@ -33,7 +33,7 @@ def _cues() -> tuple[Any, ...]:
     rows = lexicons._read_tsv("occupation_activities.tsv")
     index: dict[str, list[int]] = defaultdict(list)
     for i, row in enumerate(rows):
-        for cue in {c.strip().lower() for c in row[1].split(",") if c.strip()}:
+        for cue in {c.strip().lower() for c in row[1].split(",")} - lexicons.common_words() - {""}:
             index[cue].append(i)
     weight = {cue: math.log(len(rows) / len(ids)) for cue, ids in index.items()}
     labels = tuple(r[2] if len(r) > 2 and r[2] else labels_by_code[r[0]] for r in rows)
@@ -43,8 +43,10 @@ def _cues() -> tuple[Any, ...]:
 
 
 def _author_tokens(ctx: DocContext, d: Draft) -> list[Any]:
-    """Tokens of the text outside every other subject's segments and every mask."""
+    """Tokens of the text outside every other subject's segments, every mask and the item of a
+    sale listing (what is sold is no work)."""
     spans = [(g.start, g.end) for o in ctx.drafts if o is not d for g in ctx.segs(o)]
+    spans += [m.span("item") for m in [lexicons.subject_cues()["item"].search(ctx.text)] if m]
     spans = sorted(spans + [(s, e) for s, e, _, _ in ctx.masks])
     out, j, reach = [], 0, -1
     for t in ctx.doc:
@@ -64,8 +66,7 @@ def _hits(tokens: list[Any]) -> dict[str, Any]:
         if re.search("[a-z][A-Z]", t.text):  # a CamelCase hashtag: #NurseLife -> nurse, life
             forms |= {w.lower() for w in re.findall(r"[A-Z][a-z]+", t.text)}
         if i + 1 < len(tokens) and tokens[i + 1].i == t.i + 1:
-            nxt = tokens[i + 1]
-            two = {w := nxt.text.lower(), re.sub(r"(?<!s)s$", "", w)}
+            two = {w := tokens[i + 1].text.lower(), re.sub(r"(?<!s)s$", "", w)}
             forms |= {f"{a} {b}" for a in forms for b in two}
         for form in forms:
             if form in index and form not in out:
@@ -87,9 +88,8 @@ def best_activity(hits: dict[str, Any]) -> tuple[str, float, list[str]] | None:
                 found[row].append(cue)
     if not score:
         return None
-    order = sorted(score, key=lambda r: -score[r])
-    top = order[0]
-    runner = next((r for r in order[1:] if labels[r] != labels[top]), None)
+    top, *rest = sorted(score, key=lambda r: -score[r])
+    runner = next((r for r in rest if labels[r] != labels[top]), None)
     same_field = runner is not None and groups[runner] == groups[top]
     label = labels[top]
     if same_field and score[runner] >= FIELD_SHARE * score[top]:
