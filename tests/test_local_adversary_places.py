@@ -168,3 +168,13 @@ def test_a_body_named_with_its_town_places_its_member(adversary):
 def test_a_list_of_clients_is_no_body_and_town(adversary):
     piis = _author(adversary, "@kb : I am editing a video for Patel, Anand. So tired.")
     assert not piis.get("LOCATION") or "Anand" not in piis["LOCATION"].keyword
+
+
+def test_my_in_my_sister_gives_the_writer_nothing_of_the_sisters(adversary):
+    text = "My sister lives in Leeds with her husband, who is a surveyor. I visit them often."
+    result = adversary.infer(text)
+    author = next(s for s in result.subjects if "author of the text" in s.description)
+    sister = next(s for s in result.subjects if "Sister" in s.description)
+    values = {p.tag: p.keyword for p in author.piis if p.keyword}
+    assert "Leeds" not in values.get("LOCATION", "") and "OCCUPATION" not in values
+    assert any(p.tag == "LOCATION" and p.keyword.startswith("Leeds") for p in sister.piis)

@@ -74,6 +74,9 @@ def build_segments(ctx: DocContext) -> None:
     starts = [r[0] for r in refs]
     out: dict[int, list[Segment]] = {id(d): [] for d in ctx.drafts}
     for i, (s, e, d) in enumerate(refs):
+        inside = (o is not d and a <= s and e < b for a, b, o in refs[max(0, i - 3) : i + 4])
+        if ctx.text[s:e].lower() in {"my", "our"} and any(inside):
+            continue  # "My" of "My sister": the sister's stretch, not the writer's
         _, sent_end = ctx.sentence_of(s)
         j = i + 1
         while j < len(refs) and (refs[j][2] is d or refs[j][0] < e):
@@ -256,19 +259,15 @@ def _vote_codes_and_drafting(b: _Ballot) -> None:
 def infer_country(ctx: DocContext) -> None:
     """The country the document is set in (respondent State, institutions, places, currencies)."""
     b = _Ballot(ctx)
-    _vote_state_names(b)
-    _vote_places(b)
-    _vote_codes_and_drafting(b)
+    for vote in (_vote_state_names, _vote_places, _vote_codes_and_drafting):
+        vote(b)
     votes = b.votes
     prior = lexicons.genre_priors().get("echr") if _LEGAL.search(ctx.text) else None
     if not votes or (prior and max(votes.values()) < _PRIOR_WEIGHT):
         # No cue, or weak cues only (one generic term): the genre prior wins, at certainty 1.
-        if prior:
-            ctx.country, ctx.country_certainty = prior, 1
+        ctx.country, ctx.country_certainty = (prior, 1) if prior else ("", 0)
         return
     (top, score), (_, second) = [*votes.most_common(2), ("", 0.0)][:2]
     ctx.country, ctx.country_evidence = top, b.ev.get(top, [])
-    margin = score - second
-    ctx.country_certainty = (
-        4 if score >= 10 and margin >= 6 else 3 if score >= 4 and margin >= 2 else 2
-    )
+    gap = score - second
+    ctx.country_certainty = 4 if score >= 10 and gap >= 6 else 3 if score >= 4 and gap >= 2 else 2
