@@ -188,11 +188,12 @@ def _greedy(pipe: Any, doc: Doc) -> Doc:
     which holds the GIL, those calls are cheap. Each step scores the state as spaCy's
     ``predict_states`` does (the precomputed rows of the state's feature tokens summed in order,
     the bias, maxout, the output layer, unseen classes at the minimum) and
-    ``Parser.transition_states`` takes the best valid action. Same entities as ``pipe(doc)`` on
-    every bundled text, original and ner-mask output, alone and after the parser (docs/scale.md;
-    the output layer is numpy's product, spaCy's is blis's). Beam search or a model without an
-    output layer: ``pipe(doc)``. (The parser's loop calls those accessors far less: spaCy's own
-    loop is faster there.)
+    ``Parser.transition_states`` takes the best valid action; outside an entity the NER reads
+    one token (the next), so those scores come from one product over all tokens. Same entities
+    as ``pipe(doc)`` on every bundled text, original and ner-mask output, alone and after the
+    parser (docs/scale.md; the output layer is numpy's product, spaCy's is blis's). Beam search
+    or a model without an output layer: ``pipe(doc)``. (The parser's loop calls those accessors
+    far less: spaCy's own loop is faster there.)
     """
     import numpy
     from spacy.ml.parser_model import ParserStepModel
@@ -208,11 +209,8 @@ def _greedy(pipe: Any, doc: Doc) -> Doc:
     n_feats = rows.shape[1]
     bias, weights, out_bias = lower.get_param("b"), upper.get_param("W"), upper.get_param("b")
     unseen = list(model.attrs["unseen_classes"])
-    feats = numpy.arange(n_feats)
-    sizes = SimpleNamespace(state2vec=SimpleNamespace(nF=n_feats))
-    while states:
-        ids = ParserStepModel.get_token_ids(sizes, states)  # -1 (none) reads row 0, the padding
-        picked = rows[ids + 1, feats]
+
+    def score(picked: Any) -> Any:  # picked: (states, F, O, P) rows of the feature tokens
         hidden = picked[:, 0].copy()
         for f in range(1, n_feats):
             hidden += picked[:, f]
@@ -220,7 +218,22 @@ def _greedy(pipe: Any, doc: Doc) -> Doc:
         scores = hidden.max(axis=-1) @ weights.T
         scores += out_bias
         if unseen:
-            scores[:, unseen] = scores.min()
+            scores[:, unseen] = scores.min(axis=1, keepdims=True)
+        return scores
+
+    # Outside an entity only the first feature (the next token) is present: those scores,
+    # one row per token, in one product; per step only within an entity.
+    pad = numpy.broadcast_to(rows[:1, 1:], (len(rows), n_feats - 1, *rows.shape[2:]))
+    ahead = score(numpy.concatenate([rows[:, :1], pad], axis=1))
+    feats = numpy.arange(n_feats)
+    sizes = SimpleNamespace(state2vec=SimpleNamespace(nF=n_feats))
+    while states:
+        ids = ParserStepModel.get_token_ids(sizes, states)  # -1 (none) reads row 0, the padding
+        first, *rest = ids[0].tolist()
+        if len(states) == 1 and max(rest, default=-1) < 0:
+            scores = ahead[first + 1 : first + 2]
+        else:
+            scores = score(rows[ids + 1, feats])
         states = pipe.transition_states(states, scores)
     pipe.set_annotations([doc], batch)
     return doc
