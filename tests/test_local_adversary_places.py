@@ -178,3 +178,11 @@ def test_my_in_my_sister_gives_the_writer_nothing_of_the_sisters(adversary):
     values = {p.tag: p.keyword for p in author.piis if p.keyword}
     assert "Leeds" not in values.get("LOCATION", "") and "OCCUPATION" not in values
     assert any(p.tag == "LOCATION" and p.keyword.startswith("Leeds") for p in sister.piis)
+
+
+def test_a_relative_who_is_a_job_in_a_town_lives_there(adversary):
+    result = adversary.infer("Our son is a plumber in Derby. The cafe is a gem in Bath, I think.")
+    son = next(s for s in result.subjects if "Son" in s.description)
+    author = next(s for s in result.subjects if "author of the text" in s.description)
+    assert any(p.tag == "LOCATION" and p.keyword.startswith("Derby") for p in son.piis)
+    assert not any(p.tag == "LOCATION" and "Bath" in p.keyword for p in author.piis)
