@@ -24,7 +24,7 @@ NUMBER_WORDS.update(
     {f"{t}-{u}": v + i for t, v in _TENS.items() for i, u in enumerate(_UNITS[:9], 1)}
 )
 _BORN = re.compile(
-    r"\bborn\s+(?:(?:in|at)\s+[A-Z][\w\-]+(?: [A-Z][\w\-]+)?,?\s+(?=(?:in|on)\s))?"
+    r"\b[Bb]orn\s+(?:(?:in|at)\s+[A-Z][\w\-]+(?: [A-Z][\w\-]+)?,?\s+(?=(?:in|on)\s))?"
     r"(?:on\s+|in\s+)?(?:(?P<day>\d{1,2})\s+(?P<month>[A-Z][a-z]+)\s+|"
     r"(?P<month2>[A-Z][a-z]+)\s+(?P<day2>\d{1,2}),?\s+)?(?:in\s+)?(?P<year>1[89]\d\d|20[0-2]\d)\b"
 )
@@ -43,7 +43,7 @@ _AGED = re.compile(
     r"|(?-i:(?:^|[(\[]|\bI )(?:(?P<p>[1-9]\d) ?[MF]|[MF] ?(?P<r>[1-9]\d))(?=[)\],]| here\b))"
     r"|\b(?:I['’]m|I am) an? (?-i:(?P<t>[1-9]\d) ?[MF])\b(?! ?(?:bra|cup))"
     r"|(?-i:^[A-Z][\w'’-]*(?: [\w'’-]+){0,3} here), (?P<u>[1-9]\d)(?= and\b(?! a half)|[,.!])"
-    r"|\b(?:he|she)(?: is|['’]s) (?P<v>[1-9]\d?)(?=[,.;!?)]| and\b| years?\b(?! (?:of|in|at|with|since))))",  # noqa: E501
+    r"|\b(?:he|she)(?: is|['’]s)(?: only| just| now| nearly| almost)? (?P<v>[1-9]\d?)(?=[,.;!?)]| and\b| years?\b(?! (?:of|in|at|with|since))))",  # noqa: E501
     re.IGNORECASE | re.MULTILINE,
 )
 _DECADE = re.compile(
@@ -52,11 +52,11 @@ _DECADE = re.compile(
 _DECADES = {w: int(v) for w, v in lexicons.word_map("decade").items()}  # "forties" -> 40
 #: "class of 2010" (school leavers are about 18), "born in '88", "Class of '05".
 _CLASS_OF = re.compile(r"\b[Cc]lass of (?:(?P<y4>(?:19|20)\d\d)|['’](?P<y2>\d\d))\b")
-_BORN_SHORT = re.compile(r"\bborn in ['’](?P<y2>\d\d)\b")
+_BORN_SHORT = re.compile(r"\b[Bb]orn in ['’](?P<y2>\d\d)\b")
 #: "The applicants were born in 1931 and 1936, respectively", "two sons born in 1979 and
 #: 1983": several birth years in one list.
 _BORN_LIST = re.compile(
-    r"\bborn\s+in\s+(?P<list>(?:1[89]\d\d|20[0-2]\d)(?:(?:,\s*|,?\s+and\s+)(?:1[89]\d\d|20[0-2]\d))+)"
+    r"\b[Bb]orn\s+in\s+(?P<list>(?:1[89]\d\d|20[0-2]\d)(?:(?:,\s*|,?\s+and\s+)(?:1[89]\d\d|20[0-2]\d))+)"
 )
 _YEAR = re.compile(r"\b(?:19[5-9]\d|20[0-2]\d)\b")
 
@@ -100,7 +100,7 @@ def _listed_birth(ctx: DocContext, d: Draft) -> list[Finding]:
 #: An age next to a mention: "12-year-old son" (in a kin mention), "twenty-year-old Leif"
 #: (before), "Ines, 29, ..." or "my son (7)" or "partner (36M)" (after).
 _AGE_IN = re.compile(r"\b(?P<n>\d+|[a-z]+(?:-[a-z]+)?)[- ](?P<u>year|month)s?[- ]old\b", re.I)
-_AGE_BEFORE = re.compile(_AGE_IN.pattern + r"\s+$", re.I)
+_AGE_BEFORE = re.compile(_AGE_IN.pattern + r"(?:(?:\s+[\w-]+){1,3}\s*,)?\s+$", re.I)
 _AGE_AFTER = re.compile(
     r"(?:\s+here)?\s*(?:,\s*(?P<n>[1-9]\d?)(?=\s*(?:,|and\b|\.|$))|\(\s*(?P<p>[1-9]\d?)\s*[MFmf]?\))"
     r"|,? (?:who )?(?:is|was|just|has just|recently)? ?(?:turned|turns|is|was) (?P<t>[1-9]\d?)"
@@ -117,7 +117,7 @@ def _mention_age(text: str, m: Mention) -> tuple[str, int, int] | None:
     if after := _AGE_AFTER.match(text, end, end + 20):
         return after["n"] or after["p"] or after["t"] or after["b"], m.start, after.end()
     inside = m.kind == "kin" and _AGE_IN.search(text, m.start, m.end)
-    hit = inside or _AGE_BEFORE.search(text, max(0, m.start - 30), m.start)
+    hit = inside or _AGE_BEFORE.search(text, max(0, m.start - 60), m.start)
     n = hit and (int(hit["n"]) if hit["n"].isdigit() else NUMBER_WORDS.get(hit["n"].lower()))
     if not n:
         return None
