@@ -124,3 +124,11 @@ def test_a_masked_name_opening_a_text_without_a_profile_line_is_not_the_writer(
     adversary: LocalAdversary, text: str
 ) -> None:
     assert "[PERSON]" in _labels(adversary, text)  # a person of their own, not the writer
+
+
+def test_masked_names_listed_after_a_plural_social_noun_are_both_friends(
+    adversary: LocalAdversary,
+) -> None:
+    text = "Sunday climb with my old friends [PERSON] and [PERSON]. Both beat me to the top."
+    friends = [d for d, _ in _subjects(adversary, text) if "friend of the author" in d]
+    assert len(friends) == 2, _subjects(adversary, text)

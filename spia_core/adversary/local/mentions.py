@@ -390,9 +390,11 @@ _MASKED_DONOR = re.compile(
     rf"bequeathed|gave|transferred|left)\b"
 )
 _MASKED_BORN = _CUES["masked_born"]
-#: A person of the writer's named next: 'my old friend [PERSON]', 'my colleague [LOC]' (NER's).
+#: A person of the writer's named next: 'my old friend [PERSON]', 'my mates [PERSON] and [LOC]'.
 SOCIAL_NOUNS = f"(?:{lexicons.alternation('social_noun')})"
-SOCIAL = re.compile(rf"\b(?:[Mm]y|[Oo]ur) (?:\w+ )?({SOCIAL_NOUNS}),?\s*$")
+SOCIAL = re.compile(
+    rf"\b(?:[Mm]y|[Oo]ur) (?:\w+ )?({SOCIAL_NOUNS}),?\s*(?:\[[A-Z]+\],? (?:and|&) )?$"
+)
 _WITH_I = re.compile(r"(?<![a-z] )\[[A-Z]+(?:_\d+)?\](?:,? \[[A-Z]+(?:_\d+)?\])*,? (?:and|&) I\b")
 _KIN_LIST_GAP = re.compile(r"^\s*(?:,|and|&|, and)\s*$")
 #: A masked kin word in a person slot: 'my [DEM] [PERSON]' (also a mis-tagged name: 'his [DEM]
@@ -526,9 +528,8 @@ def _masked_kin(text: str, out: list[Mention]) -> None:
         n = len(re.findall(r"\[DATETIME\]|\b\d{4}\b", m.group("dates")))
         if n < 2 or any(k.start <= m.start("kin") < k.end for k in out):
             continue
-        out.append(Mention.at(m, "kin", "kin", role="child", count=n))
-        out[-1].plural = True  # in a judgment, the family is the applicant's
-        out[-1].anchor = "the applicant's" if "the applicant" in text else ""
+        anchor = "the applicant's" if "the applicant" in text else ""  # a judgment's family
+        out.append(Mention.at(m, "kin", "kin", role="child", count=n, plural=True, anchor=anchor))
     for m in _MASKED_DONOR.finditer(text):  # "a gift from her [DEM]": her parent(s)
         g = "kin" if m.group("kin") else "kin2"
         if any(k.start <= m.start(g) < k.end for k in out):
@@ -540,9 +541,8 @@ def _masked_kin(text: str, out: list[Mention]) -> None:
         out.append(k)
     for m in _MASKED_RELATIVE.finditer(text):  # "my [DEM] [PERSON] ... he": a guessed relative
         if not any(k.start <= m.start("kin") < k.end for k in out):
-            kin = Mention.at(m, "kin", role=_guess_relative(text, m), source="guess")
-            out.append(kin)
-            kin.anchor = m.group("anchor").lower()
+            role, anchor = _guess_relative(text, m), m.group("anchor").lower()
+            out.append(Mention.at(m, "kin", role=role, anchor=anchor, source="guess"))
     for m in re.finditer(r"\b(?P<anchor>[Oo]ur|[Mm]y) little ones?\b", text):
         out.append(Mention.at(m, "kin", role="child", anchor=m.group("anchor").lower()))
 
