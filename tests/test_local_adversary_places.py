@@ -186,3 +186,9 @@ def test_a_relative_who_is_a_job_in_a_town_lives_there(adversary):
     author = next(s for s in result.subjects if "author of the text" in s.description)
     assert any(p.tag == "LOCATION" and p.keyword.startswith("Derby") for p in son.piis)
     assert not any(p.tag == "LOCATION" and "Bath" in p.keyword for p in author.piis)
+
+
+def test_a_relative_clause_job_in_a_town_places_the_relative(adversary):
+    result = adversary.infer("My sister, who's a lawyer in Toronto, says I should complain.")
+    sister = next(s for s in result.subjects if "Sister" in s.description)
+    assert any(p.tag == "LOCATION" and p.keyword.startswith("Toronto") for p in sister.piis)

@@ -21,7 +21,7 @@ _RESIDE = re.compile(
 #: bakery in Ghent", "our office on Mill Lane, Leeds", "I'm a Bristol local" (certainty 3; not a
 #: stay: away_word).
 _SELF = re.compile(
-    rf"(?:\b(?:(?:I['’]m|I am|[Ww]e['’]re|[Ww]e are|at|for|with|(?:[Hh]e|[Ss]he|{lexicons.kin_alternation()}) is|[Ss]?[Hh]e['’]s) an?|[Mm]y|[Oo]ur)(?: (?!(?:{lexicons.alternation('away_word')})\b)"  # noqa: E501
+    rf"(?:\b(?:(?:I['’]m|I am|[Ww]e['’]re|[Ww]e are|at|for|with|(?:[Hh]e|[Ss]he|who|{lexicons.kin_alternation()}) is|(?:[Ss]?[Hh]e|who)['’]s) an?|[Mm]y|[Oo]ur)(?: (?!(?:{lexicons.alternation('away_word')})\b)"  # noqa: E501
     rf"[\w\-]+){{1,3}}? in|\b(?:[Hh]ere in|[Gg]reetings from|[Hh]ello from|I['’]m from|I am from"
     r"|[Aa]nyone (?:else )?(?:in|near|around))(?: (?:sunny|rainy|lovely|snowy|grey))?"
     r"|\b(?:[Aa]n?|I['’]m an?|[Ww]e['’]re an?)(?= [A-Z][\w'-]*-based\b)"
