@@ -192,3 +192,12 @@ def test_a_relative_clause_job_in_a_town_places_the_relative(adversary):
     result = adversary.infer("My sister, who's a lawyer in Toronto, says I should complain.")
     sister = next(s for s in result.subjects if "Sister" in s.description)
     assert any(p.tag == "LOCATION" and p.keyword.startswith("Toronto") for p in sister.piis)
+
+
+def test_a_teachers_foreign_surname_does_not_move_the_school(adversary):
+    text = (
+        "Dear Mr Rossi, your daughter has a place at Holloway Park School in Bristol. "
+        "Her teacher, Mrs Ingrid Sørensen, will meet you on Monday. Kind regards, Olu Adebayo"
+    )
+    for s in adversary.infer(text).subjects:
+        assert not any(p.keyword == "Norway" for p in s.piis), s.description

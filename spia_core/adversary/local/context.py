@@ -218,11 +218,11 @@ def _vote_state_names(b: _Ballot) -> None:
 
 
 def _vote_places(b: _Ballot) -> None:
-    """Country cues (courts, currencies, laws), unmasked cities, NER places and peoples."""
-    ctx, gaz, dem = b.ctx, lexicons.gazetteer(), lexicons.demonyms()
-    text = ctx.text
+    """Country cues (laws, currencies; none in a person's name), unmasked cities, NER places."""
+    ctx, text, gaz, dem = b.ctx, b.ctx.text, lexicons.gazetteer(), lexicons.demonyms()
+    blocked = [(s, e) for s, e, lab in ctx.ents if lab == "PERSON"] + [m[:2] for m in ctx.masks]
     for rx, country, weight in lexicons.cue_table("country_cues.tsv", template=r"\b(?:{})\b"):
-        free = (m for m in rx.finditer(text) if not ctx.is_masked(m.start(), m.end()))
+        free = (m for m in rx.finditer(text) if not overlaps(*m.span(), blocked))
         for m in itertools.islice(free, _CUE_MAX_HITS if weight > 1 else 1):
             b.vote(country, weight * 0.7, m.start(), m.end())
     for s, e, country in _unmasked_cities(ctx):
