@@ -36,3 +36,19 @@ def test_an_age_before_a_name_and_its_apposition_is_that_person_s() -> None:
     assert (
         _age("A 45-year-old teacher, Ms Jane Otieno, was named head of science.", "Otieno") == "45"
     )
+
+
+def test_a_reference_number_year_does_not_date_a_stated_age():
+    from spia_core.adversary.local import LocalAdversary
+
+    text = (
+        "INCIDENT REPORT - Ref ***/2026/114\n\nAt 21:40 a member of staff, Ms Dana Pike, "
+        "a 27-year-old care assistant, found a resident on the floor."
+    )
+    ages = [
+        p.keyword
+        for s in LocalAdversary().infer(text).subjects
+        for p in s.piis
+        if p.tag == "AGE" and p.keyword
+    ]
+    assert ages == ["27"]

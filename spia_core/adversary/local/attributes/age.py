@@ -58,7 +58,7 @@ _BORN_SHORT = re.compile(r"\b[Bb]orn in ['’](?P<y2>\d\d)\b")
 _BORN_LIST = re.compile(
     r"\b[Bb]orn\s+in\s+(?P<list>(?:1[89]\d\d|20[0-2]\d)(?:(?:,\s*|,?\s+and\s+)(?:1[89]\d\d|20[0-2]\d))+)"
 )
-_YEAR = re.compile(r"\b(?:19[5-9]\d|20[0-2]\d)\b")
+_YEAR = re.compile(r"(?<![\w/])(?:19[5-9]\d|20[0-2]\d)(?![\w/])")  # not in 'Ref 12/2024/7'
 
 
 @functools.lru_cache(maxsize=4)
@@ -172,7 +172,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             continue
         s, e = off + m.start(), off + m.end()
         sent = ctx.text[slice(*ctx.sentence_of(s))]
-        years = [int(y) for y in _YEAR.findall(sent)]
+        years = [int(y) for y in _YEAR.findall(sent) if int(y) <= REFERENCE_DATE.year]
         dead = re.search(r"\b(?:died|death|killed|deceased)\b", sent)
         # only an age stated the plain way ('aged 45', 'a 45-year-old') may date from a year
         # the sentence gives; the other forms ('I'm 34', 'turned 50') speak of now
