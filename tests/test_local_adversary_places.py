@@ -25,6 +25,16 @@ def _author(adversary, text: str) -> dict:
     raise AssertionError([s.description for s in result.subjects])
 
 
+def _subject(result, word: str):
+    """The first subject whose description contains `word`."""
+    return next(s for s in result.subjects if word in s.description)
+
+
+def _places(subject) -> list[str]:
+    """The subject's LOCATION values."""
+    return [p.keyword for p in subject.piis if p.tag == "LOCATION" and p.keyword]
+
+
 def test_alternate_names_that_are_words_or_first_names_are_not_places():
     gaz = lexicons.gazetteer()
     assert gaz.lookup("Name") is None  # an alternate spelling of Namur
@@ -159,7 +169,7 @@ def test_a_body_named_with_its_town_places_its_member(adversary):
         "The Government were represented by their Agent, Mr T. Marsh of the Home Office, "
         "London. The applicant complained of the delay."
     )
-    marsh = next(s for s in adversary.infer(text).subjects if "Marsh" in s.description)
+    marsh = _subject(adversary.infer(text), "Marsh")
     loc = next(p for p in marsh.piis if p.tag == "LOCATION")
     assert loc.keyword == "London / United Kingdom"
     assert loc.explanation.rule == "location.org_town"
@@ -173,25 +183,20 @@ def test_a_list_of_clients_is_no_body_and_town(adversary):
 def test_my_in_my_sister_gives_the_writer_nothing_of_the_sisters(adversary):
     text = "My sister lives in Leeds with her husband, who is a surveyor. I visit them often."
     result = adversary.infer(text)
-    author = next(s for s in result.subjects if "author of the text" in s.description)
-    sister = next(s for s in result.subjects if "Sister" in s.description)
-    values = {p.tag: p.keyword for p in author.piis if p.keyword}
+    values = {p.tag: p.keyword for p in _subject(result, "author of the text").piis if p.keyword}
     assert "Leeds" not in values.get("LOCATION", "") and "OCCUPATION" not in values
-    assert any(p.tag == "LOCATION" and p.keyword.startswith("Leeds") for p in sister.piis)
+    assert any(place.startswith("Leeds") for place in _places(_subject(result, "Sister")))
 
 
 def test_a_relative_who_is_a_job_in_a_town_lives_there(adversary):
     result = adversary.infer("Our son is a plumber in Derby. The cafe is a gem in Bath, I think.")
-    son = next(s for s in result.subjects if "Son" in s.description)
-    author = next(s for s in result.subjects if "author of the text" in s.description)
-    assert any(p.tag == "LOCATION" and p.keyword.startswith("Derby") for p in son.piis)
-    assert not any(p.tag == "LOCATION" and "Bath" in p.keyword for p in author.piis)
+    assert any(place.startswith("Derby") for place in _places(_subject(result, "Son")))
+    assert not any("Bath" in place for place in _places(_subject(result, "author of the text")))
 
 
 def test_a_relative_clause_job_in_a_town_places_the_relative(adversary):
     result = adversary.infer("My sister, who's a lawyer in Toronto, says I should complain.")
-    sister = next(s for s in result.subjects if "Sister" in s.description)
-    assert any(p.tag == "LOCATION" and p.keyword.startswith("Toronto") for p in sister.piis)
+    assert any(place.startswith("Toronto") for place in _places(_subject(result, "Sister")))
 
 
 def test_a_teachers_foreign_surname_does_not_move_the_school(adversary):
