@@ -79,7 +79,8 @@ class Exposure(_Stage):
         state.exposure = document_exposure(
             text, subjects if complete else [], state.config.min_certainty
         )
-        if complete:
+        unreadable = any(n.kind == NoticeKind.UNSUPPORTED_LANGUAGE for n in state.notices)
+        if complete and not unreadable:  # its person cues are English words
             notice = no_subjects_notice(text, subjects, data_id=state.data_id)
             if notice is not None:
                 state.notices.append(notice)

@@ -182,7 +182,8 @@ def _blocking(report: AuditReport) -> list[str]:
         lang = language_notice(text, adversary_is_local=report.adversary_is_local)
         if lang is not None:
             notices.append(lang)
-    if report.mode == "with_original" and NoticeKind.NO_SUBJECTS_FOUND not in kinds:
+    readable = all(n.kind != NoticeKind.UNSUPPORTED_LANGUAGE for n in notices)
+    if report.mode == "with_original" and NoticeKind.NO_SUBJECTS_FOUND not in kinds and readable:
         empty = no_subjects_notice(report.original_text, report.gt_subjects, stage="ground_truth")
         if empty is not None and report.gt_source != "dataset":
             notices.append(empty)

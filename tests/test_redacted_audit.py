@@ -235,6 +235,19 @@ def test_german_text_cannot_be_judged_in_both_modes() -> None:
     assert v2.status == CANNOT_JUDGE and "English only" in v2.reasons[0]
 
 
+def test_a_foreign_text_gives_only_the_language_reason() -> None:
+    """English person cues ('son' is French for 'his') are not read in another language."""
+    french = (
+        "Compte rendu du conseil du 12 mars. Mme [NOM] signale une fuite chez son voisin "
+        "M. [NOM] ; le syndic rappelle que les charges sont dues avant la fin du mois d'avril."
+    )
+    for report in (audit_redacted(french, AuditConfig()), audit(french, AuditConfig())):
+        v = assess(report)
+        assert v.status == CANNOT_JUDGE and len(v.reasons) == 1, v.reasons
+        assert "English only" in v.reasons[0]
+        assert NoticeKind.NO_SUBJECTS_FOUND not in {n.kind for n in report.notices}
+
+
 def test_failed_llm_stage_cannot_be_judged() -> None:
     parts = _llm_components(FakeAPIError(400, message="model not found"))
     r = audit_redacted(
