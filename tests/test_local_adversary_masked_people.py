@@ -103,3 +103,12 @@ def test_to_header_and_greeting_are_one_recipient(adv: LocalAdversary) -> None:
         "keys with the porter?\nThanks,\n[PERSON]"
     )
     assert _descriptions(adv, text).count("Recipient") == 1
+
+
+def test_a_role_in_apposition_labels_a_typed_placeholder(adv: LocalAdversary) -> None:
+    text = (
+        "Our night manager, [PERSON], told us on [DATE] that she is moving to [LOC]. "
+        "I asked the lifeguard, [PERSON], for help and he was great."
+    )
+    descs = _descriptions(adv, text)
+    assert any(d.startswith("Night manager") for d in descs) and "Lifeguard" in descs, descs

@@ -162,6 +162,7 @@ def _describe(d: Draft, index: int, piis: list[PII], ctx: DocContext) -> str:
         and (not d.kin or d.guess)
         and not d.roles.keys() - {"holder"}
         and not d.identity.startswith("MASK:")  # a redacted person: no quote of the text
+        and not phrase  # 'Our team lead, [PERSON],': its role, no quote
     ):
         clip = _context_clip(ctx, d)
         if clip:

@@ -51,11 +51,8 @@ def _norm(token: str) -> str:
 def _word_before(before: str) -> str:
     """'kin' ('my wife XXX', 'his daughter, ***'), 'role' ('Patient █████') or ''."""
     word = "".join(re.findall(r"[A-Za-z][a-z\-]+(?=\s*,?\s*$)", before)[-1:]).lower()
-    if word in lexicons.kin_words():
-        return "kin"
-    if word in _ROLE_WORDS | lexicons.words("person_key") or word in lexicons.occupations()[0]:
-        return "role"
-    return ""
+    role = word in _ROLE_WORDS | lexicons.words("person_key") or word in lexicons.occupations()[0]
+    return "kin" if word in lexicons.kin_words() else "role" if role else ""
 
 
 def _signature(text: str, start: int, end: int) -> bool:
@@ -128,8 +125,10 @@ def masked_people(st: SubjectState) -> None:
             m.identity = "MASK:bio" if m.start < 4 or st.text[m.start - 2] in ".!?" else ""
         elif m.kind == "placeholder" and not m.identity and _signature(st.text, m.start, m.end):
             authors.append(Mention(m.start, m.end, m.text, "author"))
-    signed = {(a.start, a.end) for a in authors}
-    kept = [m for m in st.names if (m.start, m.end) not in signed]
+        elif m.text == "[PERSON]" and not m.role:  # 'Our team lead, [PERSON],': its role
+            role = _SLOT_ROLE.search(st.text[st.text.rfind("\n", 0, m.start) + 1 : m.start])
+            m.role = role.group("role") or "" if role else ""
+    kept = [m for m in st.names if (m.start, m.end) not in {(a.start, a.end) for a in authors}]
     st.names = sorted(kept + people + addressees, key=lambda m: m.start)
     st.firsts += authors
     for m in [*addressees, *authors]:
