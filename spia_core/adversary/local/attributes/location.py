@@ -36,6 +36,8 @@ _ORG_TOWN = re.compile(
     r"|(?:[A-Z][\w’'&\-]*\s+(?:(?:of|and|for|the|on|&)\s+)*){1,6})"
     rf"[A-Z][\w’'\-]*,\s+{_PLACE}(?=\s*[.;)]|, (?:who|which)\b)"
 )
+#: A city named as a place, after a preposition ("near Kisumu", not "born in Cork").
+_PREP = re.compile(r"(?<!born )(?<!up )\b(?:in|at|near|into|around|outside|to|of|from)\s(\w+\s)?\Z")
 _WHO = re.compile(r"\b(?P<w>\w+),?\s+(?:who|whose \w+|which|that)\s+(?:\w+\s+)?\Z")
 _NATIONAL = re.compile(
     r"\b(?:an?|the|two|three|\d+)\s+(?P<dem>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s+(?:nationals?|citizens?|national)\b"  # noqa: E501
@@ -62,11 +64,8 @@ def _exact_place(surface: str, country: str = "") -> lexicons.Place | None:
 def _place(name: str, country: str = "") -> lexicons.Place | None:
     """The place named by the longest leading run of words of ``name``."""
     words = name.strip().split()
-    for k in range(len(words), 0, -1):
-        place = _exact_place(" ".join(words[:k]), country)
-        if place is not None:
-            return place
-    return None
+    runs = (" ".join(words[:k]) for k in range(len(words), 0, -1))
+    return next((p for run in runs if (p := _exact_place(run, country)) is not None), None)
 
 
 _CAP = r"[A-ZÀ-ÖØ-ÞİŞÇĞ][\w’'\-]*"
@@ -161,12 +160,11 @@ def full_court_name(ctx: DocContext, org: str) -> str:
     if not _GENERIC_COURT.match(org) or org in {"Court", "Tribunal"}:
         return org
     places = {
-        m.group(1)
+        m.group(1).split()[-1]
         for m in re.finditer(rf"\b({_CAP}(?:[ \-]{_CAP})?)\s+{re.escape(org)}\b", ctx.text)
         if lexicons.fold(m.group(1).split()[-1]) not in lexicons.words("role_word")
         and _place(m.group(1).split()[-1], ctx.country) is not None
     }
-    places = {p.split()[-1] for p in places}
     return f"{places.pop()} {org}" if len(places) == 1 else org
 
 
@@ -192,11 +190,8 @@ _ECHR_JUDGE = re.compile(
 
 def echr_judge(ctx: DocContext, d: Draft) -> bool:
     """A judge of the European Court of Human Rights (a sentence of a mention says so)."""
-    if (
-        d.is_author
-        or d.roles.keys() - {"judge"}
-        or not any(m.kind in {"name", "role", "placeholder"} for m in d.mentions)
-    ):
+    named = any(m.kind in {"name", "role", "placeholder"} for m in d.mentions)
+    if d.is_author or d.roles.keys() - {"judge"} or not named:
         return False
     return any(_ECHR_JUDGE.search(ctx.text, *ctx.sentence_of(m.start)) for m in d.mentions)
 
@@ -219,6 +214,7 @@ _HEADER_PLACE = re.compile(
     r"\s*:\s*(?P<value>[^|\n]{1,80}?)\s*(?=\||\n|$)",
     re.IGNORECASE | re.MULTILINE,
 )
+_CHILDREN = frozenset({"child", "kid", "son", "daughter"})
 _CLOSE_KIN = frozenset({"child", "kid", "son", "daughter", "husband", "wife", "spouse", "partner"})
 
 
@@ -230,11 +226,8 @@ def region_code(code: str, country: str = "") -> str:
         "Australia": lexicons.word_map("au_region"),
         "Canada": lexicons.word_map("ca_region"),
     }
-    for c in sorted(tables, key=lambda c: c != country):
-        name = tables[c].get(code)
-        if name:
-            return f"{name} / {c}"
-    return ""
+    order = sorted(tables, key=lambda c: c != country)
+    return next((f"{tables[c][code]} / {c}" for c in order if tables[c].get(code)), "")
 
 
 def suffix_country(name: str) -> lexicons.PlaceSuffix | None:
@@ -246,9 +239,8 @@ def suffix_country(name: str) -> lexicons.PlaceSuffix | None:
     for row in lexicons.place_suffixes():
         # The whole last word may be the suffix only when it follows a name ('Karol Bagh
         # Nagar'); otherwise at least three letters must precede it.
-        if last == row.suffix and len(words) > 1:
-            return row
-        if last.endswith(row.suffix) and len(last) - len(row.suffix) >= 3:
+        whole = last == row.suffix and len(words) > 1
+        if whole or (last.endswith(row.suffix) and len(last) - len(row.suffix) >= 3):
             return row
     return None
 
@@ -261,19 +253,14 @@ def header_place_cert(value: str, country: str = "") -> tuple[str, int]:
     in the document's country ('Cavinti / Philippines'), 1-2 from its ending; else ('', 0)."""
     value = value.split(",")[0].strip(" .")
     region = region_code(value, country) if re.fullmatch(r"[A-Z]{2,3}", value) else ""
-    if region:
-        return region, 5
-    place = _place(value, country)
-    if place is not None:
-        return place.location(), 5
-    if not _TOWN_VALUE.fullmatch(value):
-        return "", 0
-    if country:
+    place = None if region else _place(value, country)
+    if region or place:
+        return region or place.location(), 5
+    town = _TOWN_VALUE.fullmatch(value)
+    if town and country:
         return f"{value} / {country}", 3
-    suffix = suffix_country(value)
-    if suffix is not None:
-        return f"{value} / {suffix.country}", suffix.certainty
-    return "", 0
+    suffix = suffix_country(value) if town else None
+    return (f"{value} / {suffix.country}", suffix.certainty) if suffix else ("", 0)
 
 
 def header_location(ctx: DocContext, d: Draft) -> list[Finding]:
@@ -291,6 +278,9 @@ def header_location(ctx: DocContext, d: Draft) -> list[Finding]:
             ev = [ctx.ev(m.start("value"), m.end("value"))]
             rule_id = "location.header" if cap >= 3 else "location.header_suffix"
             out.append(rule(rule_id).find(loc, ev, certainty=c))
+            if cap < 3 and d.kin not in _CHILDREN:  # the ending's country: a NATIONALITY hint
+                country = loc.split(" / ")[-1]
+                out.append(rule("location.header_suffix_nationality").find(country, ev))
     return out
 
 
@@ -301,11 +291,9 @@ def _unknown_town(ctx: DocContext, raw: str, start: int, verb: str) -> str:
         return ""
     name = re.split(r"\s*,\s*|\s+(?:and|where|with|since|until|in)\b", raw.strip())[0]
     words = name.split()
-    if not words or len(words) > 3:
-        return ""
-    first = lexicons.fold(words[0])
+    first = lexicons.fold(words[0]) if 0 < len(words) <= 3 else ""
     not_town = lexicons.words("role_word") | lexicons.words("not_town")
-    if first in not_town or first in lexicons.first_names():
+    if not first or first in not_town or first in lexicons.first_names():
         return ""
     end = start + len(name)
     if any(s < end and start < e and lab == "ORG" for s, e, lab in ctx.ents):
@@ -390,31 +378,42 @@ def phone_prefix(ctx: DocContext, d: Draft) -> list[Finding]:
     return out
 
 
-def _weak_country_nationality(out: list[Finding], is_child: bool) -> None:
-    """A country guessed from a place name's ending is a NATIONALITY hint when none is known."""
-    weak = [f for f in out if f.tag == "LOCATION" and f.rule == "location.header_suffix"]
-    if weak and not is_child and not any(f.tag == "NATIONALITY" for f in out):
-        top = max(weak, key=lambda f: f.certainty)
-        country = top.keyword.split(" / ")[-1]
-        out.append(rule("location.header_suffix_nationality").find(country, list(top.evidence)))
+def _placed(ctx: DocContext, s: int, e: int) -> bool:
+    """A city named as a place: after a preposition (_PREP) or as a noun's modifier."""
+    if _PREP.search(ctx.text, max(0, s - 25), s):
+        return True
+    span = None if ctx.doc is None else ctx.doc.char_span(s, e, alignment_mode="expand")
+    return span is not None and span[-1].dep_ == "compound"
 
 
-def _document_country(ctx: DocContext, roles: set[str]) -> list[Finding]:
-    """The document's country as NATIONALITY and LOCATION (surest for parties and officials)."""
+def _document_country(ctx: DocContext, d: Draft) -> list[Finding]:
+    """The document's country as NATIONALITY and LOCATION (surest for parties and officials); the
+    writer's LOCATION is the only city of it named outside others' segments, if any (home_city)."""
+    roles = set(d.roles)
     official = roles & lexicons.words("official_role")
     cert = max(1, min(3, ctx.country_certainty - (0 if official else 1)))
     cert = 1 if roles & {"president", "registrar"} else min(cert, 2) if "judge" in roles else cert
     ev = list(ctx.country_evidence[:3])
     loc_cert = max(1, cert - (0 if "agent" in roles or "lawyer" in roles else 1))
-    return [
-        rule("location.document_country").find(ctx.country, ev, certainty=cert),
-        rule("location.document_country_location").find(ctx.country, ev, certainty=loc_cert),
-    ]
+    loc = rule("location.document_country_location").find(ctx.country, ev, certainty=loc_cert)
+    others = [(g.start, g.end) for o in ctx.drafts if o is not d for g in ctx.segs(o)]
+    cities = {
+        p.location(): e
+        for e in ctx.country_evidence * d.is_author  # the spans that voted (at most four)
+        if (p := _exact_place(e.text, ctx.country))
+        and p.country == ctx.country != p.name
+        and _placed(ctx, e.start, e.end)
+        and not any(s < e.end and e.start < t for s, t in others)
+    }
+    if len(cities) == 1:
+        [(city, e)] = cities.items()
+        loc = rule("location.home_city").find(city, [e], certainty=loc_cert)
+    return [rule("location.document_country").find(ctx.country, ev, certainty=cert), loc]
 
 
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     out = residence(ctx, d) + nationality(ctx, d) + _role_place(ctx, d) + phone_prefix(ctx, d)
-    is_child = d.kin in {"child", "kid", "son", "daughter"}
+    is_child = d.kin in _CHILDREN
     # Weak cues (a calling code, a given name: certainty <= 2) do not block the residence country.
     nats = [f for f in out if f.tag == "NATIONALITY" and f.certainty >= 3]
     locs = [f for f in out if f.tag == "LOCATION" and f.certainty >= 3]
@@ -423,7 +422,6 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         top = max(country_locs, key=lambda f: f.certainty)
         c, ev = top.keyword.split(" / ")[-1], list(top.evidence)
         out.append(rule("location.residence_country").find(c, ev, certainty=2 if is_child else 3))
-    _weak_country_nationality(out, is_child)
     if ctx.country:
-        out += _document_country(ctx, set(d.roles))
+        out += _document_country(ctx, d)
     return out
