@@ -112,3 +112,13 @@ def test_a_role_in_apposition_labels_a_typed_placeholder(adv: LocalAdversary) ->
     )
     descs = _descriptions(adv, text)
     assert any(d.startswith("Night manager") for d in descs) and "Lifeguard" in descs, descs
+
+
+def test_one_token_with_another_role_is_another_person(adv: LocalAdversary) -> None:
+    text = (
+        "At 07:10 a porter, ***, a 31-year-old agency worker, found patient *** in the "
+        "corridor. *** called the charge nurse, ***, who checked his pulse."
+    )
+    people = {s.description.split(" - ")[0]: s for s in adv.infer(text).subjects}
+    assert {"Porter", "Patient", "Charge nurse"} <= people.keys(), list(people)
+    assert [p.keyword for p in people["Porter"].piis if p.tag == "AGE"] == ["31"]

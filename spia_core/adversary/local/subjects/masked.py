@@ -79,8 +79,7 @@ def slot(text: str, start: int, end: int) -> str:
         return "addressee"
     if _signature(text, start, end) or _I_COMMA.search(before):
         return "author"
-    word = _word_before(before)
-    if word == "kin":
+    if (word := _word_before(before)) == "kin":
         return "named"  # "my wife XXX": the relative's own mention, no shared identity
     if word == "role" or _TITLE.search(before) or _THANKS.search(before):
         return "person"
@@ -98,13 +97,14 @@ def read_placeholders(text: str, masks) -> tuple[list[Mention], list[Mention], l
             continue
         token = text[start:end]
         kind = slot(text, start, end)
-        if kind == "person":  # one identity per placeholder form, and per form field's key
-            base = f"MASK:{_norm(token)}"
-            role = _SLOT_ROLE.search(text[text.rfind("\n", 0, start) + 1 : start])
-            key = role.group("key").lower() if role and role.group("key") else ""
-            other = key and any(b == base and k for b, k in keys)  # a second field: a 2nd person
+        if kind == "person":  # one identity per placeholder form, and per role ('Tenant:',
+            base, before = f"MASK:{_norm(token)}", text[text.rfind("\n", 0, start) + 1 : start]
+            role = _SLOT_ROLE.search(before)  # 'The nurse, ***', 'resident ***')
+            word = before.split()[-1].strip(",") if _word_before(before) == "role" else ""
+            phrase = (role.group("key") or role.group("role")) if role else word
+            key = phrase.lower()  # another role of the same token: another person
+            other = key and any(b == base and k != key for b, k in keys)
             ident = keys.setdefault((base, key), f"{base}:{key}" if other else base)
-            phrase = (role.group("key") or role.group("role")) if role else ""
             people.append(Mention(start, end, token, "placeholder", role=phrase, identity=ident))
         elif kind != "value":  # a relative's own mention, the addressee, the writer
             found = {"named": people, "addressee": addressees, "author": authors}[kind]
