@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spia_core.text.casing import mostly_capitals, reading_view
+from spia_core.text.casing import capital_spans, mostly_capitals, reading_view
 
 NOTE = (
     "Dear Sir, I am writing about the flat at [ADDRESS]. My name is [NAME] and I have worked "
@@ -63,6 +63,16 @@ def test_all_capitals_audit_infers_what_the_sentence_case_audit_does() -> None:
     assert len(plain) >= 8
     assert shouted == plain
     assert NoticeKind.INPUT_QUIRK in shouted_kinds and NoticeKind.INPUT_QUIRK not in plain_kinds
+
+
+def test_capitals_count_cased_letters_only_outside_placeholders() -> None:
+    # digits, punctuation and letters without case ('ß' is lower, CJK has none) do not count
+    assert mostly_capitals("ÉCOLE 12, RUE DE LA PAIX: 京都 ß OK? [PERSON] " * 2, 20)
+    assert not mostly_capitals("École 12, rue de la paix: MR DURAND AND MRS DURAND " * 2, 20)
+    assert not mostly_capitals("[PERSON] [PERSON] [PERSON] ABCDEF", 10)  # 6 letters outside
+    text = "Dear Sir,\nRE: MR JOHN HALE, WELDER, 12 MILL LANE\nThank you for your letter."
+    assert capital_spans(text) == [(10, 48)]
+    assert capital_spans("Dear Sir,\nRE: MR J. HALE\nThanks.") == []  # 7 capitals < 8
 
 
 def test_a_wrapped_line_goes_on_in_lower_case() -> None:

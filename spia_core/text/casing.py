@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 
 __all__ = ["CAPS_SHARE", "capital_spans", "mostly_capitals", "reading_view"]
 
@@ -127,8 +128,13 @@ def _compound(word: str, vocab: frozenset[str]) -> bool:
 def _cased_letters(text: str) -> tuple[int, int]:
     from spia_core.exposure import without_placeholders
 
-    letters = [c for c in without_placeholders(text) if c.isalpha() and c.lower() != c.upper()]
-    return sum(c.isupper() for c in letters), len(letters)
+    counts = Counter(without_placeholders(text)).items()
+    letters = [(c, n) for c, n in counts if c.isalpha() and c.lower() != c.upper()]
+    return sum(n for c, n in letters if c.isupper()), sum(n for _, n in letters)
+
+
+def _uppers(text: str) -> int:
+    return sum(n for c, n in Counter(text).items() if c.isupper())
 
 
 def mostly_capitals(text: str, min_letters: int = 0) -> bool:
@@ -236,7 +242,7 @@ def capital_spans(text: str) -> list[tuple[int, int]]:
     ``MIN_LINE_LETTERS`` cased letters that are (a heading, a form's values); [] for none."""
     if mostly_capitals(text):
         return [(0, len(text))]
-    lines = (m for m in _LINE.finditer(text) if sum(c.isupper() for c in m.group()) >= 8)
+    lines = (m for m in _LINE.finditer(text) if _uppers(m.group()) >= 8)
     return [m.span() for m in lines if mostly_capitals(m.group(), MIN_LINE_LETTERS)]
 
 
