@@ -37,17 +37,15 @@ def _validate(text: object) -> str:
 
 def _owner(d: Draft) -> str:
     """Who a relative belongs to, in words ("the applicant", "the author", "Mr X")."""
-    a = d.anchor
-    if a is None:
-        return "another subject"
+    a = d.anchor or Draft()  # no anchor: "another subject"
     if a.is_author:
         return "the author"
     if "applicant" in a.roles:
         return "the applicant"
     if a.kin and not a.best_name and a.anchor is not d and a.anchor is not a:
         return "the " + _kin_phrase(a)  # "husband of the sister of the author"
-    role = next((m.text for m in a.mentions if m.kind == "role"), "another subject")
-    return a.best_name or re.sub(r"^The\b", "the", role)
+    said = [m.text for m in a.mentions if m.kind in {"role", "placeholder"}] + ["another subject"]
+    return a.best_name or re.sub(r"^(?:The|Our|My)\b", lambda w: w[0].lower(), said[0])
 
 
 def _kin_phrase(d: Draft) -> str:

@@ -99,7 +99,7 @@ _FULL_NAME = re.compile(r"(?<![\w@#])(?P<first>[A-Z][a-z]{2,}) (?P<last>[A-Z][a-
 def _is_first(word: str, world: bool = False) -> bool:
     """A census first name, or with ``world`` one of any country's records (no word or place)."""
     f = lexicons.fold(word)
-    if f in lexicons.words("wordlike_first"):
+    if f in lexicons.words("wordlike_first") or f in lexicons.demonyms():  # not "Kenyan"
         return False
     known = f in lexicons.first_names() or f in name_sets()[0]
     if known or not world or f in lexicons.common_words():
@@ -138,6 +138,8 @@ def find_cue_names(text: str) -> list[Mention]:
         # "my daughter (Ama)": a word alone in brackets after a kin word is a name
         kin = noun in lexicons.kin_words() and text[m.end("name") : m.end("name") + 1] == ")"
         bracketed = kin and lexicons.fold(first) not in lexicons.common_words()
+        contact = noun in lexicons.words("social_noun") or noun in lexicons.kin_words()
+        bracketed |= contact and lexicons.fold(first) in world_given_names()  # "wife Ngozi"
         if not bracketed and (skip or not _is_first(first, world=True)):  # any country's names
             continue
         second = lexicons.fold(name.split()[1]) if " " in name else ""
@@ -164,6 +166,10 @@ def find_cue_names(text: str) -> list[Mention]:
         name = m.group("name")
         if not overlaps(*m.span(), taken) and _is_first(name) and lexicons.fold(name) not in lower:
             out.append(Mention.at(m, "name", "name", name=name, source="cue"))
+    for n in [n for n in out if n.kind == "name"]:  # "Tomasz and I ... Tomasz booked": again
+        for m in re.finditer(rf"(?<![\w@#]){re.escape(n.name)}\b", text):
+            if not overlaps(*m.span(), [(x.start, x.end) for x in out]):
+                out.append(Mention.at(m, "name", name=n.name, source=n.source))
     lead = len(text) - len(text.lstrip())
     for m in patterns.HANDLE.finditer(text):
         if m.start() <= lead + 1 or text[max(0, m.start() - 1) : m.start()].isalnum():

@@ -30,6 +30,10 @@ def self_intro_mask(st: SubjectState) -> None:
 _INTRO = re.compile(r"\b(?:I am|I['’]m|[Mm]y name is|[Tt]his is|[Ii]t['’]s|[Ii]t is)\s*\Z")
 
 
+_BODY = lexicons.alternation("facility_head", "team_noun", "org_head")
+_OUR_BODY = re.compile(rf"[Oo]ur (?:[A-Z][\w'’-]+ )*(?:{_BODY})s?\b")
+
+
 def link_author(st: SubjectState) -> None:
     if not st.english:
         return  # no first person, header or sign-off the engine can read
@@ -39,8 +43,9 @@ def link_author(st: SubjectState) -> None:
         r"\?|\b(?:[Aa]nyone|[Hh]elp|[Tt]hanks|#\w+)\b|^\W*\w+ \w+ here\b", st.text
     )
     quotes = [m.span() for m in QUOTE_SPANS.finditer(st.text)]  # "we", "our", "us": a writer
-    we = any(
-        not overlaps(*m.span(), quotes) for m in re.finditer(r"\b(?:[Ww]e|[Oo]ur|us)\b", st.text)
+    we = any(  # not "our Leeds warehouse", "our team": an organisation's voice
+        not overlaps(*m.span(), quotes) and not _OUR_BODY.match(st.text, m.start())
+        for m in re.finditer(r"\b(?:[Ww]e|[Oo]ur|us)\b", st.text)
     )
     if not legal and not st.firsts and not st.author_names and (post_like or we or _elided(st)):
         st.new(Mention(0, 0, "", "author")).is_author = True
@@ -74,6 +79,10 @@ def link_author(st: SubjectState) -> None:
                 st.merge(author, d)
 
 
+#: Dependents of a root that has a subject, or that is a noun ("Grievance meeting - 3 March").
+_NOUN_OR_SAID = {"nsubj", "nsubjpass", "expl", "compound", "amod", "det"}
+
+
 def _elided(st: SubjectState) -> bool:
     """A text that opens with a verb of no subject ('Just moved to Porto.', 'Finished my
     shift!') or with 'Twelve years as a nurse': its writer speaks of themself."""
@@ -84,7 +93,7 @@ def _elided(st: SubjectState) -> bool:
         return False
     tok = st.tokens[root]
     verb = re.fullmatch(r"[A-Za-z][a-z]+(?:ed|ing)", st.text[tok.start : tok.end])
-    said = any(t.head == root and t.dep in {"nsubj", "nsubjpass", "expl"} for t in st.tokens)
+    said = any(t.head == root and t.dep in _NOUN_OR_SAID for t in st.tokens)
     return verb is not None and not said
 
 

@@ -8,7 +8,7 @@ import re
 import spia_core.adversary.local.lexicons as lexicons
 import spia_core.adversary.local.subjects.people as people
 from spia_core.adversary.local.draft import Draft, _tokens, names_compatible
-from spia_core.adversary.local.mentions import Mention, clean_name
+from spia_core.adversary.local.mentions import Mention, _is_first, clean_name
 from spia_core.adversary.local.names import is_given_name, name_sets
 from spia_core.adversary.local.patterns import TITLES
 from spia_core.adversary.local.subjects.state import SubjectState
@@ -77,8 +77,10 @@ def drop_weak_names(st: SubjectState) -> None:
         if not names or len(names) != len(d.mentions) or any(m.title for m in names):
             continue
         tokens = [t for m in names for t in _tokens(m.name)]
-        known = any(t in firsts for t in tokens) or all(m.source for m in names)
         multi = any(len(_tokens(m.name)) > 1 for m in names)
+        signed = multi or st.legal or not st.text[names[-1].end :].strip(" .!\n")  # "... Rabi"
+        known = not signed and _is_first(tokens[0], world=True)  # "Emre", "Ngozi"
+        known = known or any(t in firsts for t in tokens) or all(m.source for m in names)
         if known or (multi and len(names) > 1):
             continue
         plain = multi and not re.search(_ORGISH, " ".join(m.name for m in names))
@@ -135,7 +137,7 @@ def _why_not(st: SubjectState, m: Mention) -> str:
     )
     if demonym and not is_given_name(words[0]) and last not in name_sets()[1]:
         return "a demonym used as a noun ('Proud Glaswegian here': who the writer is)"
-    if people.office_holder(name):
+    if people.OFFICE.match(name):
         return ""  # "the Dean of X University": the person who holds the office
     kind = people.head_class(st.text, m)
     if kind in {"place", "facility", "org"}:
@@ -150,7 +152,7 @@ def _why_not(st: SubjectState, m: Mention) -> str:
         return ""
     if _OWNED.search(st.text[max(0, m.start - 30) : m.start]):
         return "a thing someone owns ('Dad's Morris Minor')"
-    label = people.entity_label(st.ents, m)
+    label = next((lb for s, e, lb in st.ents if s < m.end and m.start < e), "")  # spaCy's
     if kind == "ambiguous":
         return "place-like head word and nothing a person does"
     located = people.locative_before(st.text, m.start)

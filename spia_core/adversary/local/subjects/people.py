@@ -50,12 +50,7 @@ def head_class(text: str, m: Mention) -> str:
     return ""
 
 
-_OFFICE = re.compile(rf"(?:The\s+)?(?:Vice[- ])?(?:{lexicons.alternation('office_title')})\s+of\b")
-
-
-def office_holder(name: str) -> bool:
-    """'Dean of X University', 'the Governor of X Prison': an office, so a person."""
-    return _OFFICE.match(name) is not None
+OFFICE = re.compile(rf"(?:The\s+)?(?:Vice[- ])?(?:{lexicons.alternation('office_title')})\s+of\b")
 
 
 def locative_before(text: str, start: int, *, weak: bool = False) -> bool:
@@ -94,11 +89,6 @@ def mistagged_names(text: str, ents: list[tuple[int, int, str]]) -> list[Mention
         if is_given_name(m[1]) and (again or person_evidence(text, mention)):
             out.append(mention)
     return out
-
-
-def entity_label(ents: list[tuple[int, int, str]], m: Mention) -> str:
-    """spaCy's label of an entity overlapping the mention ('' when none)."""
-    return next((label for s, e, label in ents if s < m.end and m.start < e), "")
 
 
 def modifies_noun(tokens: list[Token], t: Token | None, m: Mention, text: str) -> bool:

@@ -14,11 +14,6 @@ from spia_core.adversary.local.subjects.state import SubjectState
 _CUES = lexicons.subject_cues()
 
 
-def _standalone(role: str) -> bool:
-    """Roles that make a subject on their own, even with no name ("the applicant")."""
-    return any(r.key == role and r.standalone for r in lexicons.roles())
-
-
 _POSSESSIVE_DETS = frozenset({"his", "her", "their", "its"}) | {
     f"the {o}applicant{s}"
     for o in ("", "first ", "second ", "third ")
@@ -114,6 +109,7 @@ def _indefinite_is_person(st: SubjectState, r: Mention) -> bool:
 
 
 def link_roles(st: SubjectState) -> None:
+    standalone = {x.key for x in lexicons.roles() if x.standalone}  # "the applicant" alone
     pending: list[Mention] = []
     for r in sorted(st.roles, key=lambda m: m.start):
         target = _role_target(st, r)
@@ -141,7 +137,7 @@ def link_roles(st: SubjectState) -> None:
     for r in pending:
         if r.plural and r.anchor not in {"one"}:
             continue
-        if not _standalone(r.role) and r.anchor not in {"another", "one"}:
+        if r.role not in standalone and r.anchor not in {"another", "one"}:
             continue  # "the witness" is a reference; "another witness" is someone new
         if r.anchor in {"a", "an", "another", "one"}:
             if not _indefinite_is_person(st, r):
@@ -234,12 +230,6 @@ _AGED_PERSON = re.compile(
 _COPULA_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('copula')})\s+$")
 
 
-def _same_sentence_people(st: SubjectState, pos: int) -> bool:
-    """Another person is named in the sentence before ``pos``."""
-    start = max(st.text.rfind(". ", 0, pos), st.text.rfind("\n", 0, pos)) + 1
-    return bool(st.people_between(start, pos))
-
-
 def _antecedent(st: SubjectState, r: Mention) -> Draft | None:
     """The person a definite role noun refers back to: the latest draft with that role, else
     the latest unnamed-role person introduced before it (a masked person, or a named one when
@@ -247,8 +237,8 @@ def _antecedent(st: SubjectState, r: Mention) -> Draft | None:
     same = st.with_role(r.role)
     if same:
         return max(same, key=lambda d: max(m.start for m in d.mentions))
-    best = None
-    if re.search(r"\b(?:new|next|incoming)\b|^(?:[Oo]ur|[Yy]our)\b", r.text):
+    best, start = None, max(st.text.rfind(". ", 0, r.start), st.text.rfind("\n", 0, r.start)) + 1
+    if re.search(r"\b(?:new|next|incoming)\b|^(?:[Oo]ur|[Yy]our|[Mm]y)\b", r.text):
         return None  # "X (chair), the new secretary", "Dear X, ... our tenant": another person
     for m in st.people_between(0, r.start):
         d, said = st.draft_of(m), re.match(r"\s*\(([a-z ]+)\)", st.text[m.end : m.end + 30])
@@ -261,7 +251,7 @@ def _antecedent(st: SubjectState, r: Mention) -> Draft | None:
             continue
         if _KIN_BEFORE.search(st.text[max(0, m.start - 40) : m.start]):
             continue  # "my wife Kavita ... The receptionist": a relative is not the role holder
-        if m.kind == "placeholder" or not _same_sentence_people(st, r.start):
+        if m.kind == "placeholder" or not st.people_between(start, r.start):  # alone in it
             best = d
     return best
 
@@ -292,6 +282,7 @@ def role_nouns(st: SubjectState) -> None:
     taken = [(m.start, m.end) for d in st.drafts if d.alive for m in d.mentions]
     found = [(m, m.group("noun").lower()) for m in _ROLE_NOUN.finditer(st.text)]
     found += [(m, m.group("noun").lower()) for m in _AGED_PERSON.finditer(st.text)]
+    found += [(m, m.group("noun").lower()) for m in _CUES["my_contact"].finditer(st.text)]
     for m, noun in sorted(found, key=lambda x: x[0].start()):
         if any(s <= m.start() < e for s, e in taken):
             continue
@@ -300,9 +291,9 @@ def role_nouns(st: SubjectState) -> None:
         r = Mention.at(m, "role", role=noun, anchor="the")
         predicate = _COPULA_BEFORE.search(st.text[max(0, m.start() - 12) : m.start()])
         target = _role_target(st, r)
-        if target is not None:
+        if target is not None and m.re is not _CUES["my_contact"]:  # "my colleague Ana": Ana's
             d = st.draft_of(target)
-        elif predicate is not None:
+        elif target is not None or predicate is not None:
             continue  # "she is the tenant", "is a 45-year-old man": said of someone known
         elif m.re is _AGED_PERSON:
             d = st.new()

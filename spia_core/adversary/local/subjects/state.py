@@ -229,14 +229,17 @@ class SubjectState:
             return None
         if a in {"his", "her", "their"}:
             want = {"his": "Male", "her": "Female"}.get(a, "")
-            best = None  # the live non-relative, not of the other sex, mentioned last before k
+            best = None  # the live person, not of the other sex, mentioned last before k
             for d in self.drafts:
-                prior = [m.start for m in d.mentions if m.start < k.start and m.kind != "kin"]
+                prior = [m.start for m in d.mentions if m.start < k.start]
                 clash = want and draft_prior_sex(d) not in {"", want}
                 said_i = d.is_author and any(m.kind == "author" and m.text for m in d.mentions)
-                if not d.alive or d.kin or not prior or clash or said_i:  # said_i: not "her"
+                again = d.kin and (self.legal or d.kin == k.role)  # "his son" twice: one son
+                if not d.alive or not prior or clash or said_i or again:  # said_i: not "her"
                     continue
                 if best is None or max(prior) > best[0]:
                     best = (max(prior), d)
-            return best[1] if best else None
+            d = best[1] if best else None
+            pair = d and a == "their" and lexicons.kin_words().get(d.kin)  # "X and his wife": X's
+            return (d.anchor or d) if pair and pair.relationship != "-" else d
         return None
