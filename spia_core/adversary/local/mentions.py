@@ -166,10 +166,12 @@ def find_cue_names(text: str) -> list[Mention]:
         name = m.group("name")
         if not overlaps(*m.span(), taken) and _is_first(name) and lexicons.fold(name) not in lower:
             out.append(Mention.at(m, "name", "name", name=name, source="cue"))
-    for n in [n for n in out if n.kind == "name"]:  # "Tomasz and I ... Tomasz booked": again
-        for m in re.finditer(rf"(?<![\w@#]){re.escape(n.name)}\b", text):
-            if not overlaps(*m.span(), [(x.start, x.end) for x in out]):
-                out.append(Mention.at(m, "name", name=n.name, source=n.source))
+    spans = [(x.start, x.end) for x in out]  # "Tomasz and I ... Tomasz booked": again
+    for name, source in dict.fromkeys((n.name, n.source) for n in out if n.kind == "name"):
+        for m in re.finditer(rf"(?<![\w@#]){re.escape(name)}\b", text):
+            if not overlaps(*m.span(), spans):
+                out.append(Mention.at(m, "name", name=name, source=source))
+                spans.append(m.span())
     lead = len(text) - len(text.lstrip())
     for m in patterns.HANDLE.finditer(text):
         if m.start() <= lead + 1 or text[max(0, m.start() - 1) : m.start()].isalnum():
