@@ -138,8 +138,10 @@ def find_cue_names(text: str) -> list[Mention]:
         # "my daughter (Ama)": a word alone in brackets after a kin word is a name
         kin = noun in lexicons.kin_words() and text[m.end("name") : m.end("name") + 1] == ")"
         bracketed = kin and lexicons.fold(first) not in lexicons.common_words()
+        # "wife Ngozi" (also a small town), not "cousin Manila" (a city)
         contact = noun in lexicons.words("social_noun") or noun in lexicons.kin_words()
-        bracketed |= contact and lexicons.fold(first) in world_given_names()  # "wife Ngozi"
+        town = getattr(lexicons.gazetteer().lookup(first), "population", 0) < 100_000
+        bracketed |= contact and town and lexicons.fold(first) in world_given_names()
         if not bracketed and (skip or not _is_first(first, world=True)):  # any country's names
             continue
         second = lexicons.fold(name.split()[1]) if " " in name else ""

@@ -31,7 +31,7 @@ _INTRO = re.compile(r"\b(?:I am|I['’]m|[Mm]y name is|[Tt]his is|[Ii]t['’]s|[
 
 
 _BODY = lexicons.alternation("facility_head", "team_noun", "org_head")
-_OUR_BODY = re.compile(rf"[Oo]ur (?:[A-Z][\w'’-]+ )*(?:{_BODY})s?\b")
+_OUR_BODY = re.compile(rf"[Oo]ur (?:[A-Z][\w'’-]+ )+(?:{_BODY})s?\b")
 
 
 def link_author(st: SubjectState) -> None:
@@ -43,7 +43,7 @@ def link_author(st: SubjectState) -> None:
         r"\?|\b(?:[Aa]nyone|[Hh]elp|[Tt]hanks|#\w+)\b|^\W*\w+ \w+ here\b", st.text
     )
     quotes = [m.span() for m in QUOTE_SPANS.finditer(st.text)]  # "we", "our", "us": a writer
-    we = any(  # not "our Leeds warehouse", "our team": an organisation's voice
+    we = any(  # not "our Leeds warehouse", "our Acme team": an organisation's voice
         not overlaps(*m.span(), quotes) and not _OUR_BODY.match(st.text, m.start())
         for m in re.finditer(r"\b(?:[Ww]e|[Oo]ur|us)\b", st.text)
     )

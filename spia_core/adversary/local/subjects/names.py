@@ -102,10 +102,9 @@ def _placeish(st: SubjectState, m: Mention) -> bool:
 def _first_line(m: Mention) -> bool:
     """A name never spans a line break ("Paul Ferreira\nOperations Director"): keep its
     first line; False when nothing is left."""
-    cut = m.text.find("\n")
-    if cut < 0:
+    if "\n" not in m.text:
         return True
-    m.text = m.text[:cut].rstrip()
+    m.text = m.text.split("\n")[0].rstrip()
     m.end = m.start + len(m.text)
     m.name = clean_name(m.text)
     return bool(m.name)

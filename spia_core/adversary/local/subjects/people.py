@@ -115,22 +115,18 @@ def header_key(text: str, m: Mention) -> bool:
 
 @functools.cache
 def _stop_words() -> dict[str, frozenset[str]]:
-    """Function words of the languages an English parser most often meets (spaCy ships them)."""
-    return {
-        lang: frozenset(w.lower() for w in _spacy_stop_words(lang))
-        for lang in ("en", "de", "fr", "es", "nl", "it", "pt")
-    }
-
-
-def _spacy_stop_words(lang: str) -> set[str]:
-    """``spacy.lang.<lang>.stop_words.STOP_WORDS``, run from its file alone: importing the
-    language package first compiles its tokenizer exceptions (French alone: 6 s)."""
+    """Function words of the languages an English parser most often meets: spaCy's
+    ``spacy.lang.<lang>.stop_words.STOP_WORDS``, each run from its file alone (importing the
+    language package first compiles its tokenizer exceptions: French alone, 6 s)."""
     import spacy
 
-    path = Path(spacy.__file__).parent / "lang" / lang / "stop_words.py"
-    namespace: dict = {}
-    exec(path.read_text(encoding="utf-8"), namespace)  # a word list, no imports
-    return namespace["STOP_WORDS"]
+    out = {}
+    for lang in ("en", "de", "fr", "es", "nl", "it", "pt"):
+        namespace: dict = {}  # a word list, no imports
+        path = Path(spacy.__file__).parent / "lang" / lang / "stop_words.py"
+        exec(path.read_text(encoding="utf-8"), namespace)
+        out[lang] = frozenset(w.lower() for w in namespace["STOP_WORDS"])
+    return out
 
 
 def looks_english(text: str) -> bool:
@@ -139,8 +135,7 @@ def looks_english(text: str) -> bool:
     words = re.findall(r"[^\W\d_]+", exposure.without_placeholders(text).lower())[:3000]
     if len(words) < 8:
         return True
-    stops = _stop_words()
-    hits = {lang: sum(w in s for w in words) for lang, s in stops.items()}
+    hits = {lang: sum(w in s for w in words) for lang, s in _stop_words().items()}
     best = max(hits, key=hits.__getitem__)
     # Words shared by several languages ("in", "die", "a") weigh for all; another language
     # must lead clearly, with several of its own function words.
