@@ -138,13 +138,14 @@ def find_cue_names(text: str) -> list[Mention]:
         # "my daughter (Ama)": a word alone in brackets after a kin word is a name
         kin = noun in lexicons.kin_words() and text[m.end("name") : m.end("name") + 1] == ")"
         bracketed = kin and lexicons.fold(first) not in lexicons.common_words()
-        # "wife Ngozi" (also a small town), not "cousin Manila" (a city)
         contact = noun in lexicons.words("social_noun") or noun in lexicons.kin_words()
-        town = getattr(lexicons.gazetteer().lookup(first), "population", 0) < 100_000
+        town = getattr(lexicons.gazetteer().lookup(first), "population", 0) < 1e5  # not Manila
         bracketed |= contact and town and lexicons.fold(first) in world_given_names()
         if not bracketed and (skip or not _is_first(first, world=True)):  # any country's names
             continue
         second = lexicons.fold(name.split()[1]) if " " in name else ""
+        if second in lexicons.words("org_head"):
+            continue  # "for Justice Watch": an organisation's name
         if second and (second in lexicons.words("not_name") or second not in name_sets()[1]):
             name = first  # "with Leigh Today": the second word is no surname
         end = m.start("name") + len(name)
@@ -328,10 +329,7 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
     nation = intro is not None and lexicons.fold(intro.group("name")) in lexicons.demonyms()
     if intro and known and not nation:  # "I'm Irish": a nationality, not a name
         names.append(Mention.at(intro, "handle", "name", name=intro.group("name")))
-    sign = sign_off(text)
-    if sign is not None:
-        names.append(sign)
-    return firsts, names
+    return firsts, names + [s for s in [sign_off(text)] if s is not None]
 
 
 #: A capitalised modifier before a role ("the İzmir Public Prosecutor", "[LOC] Governor").
@@ -480,13 +478,16 @@ def _possessed_kin(text: str) -> list[Mention]:
         if of_kin and not anchor and rules.enabled("subject.kin_of_kin"):  # "my sister's husband"
             out.append(Mention.at(m, "kin", "kin", role=kin.word, anchor=f"{prev.text}'s"))
             continue
-        counted = (w for w in m.group(0).split()[:-1] if w.lower() != "both")
+        words = m.group(0).split()[: None if anchor else -1]  # "our twins": 2; "had twins": none
+        counted = (w for w in words if w.lower() != "both")
         num_word = m.group("num") or next((w for w in counted if patterns.number_value(w)), "")
-        num = patterns.number_value(num_word) if num_word else None
         low = word.lower()
         plural = low in {"children", "wives", "folks"} or (
             low.endswith("s") and not low.endswith("ss") and low[:-1] in kinmap
         )
+        ages = re.match(r" ?\((\d{1,2}(?:(?:,| and| &) ?\d{1,2})+)\)", text[m.end() : m.end() + 30])
+        num_word = num_word or (str(len(re.findall(r"\d+", ages[1]))) if ages else "")  # (9, 6)
+        num = patterns.number_value(num_word) if num_word and plural else None  # "twin brother"
         generic = not anchor and not text[: m.start("kin")].endswith(("the ", "The "))
         if plural and num is None and (kin.word != "parent" or generic):
             continue  # uncounted collective ("other parents"): not subjects
@@ -501,8 +502,9 @@ def _possessed_kin(text: str) -> list[Mention]:
             anchor = "my"
         if (not anchor or anchor in {"a", "an"}) and num is None:
             continue  # bare 'son', 'a widow': an attribute, not a separate person
-        if set(m.group(0).lower().split()) & lexicons.words("partner_kind"):
-            continue  # "her lab partner", "my business partner": no spouse
+        work = kin.word == "partner" and _CUES["work_with"].search(text, max(0, start - 40), start)
+        if work or set(m.group(0).lower().split()) & lexicons.words("partner_kind"):
+            continue  # "her lab partner", "my business partner", "works with his partner"
         k = Mention.between(text, start, m.end(), "kin", role=kin.word, anchor=anchor)
         k.count, k.plural = num or 1, plural
         out.append(k)

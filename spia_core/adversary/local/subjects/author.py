@@ -79,10 +79,6 @@ def link_author(st: SubjectState) -> None:
                 st.merge(author, d)
 
 
-#: Dependents of a root that has a subject, or that is a noun ("Grievance meeting - 3 March").
-_NOUN_OR_SAID = {"nsubj", "nsubjpass", "expl", "compound", "amod", "det"}
-
-
 def _elided(st: SubjectState) -> bool:
     """A text that opens with a verb of no subject ('Just moved to Porto.', 'Finished my
     shift!') or with 'Twelve years as a nurse': its writer speaks of themself."""
@@ -93,7 +89,8 @@ def _elided(st: SubjectState) -> bool:
         return False
     tok = st.tokens[root]
     verb = re.fullmatch(r"[A-Za-z][a-z]+(?:ed|ing)", st.text[tok.start : tok.end])
-    said = any(t.head == root and t.dep in _NOUN_OR_SAID for t in st.tokens)
+    deps = {"nsubj", "nsubjpass", "expl", "compound", "amod", "det"}  # said, or a noun root
+    said = any(t.head == root and t.dep in deps for t in st.tokens)
     return verb is not None and not said
 
 

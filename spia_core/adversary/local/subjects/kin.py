@@ -176,7 +176,6 @@ def masked_parents(st: SubjectState) -> None:
     """Pass: 'my [DEM], [PERSON] and [PERSON]' / 'my folks, [DEM] and [PERSON]': a masked kin word
     followed by two people; most often the writer's parents; so is 'my [PERSON] and [PERSON]'
     next to a parent cue ('a toast to my Mum and Dad': a name takes no 'my')."""
-    author = st.author
     rx = re.compile(
         r"\b(?:[Mm]y|[Oo]ur) (?:(?:amazing|dear|lovely|wonderful|beloved|late) )?"
         r"(?:(?P<kin>\[(?:DEM|NORP)\]|folks|parents),?\s+|(?=\[PERSON\] (?:and|&) \[PERSON\]))"
@@ -194,7 +193,7 @@ def masked_parents(st: SubjectState) -> None:
         if len(drafts) != 2 or any(d.kin or d.is_author for d in drafts):
             continue
         for i, d in enumerate(drafts, 1):
-            d.kin, d.anchor, d.child_index, d.child_count = "parent", author, i, 2
+            d.kin, d.anchor, d.child_index, d.child_count = "parent", st.author, i, 2
             d.guess = "" if m.group("kin") else "parent"  # no kin word: only a guess
 
 
@@ -222,7 +221,6 @@ def masked_counts(st: SubjectState) -> None:
     [QUANTITY]', 'our trio of [DEM]': a masked count of children is read as three, the middle
     of the two to four that such posts usually state ('trio' says three, 'pair' two). Extra
     guessed children cost no protection score; missing ones hide real people."""
-    author = st.author
     for m in _MASKED_COUNT.finditer(st.text):
         if any(k.start <= m.start() < k.end for k in st.all_mentions() if k.kind != "author"):
             continue
@@ -231,5 +229,5 @@ def masked_counts(st: SubjectState) -> None:
         n = {"trio": 3, "duo": 2, "pair": 2}.get((m.group("group") or "").lower(), 3)
         for i in range(1, n + 1):
             d = st.new(Mention.at(m, "kin", role=kin))
-            d.kin, d.anchor, d.child_index, d.child_count = kin, author, i, n
+            d.kin, d.anchor, d.child_index, d.child_count = kin, st.author, i, n
         break

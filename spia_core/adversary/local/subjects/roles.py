@@ -54,9 +54,7 @@ def _role_target(st: SubjectState, r: Mention) -> Mention | None:
 
 def _role_draft(st: SubjectState, r: Mention) -> Draft | None:
     """An existing subject this (unattached) role phrase refers to, or None for a new one."""
-    found = st.with_role(r.role, r.ordinal)
-    if not found:
-        return None
+    found = st.with_role(r.role, r.ordinal)  # none: no fits, None
     pre, comp = r.qualifier.split("|") if r.qualifier else ("", "")
 
     def quals(d: Draft) -> list[tuple[str, str]]:
@@ -87,8 +85,6 @@ def _role_draft(st: SubjectState, r: Mention) -> Draft | None:
             return owner in owners
 
         found = [d for d in found if same_owner(d)]
-        if not found:
-            return None
     exact = [d for d in found if any(q == (pre, comp) for q in quals(d))]
     fits = exact or [d for d in found if compatible(d)]
     if not fits:

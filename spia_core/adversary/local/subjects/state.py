@@ -129,7 +129,8 @@ class SubjectState:
         """Name and placeholder mentions of live drafts, by start (and by end), cached until a
         draft changes: passes look people up by position without rescanning every draft."""
         if self._people is None:
-            people = [m for m in self.all_mentions(alive=True) if m.kind in {"name", "placeholder"}]
+            kinds = {"name", "placeholder", "handle"}  # "life with @zoe": a person
+            people = [m for m in self.all_mentions(alive=True) if m.kind in kinds]
             people.sort(key=lambda m: m.start)
             self._people = (people, [m.start for m in people])
         return self._people
@@ -227,6 +228,10 @@ class SubjectState:
                 elif m.name and names_compatible(m.name, name):
                     return self.draft_of(m)
             return None
+        for m in self.person_mentions() if a == "your" else []:  # "Dear Ana, ... your son"
+            line = self.text[self.text.rfind("\n", 0, m.start) + 1 : m.start]
+            if m.start < k.start and re.fullmatch(r"\s*(?:Dear|Hi|Hello)\s+(?:\w+\.? )?", line):
+                return self.draft_of(m)
         if a in {"his", "her", "their"}:
             want = {"his": "Male", "her": "Female"}.get(a, "")
             best = None  # the live person, not of the other sex, mentioned last before k
