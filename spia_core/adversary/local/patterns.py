@@ -14,7 +14,7 @@ _MASK_NUMBER = re.compile(r"[_ -]?(\d+)[\]>}]+$")
 #: Closing formulas of a letter or a post ("Kind regards", "Yours sincerely", "Cheers").
 CLOSING = (
     r"Yours(?: sincerely| faithfully| truly)?|(?:Kind |Best |Warm )?[Rr]egards|Best(?: wishes)?|"
-    r"Sincerely|Thanks|Thank you|Cheers|Many thanks|With thanks"
+    r"Sincerely|Thanks|Thank you|Cheers|Many thanks|With thanks|(?:With )?[Ll]ove|Take care"
 )
 #: The gap between two items of a list of people ("A, B and C").
 LIST_GAP = re.compile(r"^\s*(?:,|and|&|, and|,\s*and)\s*$")
