@@ -356,3 +356,23 @@ def test_listed_birth_years_and_age_at_death(adv: LocalAdversary) -> None:
 def test_activities_do_not_override_a_stated_job(adv: LocalAdversary) -> None:
     res = adv.infer("@sam_k : I'm a nurse. Sharing lesson plans for our night-shift trainees.")
     assert value(author(res), "OCCUPATION") == "Nurse"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My mum has been lonely since my dad passed away last year. I visit her on Sundays.",
+        "Mum still talks about our late father every day, and I ring her each evening.",
+    ],
+)
+def test_a_parent_whose_partner_died_is_widowed(text):
+    result = LocalAdversary().infer(text)
+    mother = next(s for s in result.subjects if s.description.startswith("Mother"))
+    assert {p.tag: p.keyword for p in mother.piis}.get("RELATIONSHIP") == "Widowed"
+
+
+def test_two_living_parents_are_married():
+    result = LocalAdversary().infer("My mum and dad still go dancing every Friday.")
+    for s in result.subjects:
+        if s.description.startswith(("Mother", "Father")):
+            assert {p.tag: p.keyword for p in s.piis}.get("RELATIONSHIP") == "Married"

@@ -77,12 +77,9 @@ _CHILDREN = {"child", "kid", "son", "daughter", "kiddo", "baby", "stepson", "ste
 
 def _author_sentences(ctx: DocContext, d: Draft) -> list[tuple[int, int]]:
     """Sentences that speak about the author: first person, or no other person in them."""
+    kinds = {"name", "placeholder", "role"}
     others = sorted(
-        m.start
-        for o in ctx.drafts
-        if o is not d
-        for m in o.mentions
-        if m.kind in {"name", "placeholder", "role"}
+        m.start for o in ctx.drafts if o is not d for m in o.mentions if m.kind in kinds
     )
     out = []
     for s, e in ctx.sentences:
@@ -109,8 +106,7 @@ def _author_status_spans(
             skip = _OTHERS_MARRIAGE.match(chunk, m.start()) or _not_status(ctx.text, a, b)
             if skip or ctx.is_masked(a, b):
                 continue
-            before = ctx.text[max(0, a - 20) : a]
-            after = ctx.text[b : b + 25]
+            before, after = ctx.text[max(0, a - 20) : a], ctx.text[b : b + 25]
             if re.search(r"\b(?:my|his|her|our|their|your)\s+(?:\w+\s+)?$", before, re.I) and (
                 re.match(r"\s+(?:\w+\s+)?[a-z]+(?:-in-law)?\b", after)
                 and not re.match(r"\s+(?:life|status|and|but|with|for|since)\b", after)
@@ -125,8 +121,8 @@ def _status_for_author(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
     for rx, value, cert in _STATUS:
         if (span := next(_author_status_spans(ctx, d, rx, value), None)) is not None:
-            ev, c = [ctx.ev(*span)], min(5, cert + 1)
-            out.append(rule("family.author_status").find(value, ev, certainty=c))
+            c = min(5, cert + 1)
+            out.append(rule("family.author_status").find(value, [ctx.ev(*span)], certainty=c))
     text = ctx.text
     fam = _SHARED_FAMILY.search(text) or _LIFE_WITH.search(text) or _DEM_LIFE.search(text)
     if not out and fam is not None:
@@ -140,8 +136,7 @@ def named_context(ctx: DocContext, d: Draft) -> list[Finding]:
     for m in d.mentions:
         if m.kind not in {"name", "placeholder", "handle"}:
             continue
-        s0, _ = ctx.sentence_of(m.start)
-        before = ctx.text[max(s0, m.start - 45) : m.start]
+        before = ctx.text[max(ctx.sentence_of(m.start)[0], m.start - 45) : m.start]
         after = ctx.text[m.end : m.end + 25]
         ev = [ctx.ev(m.start, m.end)]
         coparent = _WITH_BEFORE.search(before) and _COPARENT_AFTER.match(after)
@@ -150,6 +145,16 @@ def named_context(ctx: DocContext, d: Draft) -> list[Finding]:
         elif _PARENTS_BEFORE.search(before):
             out.append(rule("family.parents").find("Married", ev))
     return out
+
+
+def _late(ctx: DocContext, d: Draft) -> bool:
+    """The relative is dead: "my late wife", "his wife died in May", "the death of my father"."""
+    m = next((x for x in d.mentions if x.kind == "kin"), None)
+    return m is not None and bool(
+        re.search(r"\blate\s+\w+$", ctx.text[max(0, m.start - 12) : m.end])
+        or _DIED_AFTER.match(ctx.text[m.end : m.end + 40])
+        or _DEATH_OF.search(ctx.text[max(0, m.start - 20) : m.start])
+    )
 
 
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
@@ -168,12 +173,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         k = kin_table.get(other.kin)
         m = next((x for x in other.mentions if x.kind == "kin"), None)
         ev = [ctx.ev(m.start, m.end)] if m else []
-        late = m is not None and (
-            re.search(r"\blate\s+\w+$", ctx.text[max(0, m.start - 12) : m.end])
-            or _DIED_AFTER.match(ctx.text[m.end : m.end + 40])
-            or _DEATH_OF.search(ctx.text[max(0, m.start - 20) : m.start])
-        )
-        if late and canon in {"wife", "husband", "spouse"}:
+        if _late(ctx, other) and canon in {"wife", "husband", "spouse"}:
             out.append(rule("family.late_spouse").find("Widowed", ev))
             continue
         value = "Married" if other.kin == "spouse" else (k.anchor_relationship if k else "")
@@ -204,8 +204,10 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
                 c = 3 if word.startswith("widow") else cert
                 out.append(rule("family.status").find(value, ev, certainty=c))
                 break
-    parent = canonical_kin(d.kin) in _PARENTS
-    mates = (o for o in ctx.drafts if o is not d and o.anchor is d.anchor)
-    if parent and (d.child_count == 2 or any(canonical_kin(o.kin) in _PARENTS for o in mates)):
-        out.append(rule("family.parents").find("Married", kin_ev))
+    mates = [o for o in ctx.drafts if o is not d and o.anchor is d.anchor]
+    mates = [o for o in mates if canonical_kin(o.kin) in _PARENTS]
+    if canonical_kin(d.kin) in _PARENTS and (d.child_count == 2 or mates):
+        late = any(_late(ctx, o) for o in mates)  # "since my dad passed away": mum is a widow
+        value, rid = ("Widowed", "family.late_spouse") if late else ("Married", "family.parents")
+        out.append(rule(rid).find(value, kin_ev))
     return out
