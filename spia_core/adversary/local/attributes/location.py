@@ -10,6 +10,7 @@ from spia_core.adversary.local.attributes import identity, lookback, segment_mat
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
+from spia_core.adversary.local.mentions import overlaps
 from spia_core.adversary.local.rules import rule
 
 _PLACE = r"(?P<place>(?:[A-ZÀ-ÖØ-ÞİŞÇĞÖÜ][\w’'\-]+)(?:[ \-](?:[A-ZÀ-ÖØ-ÞİŞÇĞÖÜ][\w’'\-]+|upon|on|de|am)){0,3}|\[[A-Z]+(?:_\d+)?\])"  # noqa: E501
@@ -215,7 +216,7 @@ _HEADER_PLACE = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _CHILDREN = frozenset({"child", "kid", "son", "daughter"})
-_CLOSE_KIN = frozenset({"child", "kid", "son", "daughter", "husband", "wife", "spouse", "partner"})
+_CLOSE_KIN = _CHILDREN | {"husband", "wife", "spouse", "partner"}
 
 
 def region_code(code: str, country: str = "") -> str:
@@ -399,11 +400,11 @@ def _document_country(ctx: DocContext, d: Draft) -> list[Finding]:
     others = [(g.start, g.end) for o in ctx.drafts if o is not d for g in ctx.segs(o)]
     cities = {
         p.location(): e
-        for e in ctx.country_evidence * d.is_author  # the spans that voted (at most four)
+        for e in (ctx.country_evidence if d.is_author else [])  # spans that voted (at most 4)
         if (p := _exact_place(e.text, ctx.country))
         and p.country == ctx.country != p.name
         and _placed(ctx, e.start, e.end)
-        and not any(s < e.end and e.start < t for s, t in others)
+        and not overlaps(e.start, e.end, others)
     }
     if len(cities) == 1:
         [(city, e)] = cities.items()

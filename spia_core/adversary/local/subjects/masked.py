@@ -127,8 +127,9 @@ def masked_people(st: SubjectState) -> None:
             authors.append(Mention(m.start, m.end, m.text, "author"))
         elif m.text == "[PERSON]" and not m.role:  # 'Our team lead, [PERSON],': its role
             role = _SLOT_ROLE.search(st.text[st.text.rfind("\n", 0, m.start) + 1 : m.start])
-            m.role = role.group("role") or "" if role else ""
-    kept = [m for m in st.names if (m.start, m.end) not in {(a.start, a.end) for a in authors}]
+            m.role = (role.group("role") or "") if role else ""
+    signed = {(a.start, a.end) for a in authors}  # built once, not per name
+    kept = [m for m in st.names if (m.start, m.end) not in signed]
     st.names = sorted(kept + people + addressees, key=lambda m: m.start)
     st.firsts += authors
     for m in [*addressees, *authors]:
