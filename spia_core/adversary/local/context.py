@@ -96,6 +96,7 @@ def build_segments(ctx: DocContext) -> None:
         male, female = MALE_PRONOUN.fullmatch(w), FEMALE_PRONOUN.fullmatch(w)
         sex = "Male" if male else "Female" if female else ""
         k = bisect.bisect_left(starts, pos)
+        k += sum(1 for r in refs[k : k + 3] if r[0] == r[1] == pos)  # a zero-width mention here
         back = (refs[j][2] for j in range(k - 1, max(-1, k - 13), -1))  # the 12 latest mentions
         fits = (d for d in back if not d.is_author and ctx.pre_sex.get(id(d), "") in {"", sex})
         target = next(fits, None)

@@ -189,6 +189,18 @@ _NOT_A_PERSON_SLOT = _CUES["not_a_person_slot"]
 _A_CERTAIN = _CUES["a_certain"]
 
 
+@functools.cache
+def _no_given() -> frozenset[str]:  # "Dear", "Uncle", "Chef" before a name: no given name
+    jobs, w = lexicons.occupations()[0], lexicons.words
+    return lexicons.common_words() | w("not_name") | w("role_noun") | {*lexicons.kin_words(), *jobs}
+
+
+_FORM_NAME = re.compile(
+    r"(?im)^[ \t]*(?P<role>[a-z]+)[ \t]+(?:full[ \t]+)?name[ \t]*:[ \t]*"
+    r"(?P<name>(?-i:[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+){1,3}))[ \t]*$"
+)
+
+
 def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> list[Mention]:
     """Titled names, NER PERSON entities, person placeholders, paired first names."""
     out: list[Mention] = find_paired_names(text)
@@ -220,6 +232,9 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
             s0 = start - (len(before.group(0)) if before else 0)
             ident = f"{label}_{num}" if num else ""
             add(Mention.between(text, s0, end, "placeholder", title=title, identity=ident))
+    for m in _FORM_NAME.finditer(text):  # "Patient name: Aoife Brennan" (a form's field)
+        if not overlaps(*m.span("name"), taken):
+            add(Mention.at(m, "name", "name", name=m["name"], role=m["role"].lower()))
     for start, end, label in ents:
         if label != "PERSON" or overlaps(start, end, taken):
             continue
@@ -230,6 +245,10 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
         common = lexicons.fold(head) in lexicons.common_words() - lexicons.first_names().keys()
         if rest and (head in lexicons.kin_words() or common):  # "Grandma Rosa", "Check Ambrose"
             start, raw = start + len(head) + 1, rest  # the kin word or verb is no name
+        given = re.search(r"\b([A-Z][a-z]+) \Z", text[max(0, start - 20) : start])
+        g = given and lexicons.fold(given[1])
+        if g and " " not in raw and _is_first(g, True) and g not in _no_given():
+            start, raw = start - len(given[0]), given[0] + raw  # NER clipped "Aoife Brennan"
         name = clean_name(raw)
         if not plausible_name(name):
             continue
@@ -312,7 +331,7 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
     if not names and not hidden:
         lm = patterns.LEAD_NAME.match(text)
         words = lm.group("name").split() if lm else []
-        lead = lm and lexicons.fold(words[0]) not in lexicons.words("not_name")
+        lead = lm and not any(lexicons.fold(w) in lexicons.words("not_name") for w in words)
         if lead and (len(words) > 1 or lexicons.fold(words[0]) in lexicons.first_names()):
             names.append(Mention.at(lm, "handle", "name", name=lm.group("name")))
     cv = not names and not hidden and rules.enabled("subject.header_line")  # a CV, a letter

@@ -125,7 +125,8 @@ def _status_for_author(ctx: DocContext, d: Draft) -> list[Finding]:
             out.append(rule("family.author_status").find(value, [ctx.ev(*span)], certainty=c))
     text = ctx.text
     fam = _SHARED_FAMILY.search(text) or _LIFE_WITH.search(text) or _DEM_LIFE.search(text)
-    if not out and fam is not None:
+    letter = re.search(r"(?m)^\s*Dear\b|\bYours (?:sincerely|faithfully|truly)\b", text)
+    if not out and fam is not None and not letter:  # a letter's "our" speaks for a body
         out.append(rule("family.our").find("Married", [ctx.ev(fam.start(), fam.end())]))
     return out
 

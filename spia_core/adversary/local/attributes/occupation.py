@@ -113,6 +113,12 @@ def _clause_subject(ctx: DocContext, tok: Any) -> Draft | None:
     subj = next((c for c in verb.children if c.dep_ in {"nsubj", "nsubjpass"}), None)
     if subj is None or subj.text.lower() in _FIRST:  # "Been a nurse for ten years.": the author
         return next((d for d in ctx.drafts if d.is_author), None)
+    if subj.text.lower() == "you":  # a letter's "you have been a driver": the greeted addressee
+        dear = re.compile(r"(?:^|\n)\s*Dear\s+(?:\w+\.? )?\Z")
+        return next(
+            (d for d in ctx.drafts if "recipient" in d.roles or dear.search(ctx.text[: d.first])),
+            None,
+        )
     return _named(ctx, subj)
 
 

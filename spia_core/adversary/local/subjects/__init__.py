@@ -43,6 +43,7 @@ PASSES: tuple[SubjectPass, ...] = (
     SubjectPass("subject.masked_officials", roles.masked_officials, "legal"),
     SubjectPass("subject.author", author.link_author),
     SubjectPass("subject.self_intro_mask", author.self_intro_mask),
+    SubjectPass("subject.pronoun_person", roles.pronoun_person),
     SubjectPass("subject.kin", kin.link_kin),
     SubjectPass("subject.married_to", kin.married_to),
     SubjectPass("subject.life_with", kin.life_with, "post"),

@@ -96,6 +96,9 @@ def _code_owner(st: SubjectState, c: CodeHit, prev_end: int) -> tuple[str, str]:
     word = re.match(r"\w+", before[other:]).group(0) if other is not None else ""
     word = {"records": "", "record": "", "account": "", "profile": ""}.get(word, word)
     mine = _last(r"\b(?:my|our|i|me|mine)\b", before)
+    own = rf"(?:my|our) {word} (?:id|number|no\b|card)" if word else "$^"
+    if mine is not None and re.match(own, before[mine:]):
+        other = None  # "my student ID", "our customer number": the writer's own
     if re.search(r"\bcorrect\b|\bcredentials?\b|\bvalid\b", before[-45:]):
         return "mine", ""
     if _third_party_code(st.text, c.start, before, contact=c.tag in _CONTACT_TAGS):
@@ -115,7 +118,7 @@ def attach_codes(st: SubjectState) -> None:
     for c in st.codes:
         owner, word = _code_owner(st, c, prev_end)
         prev_end = c.end
-        named = _named_holder(st, c, author)
+        named = _named_holder(st, c, author) or _labelled_holder(st, c, owner)
         if named is not None:
             named.codes.append(c)
         elif owner == "other" or (owner == "" and author is None and not _near(st, c)):
@@ -140,6 +143,18 @@ def _named_holder(st: SubjectState, c: CodeHit, author: Draft | None) -> Draft |
     found = [d for d in st.drafts if d.alive and not d.is_author and not d.kin]
     found = [d for d in found if any(names_compatible(n.name, name) for n in d.names)]
     return found[0] if len(found) == 1 else None
+
+
+def _labelled_holder(st: SubjectState, c: CodeHit, owner: str) -> Draft | None:
+    """A named person the code is labelled onto ('Tomas Reyes, SSN ...', 'Ann Lee (patient ID
+    ...)': only a comma, colon or bracket and the code's label between), else the one person a
+    note calls only 'she' or 'he' ('Patient ID: ... She reports ...')."""
+    near = _near(st, c) if owner == "other" else None
+    between = st.text[near.end : c.start] if near is not None and near.kind == "name" else "."
+    if re.fullmatch(r"\s*[,:(]\s*(?:[A-Za-z]+\.?\s*){0,3}[:#]?\s*", between):
+        return None if (d := st.draft_of(near)).is_author else d
+    alone = [d for d in st.drafts if d.alive and any(m.role == "pronoun" for m in d.mentions)]
+    return alone[0] if owner == "other" and len(alone) == 1 else None
 
 
 def _near(st: SubjectState, c: CodeHit) -> Mention | None:

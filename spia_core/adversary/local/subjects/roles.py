@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 
 import spia_core.adversary.local.lexicons as lexicons
+import spia_core.adversary.local.patterns as patterns
 import spia_core.adversary.local.rules as rules
 from spia_core.adversary.local.draft import Draft
-from spia_core.adversary.local.mentions import Mention
+from spia_core.adversary.local.mentions import QUOTE_SPANS, Mention, overlaps
 from spia_core.adversary.local.subjects.state import SubjectState
 
 _CUES = lexicons.subject_cues()
@@ -298,3 +299,18 @@ def role_nouns(st: SubjectState) -> None:
         st.attach(d, r)
         d.roles.setdefault(noun, 0)
         st.decide("subject.role_nouns", r, f"role noun '{noun}'")
+
+
+def pronoun_person(st: SubjectState) -> None:
+    """Pass: a 'He' or 'She' opening a sentence, with no person, relative or role before it, is
+    a person ('Seen today. She was in pain and her husband drove her in.')."""
+    if not st.english or any(d.alive and not d.is_author for d in st.drafts):
+        return
+    quotes = [m.span() for m in QUOTE_SPANS.finditer(st.text)]
+    said = [m for m in patterns.PRONOUN.finditer(st.text) if not overlaps(*m.span(), quotes)]
+    m = said[0] if said and said[0].group(0) in {"He", "She"} else None  # "She reports ..."
+    if m is None or not re.search(r"(?:^|[.!?]\s+)$", st.text[: m.start()]):
+        return
+    if not any(k.start < m.start() for k in st.kins + st.roles):
+        said_as = f"the {'woman' if m.group(0) == 'She' else 'man'} called '{m.group(0).lower()}'"
+        st.new(Mention(m.start(), m.start(), said_as, "role", role="pronoun"))  # zero-width

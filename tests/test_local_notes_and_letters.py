@@ -1,0 +1,109 @@
+"""Forms, notes and letters (invented texts): form keys are no names, a clipped NER name is
+completed, a note's unnamed 'she' is a person, codes go to the person they are labelled on, and
+a letter's 'you' is its addressee."""
+
+from __future__ import annotations
+
+import pytest
+
+from spia_core.adversary.local import LocalAdversary
+from spia_core.model import Subject
+
+
+@pytest.fixture(scope="module")
+def adversary() -> LocalAdversary:
+    return LocalAdversary()
+
+
+def _subjects(adversary: LocalAdversary, text: str) -> list[Subject]:
+    return adversary.infer(text).subjects
+
+
+def _value(s: Subject, tag: str) -> str:
+    return next((p.keyword for p in s.piis if p.tag == tag and p.keyword), "")
+
+
+def _named(subjects: list[Subject], name: str) -> Subject:
+    return next(s for s in subjects if _value(s, "NAME") == name)
+
+
+def test_a_form_key_is_no_name_and_its_value_is_the_person(adversary: LocalAdversary) -> None:
+    text = "Patient Name: Aoife Brennan\nDOB: 12/03/1961\nSeen today for a sprained wrist."
+    subjects = _subjects(adversary, text)
+    names = [_value(s, "NAME") for s in subjects]
+    assert "Patient Name" not in names
+    assert "Aoife Brennan" in names
+
+
+def test_a_given_name_before_a_clipped_ner_name_completes_it(adversary: LocalAdversary) -> None:
+    subjects = _subjects(adversary, "Aoife Brennan was seen today for a sprained wrist.")
+    assert _value(_named(subjects, "Aoife Brennan"), "SEX") == "Female"
+
+
+def test_an_unnamed_she_in_a_note_is_a_person_with_her_husband(
+    adversary: LocalAdversary,
+) -> None:
+    text = "Seen today for a sprained wrist. She was in pain and her husband drove her in."
+    subjects = _subjects(adversary, text)
+    woman = next(s for s in subjects if "woman" in s.description.lower())
+    husband = next(s for s in subjects if s.description.startswith("Husband of the woman"))
+    assert _value(woman, "SEX") == "Female"
+    assert _value(husband, "SEX") == "Male"
+    assert len(subjects) == 2
+
+
+def test_a_he_after_a_named_relative_is_no_new_person(adversary: LocalAdversary) -> None:
+    subjects = _subjects(adversary, "My brother called tonight. He sounded tired.")
+    assert not any("called 'he'" in s.description for s in subjects)
+
+
+def test_a_code_labelled_onto_a_name_is_that_persons(adversary: LocalAdversary) -> None:
+    subjects = _subjects(adversary, "Applicant: Tomas Reyes, SSN 123-45-6789, applied on 3 May.")
+    assert len(subjects) == 1
+    assert _value(subjects[0], "IDENTIFICATION_NUMBER") == "123-45-6789"
+
+
+def test_my_holder_id_is_the_writers_own(adversary: LocalAdversary) -> None:
+    mine = _subjects(adversary, "My student ID is S1938475 and the portal keeps rejecting it.")
+    assert len(mine) == 1 and _value(mine[0], "IDENTIFICATION_NUMBER") == "S1938475"
+    theirs = _subjects(adversary, "My student's ID is S1938475 and the portal rejects it.")
+    holder = [s for s in theirs if _value(s, "IDENTIFICATION_NUMBER")]
+    assert len(theirs) == 2 and "author" not in holder[0].description
+
+
+def test_a_patient_id_in_a_note_goes_to_its_she(adversary: LocalAdversary) -> None:
+    subjects = _subjects(adversary, "Patient ID: 4471-882-19\nSeen today. She was in pain.")
+    woman = next(s for s in subjects if "woman" in s.description.lower())
+    assert _value(woman, "IDENTIFICATION_NUMBER") == "4471-882-19"
+    assert sum(bool(_value(s, "IDENTIFICATION_NUMBER")) for s in subjects) == 1
+
+
+def test_a_letters_you_statement_gives_the_addressee_a_job(adversary: LocalAdversary) -> None:
+    text = (
+        "Dear Mr Okafor,\nThank you for your letter. As you are a registered nurse, you may "
+        "claim the allowance.\nYours sincerely,\nHelen Marsh"
+    )
+    subjects = _subjects(adversary, text)
+    assert _value(_named(subjects, "Okafor"), "OCCUPATION") == "Registered nurse"
+
+
+def test_a_redacted_letters_addressee_gets_the_you_job(adversary: LocalAdversary) -> None:
+    text = (
+        "Dear [NAME],\n\nHaving heard your explanation, and noting that you have been a forklift "
+        "driver with the company for eleven years, I have decided to issue a warning.\n\n"
+        "Yours sincerely,\n[NAME]\nOperations Manager"
+    )
+    subjects = _subjects(adversary, text)
+    recipient = next(s for s in subjects if s.description.startswith("Recipient"))
+    assert _value(recipient, "OCCUPATION") == "Forklift driver"
+
+
+def test_a_letters_our_says_nothing_of_marriage(adversary: LocalAdversary) -> None:
+    letter = (
+        "Dear [NAME],\n\nFollowing our meeting on [DATE], I am writing to confirm the result "
+        "of the review.\n\nYours sincerely,\n[NAME]"
+    )
+    author = next(s for s in _subjects(adversary, letter) if "author" in s.description)
+    assert _value(author, "RELATIONSHIP") == ""
+    post = "Back from our weekend in [LOCATION] with the dog, best trip in years."
+    assert _value(_subjects(adversary, post)[0], "RELATIONSHIP") == "Married"
