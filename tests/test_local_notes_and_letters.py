@@ -107,3 +107,22 @@ def test_a_letters_our_says_nothing_of_marriage(adversary: LocalAdversary) -> No
     assert _value(author, "RELATIONSHIP") == ""
     post = "Back from our weekend in [LOCATION] with the dog, best trip in years."
     assert _value(_subjects(adversary, post)[0], "RELATIONSHIP") == "Married"
+
+
+def test_a_dashed_sign_off_names_the_writer_and_their_town(adversary: LocalAdversary) -> None:
+    text = "Anyone else's toddler refuse to nap? Tips welcome, I'm desperate. — Sinead, Galway"
+    author = _subjects(adversary, text)[0]
+    assert _value(author, "NAME") == "Sinead"
+    assert _value(author, "LOCATION").startswith("Galway")
+    news = _subjects(adversary, "Prices rose again this month. - Reuters")
+    assert all(_value(s, "NAME") != "Reuters" for s in news)
+
+
+def test_a_short_stay_or_a_visitors_origin_sets_no_country(adversary: LocalAdversary) -> None:
+    text = (
+        "Last shift at the bakery today! My husband has booked us a week in Lisbon, and our son "
+        "flies in from Toronto on Sunday."
+    )
+    author = _subjects(adversary, text)[0]
+    assert _value(author, "NATIONALITY") == ""
+    assert _value(author, "LOCATION") == ""

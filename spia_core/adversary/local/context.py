@@ -226,10 +226,11 @@ def _vote_places(b: _Ballot) -> None:
         free = (m for m in rx.finditer(text) if not overlaps(*m.span(), blocked))
         for m in itertools.islice(free, _CUE_MAX_HITS if weight > 1 else 1):
             b.vote(country, weight * 0.7, m.start(), m.end())
+    trip = _CUES["travel_to"]  # 'a week in Porto', 'flew to Oslo': no vote
     for s, e, country in _unmasked_cities(ctx):
-        b.vote(country, 1.0, s, e)
+        b.vote("" if trip.search(text[max(0, s - 60) : s]) else country, 1.0, s, e)
     for s, e, label in ctx.ents:
-        if label in {"GPE", "LOC"} and not _CUES["travel_to"].search(text[max(0, s - 60) : s]):
+        if label in {"GPE", "LOC"} and not trip.search(text[max(0, s - 60) : s]):
             place = gaz.lookup(text[s:e])
             if place is not None:
                 b.vote(place.country, 1.0 if not place.is_country else 1.5, s, e)

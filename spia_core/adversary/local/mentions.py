@@ -261,8 +261,8 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
 
 
 _CLOSING_LINE = re.compile(
-    rf"(?:^|\n)[ \t]*(?:{patterns.CLOSING}|Signed|[-–—]+)[ \t]*"
-    r"(?:,?[ \t]*(?:\n[ \t]*){1,2}|[,:][ \t]*)"
+    rf"(?:(?:^|\n)[ \t]*(?:{patterns.CLOSING}|Signed|[-–—]+)[ \t]*"
+    r"(?:,?[ \t]*(?:\n[ \t]*){1,2}|[,:][ \t]*)|(?<=[.!?])[ \t]+[-–—]+[ \t]*)"  # "... — Ann, Cork"
     r"(?P<name>(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof|Professor)\.? )?(?:[A-Z]\. ?){0,3}[A-Z][a-z]+"
     r"(?:[ -][A-Z][\w'’\-]+){0,2})"
     r"(?:,[ \t]*(?P<role>[A-Za-z][\w'’ \-]{1,40}?))?[ \t]*(?=\n|$)"
@@ -289,7 +289,8 @@ def sign_off(text: str) -> Mention | None:
     name = clean_name(raw)
     titled = name != raw or re.match(r"[A-Z]\. ?\S", name)  # a title or initials ("J. R. Lee")
     word = re.fullmatch(r"[A-Z][a-z]+", name) and lexicons.fold(name) not in lexicons.common_words()
-    alone = closings and word and not lexicons.gazetteer().lookup(name)  # "Cheers,\nFolake"
+    said = re.search(r"[A-Za-z]", text[m.start() : m.start("name")])  # a closing word, no dash
+    alone = closings and said and word and not lexicons.gazetteer().lookup(name)  # "Cheers,\nAda"
     if not name or not (titled or alone or is_given_name(name)):
         return None
     return Mention(m.start("name"), m.end("name"), raw, "handle", name=name)

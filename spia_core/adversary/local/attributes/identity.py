@@ -13,6 +13,7 @@ from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft, draft_name
 from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.mentions import overlaps
+from spia_core.adversary.local.patterns import CLOSING
 from spia_core.adversary.local.rules import rule
 from spia_core.model import Evidence
 
@@ -44,9 +45,9 @@ def name_rule(source: str) -> str:
 _NAME_WORDS = r"[A-Z][\w'’\-]+(?: (?:[A-Z]\.|[A-Z][\w'’\-]+)){0,2}"
 #: A name closing the text ("... Any advice welcome. Abdullahi", "Thanks,\nRina", "- Tú") or
 #: introducing its writer ("My name is Wanjiru and ...", "Kofi here!").
-_SIGNED = re.compile(  # "- Priya, 41, Leicester": the name before an age and a town
-    rf"(?:\A|\n|[.!?,)]\s+|[-–—~]\s*)(?P<name>{_NAME_WORDS})"
-    r"(?:\s*,\s*(?P<age>\d{1,3})(?:\s*,\s*(?P<place>[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+)?))?)?\s*[.!]?\s*\Z"  # noqa: E501
+_SIGNED = re.compile(  # "- Priya, 41, Leicester": the name before an age and/or a town
+    rf"(?:\A|\n|[.!?,)]\s+|[-–—~]\s*)(?!(?:{CLOSING})\b)(?P<name>{_NAME_WORDS})"
+    r"(?:[ \t]*,[ \t]*(?P<age>\d{1,3}))?(?:[ \t]*,[ \t]*(?P<place>[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+)?))?\s*[.!]?\s*\Z"  # noqa: E501
 )
 _INTRO = re.compile(
     rf"\b(?:[Mm]y name is|[Tt]his is|I['’]m|I am) (?P<name>{_NAME_WORDS})(?=[,.!]| and\b)"
