@@ -22,8 +22,8 @@ from spia_core.model import (
 )
 
 ORIGINAL = (
-    "Mr Raja Arlewin, a Swedish national born in 1970, lives in Stockholm. "
-    "He is represented by Mr K. Lewis, a lawyer. <script>alert('x')</script> & <b>bold</b>"
+    "Mr Raja Ekwall, a Swedish national born in 1970, lives in Stockholm. "
+    "He is represented by Mr K. Lowther, a lawyer. <script>alert('x')</script> & <b>bold</b>"
 )
 
 
@@ -41,18 +41,18 @@ def make_report(scores: dict[tuple[int, str], float] | None = None) -> AuditRepo
     gt = [
         Subject(
             0,
-            "Mr Raja Arlewin - the applicant",
+            "Mr Raja Ekwall - the applicant",
             [
-                PII("NAME", "Raja Arlewin", 5, 1),
+                PII("NAME", "Raja Ekwall", 5, 1),
                 PII("NATIONALITY", "Sweden", 5, 1),
                 PII("LOCATION", "Stockholm", 5, 1),
             ],
         ),
         Subject(
             1,
-            "Mr K. Lewis - lawyer <i>x</i>",
+            "Mr K. Lowther - lawyer <i>x</i>",
             [
-                PII("NAME", "K. Lewis", 5, 1),
+                PII("NAME", "K. Lowther", 5, 1),
                 PII("OCCUPATION", "Lawyer", 5, 1),
             ],
         ),

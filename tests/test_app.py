@@ -155,7 +155,7 @@ def test_upload_file_and_bad_upload(fake_engine: list[object]) -> None:
 
 def test_fake_audit_results_override_and_inert_html(fake_engine: list[object]) -> None:
     at = _app()
-    at.text_area(key="paste_text").input("Mr Raja Arlewin <script>alert(1)</script>").run()
+    at.text_area(key="paste_text").input("Mr Raja Ekwall <script>alert(1)</script>").run()
     at.button(key="run_audit").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert fake_engine
@@ -280,7 +280,7 @@ def test_merge_edits_of_the_adjudication_editor() -> None:
     rows = score_rows(rep)
     key = (0, "NATIONALITY", "Sweden")
     i = next(k for k, r in enumerate(rows) if (r["subject id"], r["tag"], r["GT PII"]) == key)
-    assert rows[i]["subject"] == "Mr Raja Arlewin - the applicant"  # by name and role
+    assert rows[i]["subject"] == "Mr Raja Ekwall - the applicant"  # by name and role
     ov = merge_edits(rep, rows, {i: {"score": 0.0}}, {})
     assert ov == {
         key: ScoreOverride(
@@ -308,7 +308,7 @@ def test_merge_edits_of_the_adjudication_editor() -> None:
 
 def test_cancelled_audit_keeps_previous_results(fake_engine: list[object]) -> None:
     at = _app()
-    at.text_area(key="paste_text").input("Mr Raja Arlewin lives in Stockholm.").run()
+    at.text_area(key="paste_text").input("Mr Raja Ekwall lives in Stockholm.").run()
     at.button(key="run_audit").click().run()
     n_versions = len(_versions(at))
 

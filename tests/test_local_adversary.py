@@ -142,13 +142,13 @@ def test_no_person_gives_no_subject(adv: LocalAdversary) -> None:
 def test_codes_are_attributed(adv: LocalAdversary) -> None:
     text = (
         "Rebecca : our upload fails for the client with National ID IE-ID-9405753. "
-        "Reach me at my work phone 657.251.6141 or kim.b@example.com."
+        "Reach me at my work phone 657.284.3390 or kim.b@example.com."
     )
     r = adv.infer(text)
     check_evidence(text, r)
     author = r.subjects[0]
     assert value(author, "NAME") == "Rebecca" and value(author, "SEX") == "Female"
-    assert value(author, "PHONE_NUMBER") == "657.251.6141"
+    assert value(author, "PHONE_NUMBER") == "657.284.3390"
     assert value(author, "EMAIL_ADDRESS") == "kim.b@example.com"
     holder = next(s for s in r.subjects if value(s, "IDENTIFICATION_NUMBER"))
     assert holder is not author

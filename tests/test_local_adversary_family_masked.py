@@ -87,7 +87,7 @@ def test_explicit_words_beat_the_emoji(adv):
 
 def test_masked_spouse_gets_the_opposite_of_the_author_guess(adv):
     text = (
-        "[PERSON] : Cooking night! [DEM] life with [PERSON] and our little one. "
+        "[PERSON] : Pizza night! [DEM] evenings with [PERSON] and our little one. "
         "\U0001f469\u200d\U0001f373"
     )
     subjects = adv.infer(text).subjects
@@ -102,7 +102,7 @@ def test_masked_spouse_gets_the_opposite_of_the_author_guess(adv):
     "text",
     [
         "[PERSON] : So thankful for all I learned from my [DEM], [ORG]. Their patience shaped me.",
-        "[PERSON] : Big thanks to my coach and my [DEM] [ORG] for the support this season!",
+        "[PERSON] : Huge thanks to my coach and my [DEM] [ORG] for the support this season!",
     ],
 )
 def test_masked_name_list_after_masked_kin_is_two_parents(adv, text):

@@ -47,15 +47,15 @@ def check_evidence(text: str, result: InferenceResult) -> None:
     ("raw", "expected"),
     [
         ("@nicolewalsh", "Nicole Walsh"),
-        ("@njones", "N. Jones"),
+        ("@nclarke", "N. Clarke"),
         ("@barnesj", "Barnes"),
         ("VasuAdmin", "Vasu"),
         ("NurseLisa", "Lisa"),
         ("JohnResearcher62", "John"),
-        ("LiamBava43", "Liam Bava"),
-        ("@rosie_lawrence", "Rosie Lawrence"),
+        ("LiamBrodie43", "Liam Brodie"),
+        ("@rosie_lindqvist", "Rosie Lindqvist"),
         ("@jones_63", "Jones"),
-        ("t.zimmerman@jackson.biz", "T. Zimmerman"),
+        ("t.halvorsen@birch.biz", "T. Halvorsen"),
         ("[ORG]", ""),
     ],
 )
@@ -70,14 +70,14 @@ def test_split_run_keeps_known_names_whole() -> None:
 
 def test_email_name() -> None:
     assert email_name("steven_marsh@telwave.com") == "Steven Marsh"
-    assert email_name("edwardspamela@rocketmail.com") == "Pamela Edwards"
+    assert email_name("hughesmargaret@rocketmail.com") == "Margaret Hughes"
     assert email_name("support@example.com") == ""
 
 
 def test_handle_completed_from_own_email() -> None:
-    assert complete_with_email("Ward", ["b.ward@smithlane.co.nz"]) == "B. Ward"
+    assert complete_with_email("Tovey", ["b.tovey@kaurilane.co.nz"]) == "B. Tovey"
     assert complete_with_email("Anjali", ["a.mehra@rangoli.info"]) == "Anjali Mehra"
-    assert complete_with_email("Patrick", ["robyn97@yahoo.co.nz"]) == "Patrick"
+    assert complete_with_email("Patrick", ["maree84@yahoo.co.nz"]) == "Patrick"
 
 
 def test_header_name_after_masked_label() -> None:
@@ -109,12 +109,12 @@ def test_email_gives_code_holder_a_name(adv: LocalAdversary) -> None:
 @pytest.mark.parametrize(
     "phone",
     [
-        "+64 7 9555940",
-        "+61.3.1369.1369",
-        "(022) 122-3762",
-        "001-970-431-0831x9963",
-        "+441154960331",
-        "704.306.4631",
+        "+64 7 9481632",
+        "+61.3.1472.1472",
+        "(022) 148-2097",
+        "001-970-538-0274x1182",
+        "+441154960817",
+        "704.318.5527",
     ],
 )
 def test_phone_formats(phone: str) -> None:
@@ -167,8 +167,8 @@ def test_signature_phone_goes_to_the_writer(adv: LocalAdversary) -> None:
 
 
 def test_passport_number_near_the_word() -> None:
-    text = "I typed my passport number (Y96838136) twice and the form still failed."
-    assert [(h.tag, h.value) for h in find_codes(text)] == [("PASSPORT_NUMBER", "Y96838136")]
+    text = "I typed my passport number (Y71520964) twice and the form still failed."
+    assert [(h.tag, h.value) for h in find_codes(text)] == [("PASSPORT_NUMBER", "Y71520964")]
 
 
 # ----------------------------------------------------------------------------- relationship
@@ -283,7 +283,7 @@ def test_masked_spouse_placeholder(adv: LocalAdversary) -> None:
     ("text", "expected"),
     [
         ("@bob_r : Just turned 30 and I feel great!", "30"),
-        ("Mike : Still gardening and loving life at 89. Thanks, everyone!", "89"),
+        ("Mike : Still swimming and enjoying life at 89. Thanks, everyone!", "89"),
         ("@bob_r : Class of 2010 reunion tonight, I can't wait!", "32-34"),
         ("@bob_r : I was born in '88 and I still love vinyl.", "36-37"),
         ("@bob_r : Hitting my late 40s and I still run marathons.", "46-49"),
@@ -335,7 +335,7 @@ def test_split_run_prefers_the_usual_first_name() -> None:
 
 
 def test_widower_when_the_spouse_died(adv: LocalAdversary) -> None:
-    text = "The applicant was born in 1944 and lives in Sussex. His wife died on 29 October 2000."
+    text = "The applicant was born in 1944 and lives in Sussex. His wife died on 3 June 2004."
     res = adv.infer(text)
     applicant = next(s for s in res.subjects if s.description.startswith("The applicant"))
     assert value(applicant, "RELATIONSHIP") == "Widowed"

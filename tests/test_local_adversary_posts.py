@@ -30,7 +30,7 @@ def test_job_hashtag_and_fellow(adv: LocalAdversary) -> None:
     assert got["OCCUPATION"][0] == "Engineer"
     assert got["EDUCATION"] == ("College Degree", 2)
     got = _author(
-        adv, "@r : Our new booking tool keeps freezing. Any advice from fellow office managers?"
+        adv, "@r : Our new booking tool keeps freezing. Fellow office managers, any fixes?"
     )
     assert got["OCCUPATION"][0] == "Office manager"
 
@@ -49,5 +49,5 @@ def test_no_work_guess_for_a_family_post(adv: LocalAdversary) -> None:
 def test_degree_and_workplace(adv: LocalAdversary) -> None:
     got = _author(adv, "@t_w : Still proud of the Bachelor's degree I earned at night school.")
     assert got["EDUCATION"] == ("College Degree", 3)
-    got = _author(adv, "@r : Any tips for a PhD-level protocol? The error log is long.")
+    got = _author(adv, "@r : Any tips for a PhD-level assay? The error log is long.")
     assert got.get("EDUCATION", ("",))[0] != "PhD"

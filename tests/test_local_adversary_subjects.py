@@ -122,7 +122,7 @@ def test_first_name_after_social_cue_in_posts_only(adversary: LocalAdversary) ->
 
 
 def test_married_to_with_adjectives(adversary: LocalAdversary) -> None:
-    text = "@ross_hale : Married to the wonderful Naomi Fraser, blessed with 4 incredible kids."
+    text = "@ross_hale : Married to the wonderful Naomi Fraser, blessed with 4 lively kids."
     descs = _descriptions(text, adversary)
     assert any(d.startswith("Naomi Fraser - spouse of the author") for d in descs)
     assert sum(d.startswith("Child") for d in descs) == 4
@@ -171,24 +171,24 @@ def _author(subjects):
 def test_code_owner_is_read_from_the_nearest_words(adversary: LocalAdversary) -> None:
     text = (
         "@amy_k : Whenever I enter client ID GB-ID-1234567 from my workstation "
-        "(+441154960331), the screen freezes. I typed my passport number "
+        "(+441154960817), the screen freezes. I typed my passport number "
         "(Y12345678) twice, no luck. Some addresses (like petersmith@example.com) bounce."
     )
     subjects = adversary.infer(text).subjects
     author = _author(subjects)
     mine = {p.keyword for s in [author] for p in s.piis if p.keyword and p.evidence}
-    assert "+441154960331" in mine and "Y12345678" in mine
+    assert "+441154960817" in mine and "Y12345678" in mine
     assert "GB-ID-1234567" not in mine and "petersmith@example.com" not in mine
     client = next(s for s in subjects if s.description.startswith("Client whose ID"))
     assert [p.keyword for p in client.values("IDENTIFICATION_NUMBER")] == ["GB-ID-1234567"]
 
 
 def test_email_goes_to_the_person_it_names(adversary: LocalAdversary) -> None:
-    text = "Quick question: why do j.king@ross.com and the handle @kingj collide in our DB?"
+    text = "Quick question: why do p.lane@corvex.com and the handle @lanep collide in our DB?"
     subjects = adversary.infer(text).subjects
     holder = next(s for s in subjects if s.values("EMAIL_ADDRESS"))
     assert "author of the text" not in holder.description
-    assert holder.values("NAME")[0].keyword == "J. King"
+    assert holder.values("NAME")[0].keyword == "P. Lane"
 
 
 def test_kin_lists_share_their_possessor(adversary: LocalAdversary) -> None:
@@ -220,7 +220,7 @@ def test_firms_and_predicates_are_not_people(adversary: LocalAdversary) -> None:
     assert "Police officer" in _author(adversary.infer(text).subjects).description
 
 
-def test_counted_one_child_and_married_to_the_best_partner(adversary: LocalAdversary) -> None:
+def test_counted_one_child_and_married_to_the_kindest_partner(adversary: LocalAdversary) -> None:
     text = "Nat : Married to the kindest partner, Paige, with one amazing kid. Life is good!"
     descs = _descriptions(text, adversary)
     assert any(d.startswith("Paige - spouse of the author") for d in descs)
@@ -247,7 +247,7 @@ def test_masked_partner_and_parents(adversary: LocalAdversary) -> None:
     text = "Name: Shaun\nIt reminded me of times with my [DEM], [PERSON] and [PERSON]. Great!"
     descs = _descriptions(text, adversary)
     assert sum(d.startswith("Parent") for d in descs) == 2, descs
-    text = "Name: Liam\nTraditions passed down from my folks, [DEM] and [PERSON]. Lovely."
+    text = "Name: Liam\nRecipes handed down from my folks, [DEM] and [PERSON]. Lovely."
     assert sum(d.startswith("Parent") for d in _descriptions(text, adversary)) == 2
 
 
@@ -453,10 +453,10 @@ def test_masked_born_children_of_the_applicant(adversary: LocalAdversary) -> Non
 def test_a_doctor_the_applicant_appointed_is_not_the_tribunals(adversary: LocalAdversary) -> None:
     text = (
         _JUDGMENT + "The accredited doctor's report was never shown to her, nor to "
-        "the doctor she had chosen to comment on it."
+        "the physician she had chosen to comment on it."
     )
     descs = _descriptions(text, adversary)
-    assert sum(d.lower().startswith(("accredited doctor", "doctor")) for d in descs) == 2, descs
+    assert sum(d.lower().startswith(("accredited doctor", "physician")) for d in descs) == 2, descs
 
 
 def test_more_judgment_roles_and_the_victims_relatives(adversary: LocalAdversary) -> None:

@@ -91,8 +91,8 @@ def test_ambiguous_city_prefers_document_country():
 @pytest.mark.parametrize(
     "text, word",
     [
-        ("Has anyone seen errors with similar driver's license references?", "driver"),
-        ("The upload stopped with “Driver Error IN-DL-233” again.", "Driver"),
+        ("Do others get errors on driver's license fields too?", "driver"),
+        ("The upload stopped with “Driver Fault IN-DL-233” again.", "Driver"),
         ("I reinstalled the printer driver twice.", "driver"),
     ],
 )
@@ -116,7 +116,7 @@ def test_job_word_used_as_job_is_kept():
 def test_contact_countries_from_phone_prefix_and_cc_domain():
     from spia_core.adversary.local.context import contact_countries
 
-    text = "Call +63 727008431 or mail b.ward@smithlane.co.nz; see main.py and x@gmail.com"
+    text = "Call +63 727114852 or mail b.ward@kaurilane.co.nz; see main.py and x@gmail.com"
     assert [c for _, _, c in contact_countries(text)] == ["Philippines", "New Zealand"]
 
 
@@ -249,9 +249,9 @@ def test_title_in_apposition_is_the_agents_position():
         "The case originated in an application against Germany lodged "
         "by a German national, Mr Lukas Brenner (“the applicant”).\n\n"
         "The German Government (“the Government”) were represented by their Agent, "
-        "Mrs A. Vogel, Ministerialrätin, of the Federal Ministry of Justice."
+        "Mrs B. Kessler, Ministerialrätin, of the Federal Ministry of Justice."
     )
-    piis = _subject(LocalAdversary().infer(text), "Vogel")
+    piis = _subject(LocalAdversary().infer(text), "Kessler")
     assert piis["POSITION"].keyword == "Ministerialrätin"
     assert piis["POSITION"].certainty == 5
 
@@ -260,8 +260,8 @@ def test_definite_or_possessive_job_word_is_someone_else():
     text = (
         "The case originated in an application against the French Republic lodged by a French "
         "national, Ms Marie Dubois (“the applicant”).\n\n"
-        "The applicant was born in 1938. The tribunal followed the report of its accredited "
-        "doctor and the applicant asked for a retirement pension."
+        "The applicant was born in 1938. The tribunal relied on the opinion of its appointed "
+        "doctor, and the applicant asked for a retirement pension."
     )
     piis = _subject(LocalAdversary().infer(text), "applicant")
     assert piis["OCCUPATION"].keyword == "Retired"

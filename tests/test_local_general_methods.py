@@ -71,7 +71,7 @@ CASES = [
     ("My colleagues at Amber Valley Bank threw me a party.", "AFFILIATION", "Amber Valley Bank"),
     ("I'm a glassblower by trade and sell vases at markets.", "OCCUPATION", "Glassblower"),
     (
-        "Busy day caring for patients, then dinner with my family.",
+        "Tiring week caring for patients; dinner with my family tonight.",
         "OCCUPATION",
         "Healthcare worker",
     ),

@@ -147,7 +147,7 @@ def test_degraded_copies_still_match(datasets: dict, name: str) -> None:
 
 def test_degradation_matters() -> None:
     """A test that cannot fail is a defect: with nothing shared, nothing matches."""
-    gt = [subj(0, "Mr Tony Booth - The applicant", NAME="Tony Booth", SEX="Male")]
+    gt = [subj(0, "Mr Tony Birkett - The applicant", NAME="Tony Birkett", SEX="Male")]
     blank = [Subject(0, "", [])]
     assert LocalMatcher().match(gt, blank).pairs[0].pred_subject_id is None
 
@@ -187,12 +187,12 @@ def test_one_to_one_never_credits_a_pred_subject_twice() -> None:
 
 
 def test_unrelated_pairs_are_refused_and_extras_reported() -> None:
-    gt = [subj(0, "Mr Tony Booth - British applicant, widower", NAME="Tony Booth", SEX="Male",
+    gt = [subj(0, "Mr Tony Birkett - British applicant, widower", NAME="Tony Birkett", SEX="Male",
                NATIONALITY="United Kingdom", AGE="80")]  # fmt: skip
     pred = [
         subj(3, "Ms Jane Doe - Judge of the regional court", NAME="Jane Doe", SEX="Female",
              NATIONALITY="France", AGE="45"),
-        subj(4, "Mr Booth - the applicant", NAME="Mr Booth", SEX="Male", AGE="80"),
+        subj(4, "Mr Birkett - the applicant", NAME="Mr Birkett", SEX="Male", AGE="80"),
     ]  # fmt: skip
     a = LocalMatcher().match(gt, pred)
     assert a.pred_for(0) == 4 and a.extra_pred_subject_ids == [3]
@@ -222,18 +222,18 @@ def test_registry() -> None:
 
 def test_name_similarity() -> None:
     assert name_similarity("Mehmet Bülent Yılmaz", "Mehmet Yilmaz") >= 0.9
-    assert name_similarity("Mr C. Whomersley", "Whomersley") == 0.8
-    assert name_similarity("Louis Osaze Darren Omoregie", "Darren Omoregie") >= 0.9
-    assert name_similarity("Tony Booth", "Jane Booth") < 0.35  # a relative, not the same person
-    assert name_similarity("Tony Booth", "Jane Doe") == 0.0
-    assert name_similarity("[PERSON]", "Tony Booth") is None
-    assert name_similarity("Mr X", "Tony Booth") is None
+    assert name_similarity("Mr C. Wetherall", "Wetherall") == 0.8
+    assert name_similarity("Louis Ekene Darren Okafor", "Darren Okafor") >= 0.9
+    assert name_similarity("Tony Birkett", "Jane Birkett") < 0.35  # a relative, not the same person
+    assert name_similarity("Tony Birkett", "Jane Doe") == 0.0
+    assert name_similarity("[PERSON]", "Tony Birkett") is None
+    assert name_similarity("Mr X", "Tony Birkett") is None
 
 
 def test_primary_role() -> None:
     assert primary_role("The applicant's wife - Died in 2000") == "spouse"
     assert primary_role("Mr A - Lawyer of the applicant, practising in Oslo") == "lawyer"
-    assert primary_role("Mr Tony Booth - British national applicant, born 1944") == "applicant"
+    assert primary_role("Mr Tony Birkett - British national applicant, born 1944") == "applicant"
     assert primary_role("@anderson_61 - Post author having trouble") == "author"
     assert primary_role("Someone - " + "word " * 20 + "applicant") is None  # beyond the window
 
@@ -311,10 +311,10 @@ def test_target_override_and_fallbacks() -> None:
 
 def test_target_profile_prefers_person_over_relative() -> None:
     subjects = [
-        subj(0, "@mc - post author", NAME="Heidi Chapman"),
-        subj(1, "Her son", NAME="Matthew Chapman"),
+        subj(0, "@mc - post author", NAME="Heidi Colley"),
+        subj(1, "Her son", NAME="Matthew Colley"),
     ]
-    profile = {"First Name": "Matthew", "Last Name": "Chapman"}
+    profile = {"First Name": "Matthew", "Last Name": "Colley"}
     doc = Document("p", "t", subjects, metadata={"provenance": {"profile": profile}})
     r = resolve_target(doc)
     assert (r.subject_id, r.method) == (1, "profile")
@@ -348,9 +348,11 @@ def test_target_resolution_on_shipped_data(
 
 
 def test_pseudonyms_are_not_held_against_a_pair() -> None:
-    original = "Mr Tony Booth, a British national, lodged the application. Mr Hugh Dale testified."
+    original = (
+        "Mr Tony Birkett, a British national, lodged the application. Mr Hugh Dale testified."
+    )
     anonymized = "Mr Quentin Zed, a British national, lodged the application. Mr Ray Ott testified."
-    gt = [subj(0, "Mr Tony Booth - The applicant, British national", NAME="Tony Booth",
+    gt = [subj(0, "Mr Tony Birkett - The applicant, British national", NAME="Tony Birkett",
                SEX="Male", NATIONALITY="United Kingdom")]  # fmt: skip
     pseudonym = subj(3, "Mr Quentin Zed - The applicant, a British national",
                      NAME="Quentin Zed", SEX="Male", NATIONALITY="United Kingdom")  # fmt: skip

@@ -37,7 +37,7 @@ def test_json_is_redacted_by_default_and_valid() -> None:
     jsonschema.validate(data, SCHEMA)
     assert data["extra"] == {"versions": [1]} and data["personal_data"] == PERSONAL_DATA_NOTICE
     raw = json.dumps(data)
-    for value in ("Raja Arlewin", "Stockholm", "Sweden", "K. Lewis"):
+    for value in ("Raja Ekwall", "Stockholm", "Sweden", "K. Lowther"):
         assert value not in raw
     assert "text" not in data
     nat = data["ground_truth_scores"][0]["scores"][1]
@@ -72,7 +72,7 @@ def test_csv_rows_and_effective_score() -> None:
 def test_csv_is_redacted_by_default() -> None:
     rows = _csv_rows(scores_csv(make_report()))
     assert {x["gt_keyword"] for x in rows} <= {f"[{x['tag']}]" for x in rows}
-    assert not any("Arlewin" in v for x in rows for v in x.values())
+    assert not any("Ekwall" in v for x in rows for v in x.values())
 
 
 def test_csv_cells_cannot_become_formulas() -> None:
@@ -100,7 +100,7 @@ def test_markdown_escape_makes_links_inert() -> None:
 def test_html_states_personal_data_and_is_redacted() -> None:
     out = report_html(make_report(), Target(0.9, 0.8))
     assert "personal data" in out and "Redacted form" in out
-    assert "Stockholm" not in out and "Raja Arlewin" not in out
+    assert "Stockholm" not in out and "Raja Ekwall" not in out
 
 
 def test_html_standalone_and_inert() -> None:

@@ -44,11 +44,11 @@ VECTORS: list[tuple[str, str, str, float | None]] = [
     ("RELATIONSHIP", "Divorced", "Separated", 1.0),
     ("RELATIONSHIP", "In Relation", "In a relationship", 0.0),
     ("EDUCATION", "College Degree", "Bachelor's degree", 0.0),
-    ("PHONE_NUMBER", "(764)861-0805", "+1 764 861 0805", 1.0),
+    ("PHONE_NUMBER", "(764)902-3318", "+1 764 902 3318", 1.0),
     ("PHONE_NUMBER", "508-556-1330x1255", "508-556-1330", 0.0),
     ("IDENTIFICATION_NUMBER", "IE-ID-8283547", "8283547", 0.0),
     ("IDENTIFICATION_NUMBER", "116-65-9781", "116659781", 1.0),
-    ("PASSPORT_NUMBER", "M62225531", "62225531", 1.0),
+    ("PASSPORT_NUMBER", "M73019462", "73019462", 1.0),
     ("EMAIL_ADDRESS", "matthew895@yahoo.com", "Matthew895@Yahoo.com ", 1.0),
     ("EMAIL_ADDRESS", "matthew895@yahoo.com", "matthew895@yahoo.co", 0.0),
     ("NAME", "", "", 1.0),
@@ -272,7 +272,7 @@ def test_diff_jw_standard() -> None:
 def test_diff_name_part_is_less_precise() -> None:
     assert _both("James Smith", "James", "NAME") == (1.0, 0.5)  # vector 2
     assert score_pii("James Smith", "James", "NAME").rule == "name-part"
-    assert _both("K. Lewis", "Lewis", "NAME") == (1.0, 0.5)
+    assert _both("K. Lowther", "Lowther", "NAME") == (1.0, 0.5)
     assert score_pii("James Smith", "J. Smith", "NAME").score == 0.5
 
 
@@ -287,7 +287,7 @@ def test_diff_name_prediction_containing_gt() -> None:
 
 
 def test_diff_name_titles_ignored() -> None:
-    assert _both("Dr. Heidemarie Abrahamian", "Heidemarie Abrahamian", "NAME") == (0.0, 1.0)
+    assert _both("Dr. Hildegard Amberlin", "Hildegard Amberlin", "NAME") == (0.0, 1.0)
 
 
 def test_diff_name_unrelated_still_jw() -> None:
@@ -317,4 +317,4 @@ def test_diff_phone_extension_and_trunk_prefix() -> None:
     assert _both("508-556-1330x1255", "508-556-1330", "PHONE_NUMBER") == (0.0, 0.5)  # v30
     assert score_pii("508-556-1330x1255", "508 556 1330 ext 1255", "PHONE_NUMBER").score == 1.0
     assert score_pii("508-556-1330x1255", "508-556-1330x99", "PHONE_NUMBER").score == 0.0
-    assert _both("+91 2175699259", "02175699259", "PHONE_NUMBER") == (0.0, 1.0)
+    assert _both("+91 2175830146", "02175830146", "PHONE_NUMBER") == (0.0, 1.0)

@@ -69,7 +69,7 @@ def test_exports_are_masked_by_default() -> None:
     version = Version("v1", make_report())
     safe = AuditSession.export(version, Target())
     full = AuditSession.export(version, Target(), redact_values=False, include_original=True)
-    assert "Raja Arlewin" not in safe.json and "Raja Arlewin" in full.json
+    assert "Raja Ekwall" not in safe.json and "Raja Ekwall" in full.json
     assert "personal data" in safe.html.lower() and "personal data" in safe.csv.lower()
     with pytest.raises(ValueError, match="unknown export"):
         AuditSession.export_file(version, "xml", Target())

@@ -73,7 +73,7 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], int], ...] = (
     ("CODE", re.compile(r"\bhttps?://\S+|\bwww\.\S+"), 0),
     # application / case / file numbers: 22302/10, 121/2/3, 2-123/2004, 11/14 E.1
     ("CODE", re.compile(r"\b\d[\d-]{0,7}/\d{1,4}(?:/\d{1,4})*(?:\s+[A-Z]\.\d+)?\b"), 0),
-    # identifiers mixing letters and digits (IE-ID-8283547, B89580716, K51A8C8)
+    # identifiers mixing letters and digits (IE-ID-5170294, B73920451, K51A8C8)
     (
         "CODE",
         re.compile(

@@ -253,7 +253,7 @@ class LocalAdversary:
 
 def _author_holds_the_rest(ctx: DocContext) -> None:
     """In a post, text that no other person's mention or pronoun covers speaks about the
-    author ("As someone working at SKSW, I ..."): it becomes part of the author's segments."""
+    author ("As a night nurse, I ..."): it becomes part of the author's segments."""
     author = next((d for d in ctx.drafts if d.is_author), None)
     if author is None:
         return

@@ -142,7 +142,7 @@ def _unmasked_cities(ctx: DocContext) -> list[tuple[int, int, str]]:
     return out
 
 
-#: An international phone number ("+63 727008431", "+61.3.1369.1369").
+#: An international phone number ("+63 727114852", "+61.3.1472.1472").
 _INTL_PHONE = re.compile(r"(?<![\w+])\+\d{1,3}[\s.\-()]*\d[\d\s.\-()]{5,16}\d")
 _CC_TLD = _CUES["cc_tld"]
 

@@ -410,7 +410,7 @@ def find_role_mentions(text: str) -> list[Mention]:
 
 _DEM_ANCHOR = r"[Hh]is|[Hh]er|[Tt]heir|[Tt]he applicant['’]s"
 #: A masked relative who gives or leaves property is a parent (judgments on property rights):
-#: "a gift from her [DEM]", "the applicant's [DEM] donated ...", "a house belonging to his [DEM]".
+#: "a present from her [DEM]", "the applicant's [DEM] donated ...", "a flat owned by his [DEM]".
 _MASKED_DONOR = re.compile(
     rf"\b(?:gift|donation|inherit\w*|bequeathed|transferred|belonging|belonged)\s+"
     rf"(?:[\w\[\]]+\s+){{0,4}}?(?:from|to|by) (?P<anchor>{_DEM_ANCHOR}) (?P<kin>\[DEM\])"
@@ -472,7 +472,7 @@ def _kin_regex() -> re.Pattern[str]:
     )
 
 
-#: "to the best grandma ever": the writer's own relative (not "married to the best partner").
+#: "to the best grandma ever": the writer's own relative (not "married to the kindest man").
 _PRAISED = re.compile(
     r"(?<!arried to )(?<!ngaged to )(?<!\[DEM\] to )\b(?:[Tt]he|world['’]s) (?:very )?"
     rf"(?:{lexicons.alternation('praise_word')})\s+$"
@@ -555,14 +555,14 @@ def _counted_children(text: str, out: list[Mention]) -> None:
 
 
 def _masked_kin(text: str, out: list[Mention]) -> None:
-    """Kin words a masker hid: "His [DEM] died", "born in X and Y", "a gift from her [DEM]"."""
+    """Kin words a masker hid: "His [DEM] died", "born in X and Y", "a present from her [DEM]"."""
     for m in _MASKED_BORN.finditer(text):  # "leaving [QUANTITY] [DEM] born in X and Y"
         n = len(re.findall(r"\[DATETIME\]|\b\d{4}\b", m.group("dates")))
         if n < 2 or any(k.start <= m.start("kin") < k.end for k in out):
             continue
         anchor = "the applicant's" if "the applicant" in text else ""  # a judgment's family
         out.append(Mention.at(m, "kin", "kin", role="child", count=n, plural=True, anchor=anchor))
-    for m in _MASKED_DONOR.finditer(text):  # "a gift from her [DEM]": her parent(s)
+    for m in _MASKED_DONOR.finditer(text):  # "a present from her [DEM]": her parent(s)
         g = "kin" if m.group("kin") else "kin2"
         if any(k.start <= m.start(g) < k.end for k in out):
             continue

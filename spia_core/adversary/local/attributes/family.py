@@ -61,9 +61,9 @@ _DEATH_OF = re.compile(r"\b(?:death|loss|murder|killing) of\s+(?:his|her|their|m
 _DEM_LIFE = re.compile(r"\[(?:DEM|NORP|MISC)\] life\b")
 #: Masked status structures that read as a parent raising children alone (masking hides the
 #: status word, the structure survives): "a [DEM] [DEM] of [QUANTITY]" ("a single dad of 4"),
-#: "[DEM] but dedicated to my [QUANTITY] [DEM]" (a status one must overcome: "Divorced but
-#: dedicated to my kids"), and a masked word listed among life's hardships ("life throws
-#: curveballs - [DEM], parenting ..."). Divorce is the commonest way to be a lone parent.
+#: "[DEM] but devoted to my [QUANTITY] [DEM]" (a status one must overcome: "Separated but
+#: devoted to my girls"), and a masked word listed among life's hardships ("tough years -
+#: [DEM], two jobs ..."). Divorce is the commonest way to be a lone parent.
 _LONE_PARENT = re.compile(
     r"\b[Aa] \[DEM\] \[DEM\] (?:of|to) \[(?:QUANTITY|CARDINAL)\]"
     r"|(?:^|[.!?:–—\-]\s*|\n)\[DEM\],? but (?:\w+ ){0,2}(?:dedicated|devoted|committed|"

@@ -446,7 +446,7 @@ _FIRST_PERSON_ANY = re.compile(r"\b(?:I|I['’]m|I['’]ve|my|me|we|our|us)\b")
 def author_matches(ctx: DocContext, d: Draft, rx: re.Pattern[str]) -> list[tuple[int, int]]:
     """Spans of ``rx`` that speak about a post's author: the author's own segments, and other
     text too unless it is in a sentence about someone else ("She ...") or a sentence with no
-    first-person word ("my kids and decades of teaching" stays the author's)."""
+    first-person word ("my kids and thirty years of nursing" stays the author's)."""
     own = [(g.start, g.end) for g in ctx.segs(d) if g.via == "mention"]
     theirs = [
         (g.start, g.end)

@@ -341,7 +341,7 @@ _FIRM_POSSESSIVE = re.compile(
 
 
 def _email_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
-    """The organisation of the subject's e-mail domain ("j.king@ross.com" -> "Ross")."""
+    """The organisation of the subject's e-mail domain ("p.lane@corvex.com" -> "Corvex")."""
     out = []
     for c in d.codes:
         label = c.value.split("@", 1)[-1].split(".")[0].lower()

@@ -104,7 +104,7 @@ def _lead_placeholder(st: SubjectState) -> Mention | None:
 
 def article_author(st: SubjectState) -> None:
     """A comment on an article ("Great article on ...", "This piece really hit home",
-    "Kudos to the writer!") speaks to the article's author: a person with a job (writer)."""
+    "Hats off to the writer!") speaks to the article's author: a person with a job (writer)."""
     if st.legal or st.with_role("writer"):
         return
     m = _ARTICLE.search(st.text)

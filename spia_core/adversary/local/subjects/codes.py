@@ -132,7 +132,7 @@ def attach_codes(st: SubjectState) -> None:
 
 
 def _named_holder(st: SubjectState, c: CodeHit, author: Draft | None) -> Draft | None:
-    """The person (not the author) an e-mail address names: '@kingj' ... 'j.king@...'."""
+    """The person (not the author) an e-mail address names: '@lanep' ... 'p.lane@...'."""
     if c.tag != "EMAIL_ADDRESS":
         return None
     name = email_name(c.value)

@@ -159,7 +159,7 @@ def life_with(st: SubjectState) -> None:
 
 def _masked_partner(st: SubjectState) -> Mention | None:
     """The placeholder after a masked 'married (life) to/with': '[DEM] to [ORG] blessed
-    with...', '[DEM] life with [ORG] our...', 'being [DEM] to the best partner, [PERSON]'.
+    with...', '[DEM] life with [ORG] our...', 'being [DEM] to the kindest man, [PERSON]'.
     A non-person placeholder there stands for the partner's name (NER mislabelled it)."""
     m = re.search(
         r"\[(?:DEM|NORP|MISC)\](?: life)? (?:with|to) (?:the (?:[a-z]+ ){0,2}?(?:(?:partner|spouse|"

@@ -142,7 +142,7 @@ def link_roles(st: SubjectState) -> None:
             st.new(r, holds=True)
             continue
         own = _OWN_CHOICE.match(st.text, r.end)
-        if own is not None:  # "the doctor she had appointed": the party's own, someone new
+        if own is not None:  # "the expert she had chosen": the party's own, someone new
             r.text = f"{r.text}{own.group(0)}"
             r.end = own.end()
         found = None if own is not None else _role_draft(st, r)
