@@ -19,6 +19,10 @@ def _age(text: str, who: str) -> str:
     [
         ("Born in 1988 in a small town, I still love the sea.", "author", "36-37"),
         ("Shout out to my son Dev, who won the race. He is only 14!", "Dev", "14"),
+        ("Our kids (14 and 11) are off school this week.", "child 1", "14"),
+        ("Our kids (14 and 11) are off school this week.", "child 2", "11"),
+        ("We have two daughters, aged 9 and 6, and a patient dog.", "aughter 2", "6"),
+        ("I was born in '88 and I still love the sea.", "author", "36-37"),
     ],
 )
 def test_ages_as_people_write_them(text: str, who: str, age: str) -> None:

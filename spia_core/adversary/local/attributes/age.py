@@ -107,6 +107,7 @@ _AGE_AFTER = re.compile(
     r"(?=\s*(?:[,.!?;)]|(?:and|but|now|today|yesterday|on|in|last|next|this|years?)\b|$))"
     r"|['’]s (?P<b>[1-9]\d)(?:st|nd|rd|th)\b"
 )
+_AGE_LIST = re.compile(r"\s*(?:\(|,\s*aged\s+)\d\d?(?:\s*(?:,|and|&)\s*\d\d?)+\)?")
 
 
 def _mention_age(text: str, m: Mention) -> tuple[str, int, int] | None:
@@ -122,12 +123,6 @@ def _mention_age(text: str, m: Mention) -> tuple[str, int, int] | None:
     if not n:
         return None
     return str(n) if hit["u"].lower() == "year" else "0", min(m.start, hit.start()), m.end
-
-
-def _two_digit_year(y2: str) -> int:
-    """'88' -> 1988, '05' -> 2005 (two-digit years up to the reference year are this century)."""
-    n = int(y2)
-    return 2000 + n if 2000 + n <= REFERENCE_DATE.year else 1900 + n
 
 
 def age_from_birth(year: int, month: int = 0, day: int = 0) -> str:
@@ -158,6 +153,10 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     own = [a for m in d.mentions if (a := _mention_age(ctx.text, m))]
     if d.is_author and (sign := identity.signoff(ctx.text)) and sign["age"]:
         own.append((sign["age"], sign.start(), sign.end()))  # "- Priya, 41, Leicester"
+    for m in d.mentions if d.child_count > 1 else []:  # "our kids (14 and 11)", ", aged 9 and 6"
+        ages = _AGE_LIST.match(ctx.text, m.end)
+        if ages and len(nums := re.findall(r"\d+", ages[0])) == d.child_count:
+            own.append((nums[d.child_index - 1], m.start, ages.end()))
     out += [rule("age.stated").find(v, [ctx.ev(s, e)]) for v, s, e in own[:1]]
     if "mention_ages" not in ctx.memo:  # every subject asks about everyone else's ages
         ages = ((o, _mention_age(ctx.text, m)) for o in ctx.drafts for m in o.mentions)
@@ -184,7 +183,8 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         break
     for rx, offset in ((_CLASS_OF, 18), (_BORN_SHORT, 0)):
         for m, off in segment_matches(ctx, d, rx):
-            year = int(m.group("y4")) if m.groupdict().get("y4") else _two_digit_year(m.group("y2"))
+            y = int(m.groupdict().get("y4") or 0) or 2000 + int(m["y2"])  # '05' -> 2005
+            year = y - 100 * (y > REFERENCE_DATE.year and not m.groupdict().get("y4"))  # '88'
             age = REFERENCE_DATE.year - year + offset
             if 0 < age < 110:
                 ev = [ctx.ev(off + m.start(), off + m.end())]
@@ -198,7 +198,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         ev = [ctx.ev(off + m.start(), off + m.end())]
         out.append(rule("age.stated").find(f"{base + lo}-{base + hi}", ev))
     kid = d.kin in {"child", "kid", "son", "daughter", "grandson", "granddaughter"}
-    if kid and d.anchor is not None and d.anchor.is_author:
+    if kid and d.anchor is not None and d.anchor.is_author and not own:
         out.append(rule("age.child").find("3-12", []))
     if d.kin == "baby" or any("little one" in m.text for m in d.mentions):
         out.append(rule("age.baby").find("0-5", []))
