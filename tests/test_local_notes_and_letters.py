@@ -126,3 +126,16 @@ def test_a_short_stay_or_a_visitors_origin_sets_no_country(adversary: LocalAdver
     author = _subjects(adversary, text)[0]
     assert _value(author, "NATIONALITY") == ""
     assert _value(author, "LOCATION") == ""
+
+
+def test_a_titled_redacted_doctor_is_not_the_redacted_patient(adversary: LocalAdversary) -> None:
+    text = (
+        "Patient: [REDACTED]\nConsultant: Dr [REDACTED], Cardiology\n\n[REDACTED] is a "
+        "67-year-old retired teacher. His daughter visits daily. Follow-up with his GP, "
+        "Dr [REDACTED], in two weeks."
+    )
+    described = [s.description for s in _subjects(adversary, text)]
+    assert described[0].startswith("Patient - aged 67"), described
+    assert any(d.startswith("Consultant") for d in described), described
+    assert any(d.startswith("Daughter of the patient") for d in described), described
+    assert len(described) == 4, described  # patient, consultant, GP, daughter

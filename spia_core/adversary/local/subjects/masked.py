@@ -99,13 +99,18 @@ def read_placeholders(text: str, masks) -> tuple[list[Mention], list[Mention], l
         kind = slot(text, start, end)
         if kind == "person":  # one identity per placeholder form, and per role ('Tenant:',
             base, before = f"MASK:{_norm(token)}", text[text.rfind("\n", 0, start) + 1 : start]
+            title = _TITLE.search(before)  # 'Consultant: Dr ***', 'his GP, Dr ***': read past it
+            before = before[: title.start()] if title else before
             role = _SLOT_ROLE.search(before)  # 'The nurse, ***', 'resident ***')
             word = before.split()[-1].strip(",") if _word_before(before) == "role" else ""
             phrase = (role.group("key") or role.group("role")) if role else word
-            key = phrase.lower()  # another role of the same token: another person
-            other = key and any(b == base and k != key for b, k in keys)
+            key = (phrase or (title.group(0) if title else "")).strip(" .").lower()  # 'Dr ***'
+            other = key and any(b == base and k != key for b, k in keys)  # another role, person
             ident = keys.setdefault((base, key), f"{base}:{key}" if other else base)
-            people.append(Mention(start, end, token, "placeholder", role=phrase, identity=ident))
+            t = title.group(0).strip() if title else ""
+            people.append(
+                Mention(start, end, token, "placeholder", role=phrase, identity=ident, title=t)
+            )
         elif kind != "value":  # a relative's own mention, the addressee, the writer
             found = {"named": people, "addressee": addressees, "author": authors}[kind]
             found.append(Mention(start, end, token, kind if kind == "author" else "placeholder"))
