@@ -76,7 +76,7 @@ def test_friends_listed_after_with_are_no_firm(adv: LocalAdversary) -> None:
 
 
 def test_partners_firm_is_the_affiliation(adv: LocalAdversary) -> None:
-    text = "I work with Pryce, Okonkwo and Lindahl as a customer service rep."
+    text = "I work with Pryce, Okonkwo and Lindahl as a sales assistant."
     assert _values(_author(adv, text))["AFFILIATION"][0] == "Pryce, Okonkwo and Lindahl"
 
 

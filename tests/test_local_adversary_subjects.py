@@ -31,8 +31,8 @@ def _descriptions(text: str, adversary: LocalAdversary) -> list[str]:
 
 def test_role_qualifiers_keep_different_officials_apart() -> None:
     text = (
-        "The public prosecutor appealed. Then the Principal Public Prosecutor of the Court of "
-        "Cassation replied. The prosecutor then withdrew."
+        "The public prosecutor objected. Then the Principal Public Prosecutor of the "
+        "Court of Cassation replied. The prosecutor then withdrew."
     )
     roles = find_role_mentions(text)
     quals = [r.qualifier for r in roles]
@@ -41,9 +41,9 @@ def test_role_qualifiers_keep_different_officials_apart() -> None:
 
 def test_two_prosecutors_and_a_bare_reference(adversary: LocalAdversary) -> None:
     text = (
-        "The applicant was arrested. The public prosecutor filed an indictment. "
+        "The applicant was arrested. The public prosecutor drew up an indictment. "
         "Then the Principal Public Prosecutor of the Court of Cassation gave an opinion. "
-        "Later the public prosecutor appealed."
+        "Later the public prosecutor also appealed."
     )
     drafts = _drafts(text, adversary)
     prosecutors = [d for d in drafts if "prosecutor" in d.roles]
@@ -54,7 +54,7 @@ def test_two_prosecutors_and_a_bare_reference(adversary: LocalAdversary) -> None
 
 def test_indefinite_role_is_a_person_unless_predicate(adversary: LocalAdversary) -> None:
     text = (
-        "The applicant was a judge. A judge of the District Court sent two letters about "
+        "The applicant was a judge. A judge of the District Court wrote two letters about "
         "the hearing dates."
     )
     descs = _descriptions(text, adversary)
@@ -145,7 +145,7 @@ def test_quoted_log_code_belongs_to_someone_else(adversary: LocalAdversary) -> N
 def test_masked_posts_partner_children_and_client(adversary: LocalAdversary) -> None:
     text = (
         "[PERSON] : Caring for patients. [DEM] life with [PERSON] and our [QUANTITY] little "
-        "ones keeps me going. Whenever I enter client ID [CODE] the system crashes."
+        "ones keep me busy. Whenever I enter client ID [CODE] the system crashes."
     )
     descs = _descriptions(text, adversary)
     assert sum(d.startswith("Spouse of the author") for d in descs) == 1
@@ -170,7 +170,7 @@ def _author(subjects):
 
 def test_code_owner_is_read_from_the_nearest_words(adversary: LocalAdversary) -> None:
     text = (
-        "@amy_k : Whenever I enter client ID GB-ID-1234567 from my workstation "
+        "@amy_k : Whenever I enter client ID UK-ID-7654321 from my workstation "
         "(+441154960817), the screen freezes. I typed my passport number "
         "(Y12345678) twice, no luck. Some addresses (like petersmith@example.com) bounce."
     )
@@ -178,9 +178,9 @@ def test_code_owner_is_read_from_the_nearest_words(adversary: LocalAdversary) ->
     author = _author(subjects)
     mine = {p.keyword for s in [author] for p in s.piis if p.keyword and p.evidence}
     assert "+441154960817" in mine and "Y12345678" in mine
-    assert "GB-ID-1234567" not in mine and "petersmith@example.com" not in mine
+    assert "UK-ID-7654321" not in mine and "petersmith@example.com" not in mine
     client = next(s for s in subjects if s.description.startswith("Client whose ID"))
-    assert [p.keyword for p in client.values("IDENTIFICATION_NUMBER")] == ["GB-ID-1234567"]
+    assert [p.keyword for p in client.values("IDENTIFICATION_NUMBER")] == ["UK-ID-7654321"]
 
 
 def test_email_goes_to_the_person_it_names(adversary: LocalAdversary) -> None:
@@ -200,23 +200,23 @@ def test_kin_lists_share_their_possessor(adversary: LocalAdversary) -> None:
 def test_cue_names_handles_and_full_names_in_posts(adversary: LocalAdversary) -> None:
     text = (
         "@rosie_l : A quiet Friday with Leigh and our kids. Thanks to my parents, "
-        "Sean & Jessica, and to @DavidReyes. Logs mention “Helena Quinn” twice."
+        "Omar & Lena, and to @DavidReyes. Logs mention “Helena Quinn” twice."
     )
     descs = _descriptions(text, adversary)
     assert any(d.startswith("Leigh - spouse of the author") for d in descs)
-    assert any(d.startswith("Sean - parent") for d in descs)
-    assert any(d.startswith("Jessica - parent") for d in descs)
+    assert any(d.startswith("Omar - parent") for d in descs)
+    assert any(d.startswith("Lena - parent") for d in descs)
     assert any(d.startswith("David Reyes") for d in descs)
     assert any(d.startswith("Helena Quinn") for d in descs)
 
 
 def test_firms_and_predicates_are_not_people(adversary: LocalAdversary) -> None:
     text = (
-        "@kit_88 : I'm a police officer with Mallory, Quist and Barr. Lunch with Sean, "
-        "Jessica and Tom. #FamilyFirst"
+        "@kit_88 : I work as a police officer with Mallory, Quist and Barr. Lunch with Omar, "
+        "Lena and Tom. #FamilyFirst"
     )
     descs = _descriptions(text, adversary)
-    assert len(descs) == 4, descs  # the author, Sean, Jessica, Tom
+    assert len(descs) == 4, descs  # the author, Omar, Lena, Tom
     assert "Police officer" in _author(adversary.infer(text).subjects).description
 
 
@@ -312,8 +312,8 @@ def test_masked_people_are_described_by_their_context(adversary: LocalAdversary)
 
 def test_header_and_hashtag_placeholders_are_not_extra_people(adversary: LocalAdversary) -> None:
     text = (
-        "Name: [PERSON] | Location: [PERSON] | Timestamp: [DATETIME]\nGreat article on legal "
-        "reforms! Balancing work and life is hard. #[PERSON] Pickup from [PERSON] only."
+        "Name: [PERSON] | Location: [PERSON] | Timestamp: [DATETIME]\nGreat article on rent "
+        "reform! Juggling two jobs is hard. #[PERSON] Pickup from [PERSON] only."
     )
     descs = _descriptions(text, adversary)
     assert sum("post author" in d for d in descs) == 1
@@ -384,8 +384,8 @@ def test_another_employee_and_a_certain_name_are_people(adversary: LocalAdversar
 
 def test_plaintiffs_representative_is_not_the_applicants(adversary: LocalAdversary) -> None:
     text = (
-        _JUDGMENT + "Neither the plaintiff's representative nor the applicant's legal "
-        "representative attended the hearing."
+        _JUDGMENT + "Neither the plaintiff's representative nor the applicant's "
+        "representative came to the hearing."
     )
     descs = _descriptions(text, adversary)
     lawyers = [d for d in descs if "representative" in d.split(" - ")[0]]
@@ -418,8 +418,8 @@ _MASKED_JUDGMENT = (
 
 def test_masked_body_filing_an_indictment_is_a_prosecutor(adversary: LocalAdversary) -> None:
     text = (
-        _MASKED_JUDGMENT + "On [DATETIME] [ORG] at [ORG] filed an indictment charging him "
-        "with fraud. Later [ORG] at [ORG] gave his written opinion on the appeal."
+        _MASKED_JUDGMENT + "On [DATETIME] [ORG] at [ORG] filed an indictment against him "
+        "for fraud. Later [ORG] at [ORG] gave his written opinion on the appeal."
     )
     descs = _descriptions(text, adversary)
     prosecutors = [d for d in descs if d.lower().startswith("public prosecutor")]

@@ -108,7 +108,7 @@ def test_job_word_used_as_job_is_kept():
     occ = LocalAdversary().infer("@sam_9 : As a truck driver I see errors with the license app.")
     author = occ.subjects[0]
     assert any(p.tag == "OCCUPATION" and p.keyword == "Truck driver" for p in author.piis)
-    post = "David : Why does the form keep asking for the driver’s license number twice?"
+    post = "David : Why does the form keep asking for my driver’s license details twice?"
     david = LocalAdversary().infer(post).subjects[0]
     assert not any(p.tag == "OCCUPATION" and p.keyword == "Driver" for p in david.piis)
 
@@ -209,7 +209,7 @@ def test_judge_takes_the_court_named_in_the_sentence():
     text = (
         "The case originated in an application against the Republic of Poland lodged by a "
         "Polish national, Mr Jan Nowak (“the applicant”).\n\n"
-        "On 4 June 2002 the military judge who sat on the Gdańsk District Court ordered his "
+        "On 4 June 2002 the military judge who sat on the Gdańsk District Court directed his "
         "release."
     )
     piis = _subject(LocalAdversary().infer(text), "Military judge")
@@ -327,7 +327,7 @@ def test_section_president_is_not_affiliated_to_a_bare_court():
         "The case originated in an application against the Republic of Poland lodged by a "
         "Polish national, Mr Jan Nowak (“the applicant”).\n\n"
         "In 2009 the President of the Fourth Section of this Court gave notice "
-        "of the application. The Katowice Court dismissed the claim."
+        "of the application. The Katowice Court threw out the claim."
     )
     piis = _subject(LocalAdversary().infer(text), "President of the Fourth Section")
     assert piis["AFFILIATION"].keyword == "European Court of Human Rights"

@@ -196,3 +196,42 @@ def test_no_ground_truth_code_value_in_code_tests_or_lexicons():
         ]
         found += [f"{rel}: {h!r}" for h in hits]
     assert not found, "dataset code values:\n" + "\n".join(sorted(set(found)))
+
+
+# ----------------------------------------------------------------------------- rare short phrases
+
+#: Shorter quotes: a word 4-gram shared with at most RARE_DOCS bundled documents that holds at
+#: least RARE_CONTENT content words (not spaCy English stop words, not numbers) and is not of
+#: formula shape. Calibrated on main 21a4c8b (after cbd1d44's 6-gram/code/name rewording):
+#: 4-grams with >= 2 content words gave 75 hits, mostly plain English ("a big thank you to"),
+#: 5-grams with >= 2 gave 15, 4-grams with >= 3 gave 20 (post fragments such as a cue name after
+#: "tea with", a masked post's "little ones keeps me", judgment phrasing like "district court
+#: ordered his"; 34 on main 69357d6); all 20 were reworded, so it stands at zero hits with no
+#: exemptions.
+RARE_NGRAM, RARE_DOCS, RARE_CONTENT = 4, 2, 3
+
+
+def test_no_rare_short_phrase_of_a_dataset_document():
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    global NGRAM
+    saved, NGRAM = NGRAM, RARE_NGRAM
+    try:
+        exact, shapes = _dataset_grams()
+        found = []
+        for path in _quoting_files():
+            rel = str(path.relative_to(ROOT))
+            text = path.read_text(encoding="utf-8", errors="ignore")
+            for g, s, start in zip(*_grams(text), strict=True):
+                docs = exact.get(g)
+                if not docs or len(docs) > RARE_DOCS or len(shapes.get(s, ())) >= FORMULA_DOCS:
+                    continue
+                if all(w == "X" or w in _NAME_WORDS for w in s):
+                    continue
+                if sum(w not in STOP_WORDS and not w.isdigit() for w in g) < RARE_CONTENT:
+                    continue
+                line = text.count("\n", 0, start) + 1
+                found.append(f"{rel}:{line}: {' '.join(g)!r} (as in {min(docs)})")
+    finally:
+        NGRAM = saved
+    assert not found, "rare dataset phrases:\n" + "\n".join(sorted(set(found)))

@@ -397,7 +397,7 @@ def _agent_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
 
 
 #: A job word governed by a preposition, a third-person possessive or 'this' names someone else
-#: ("taken into custody by police officers", "her lawyer", "the applicant's doctor").
+#: ("questioned by two police officers", "her lawyer", "the applicant's doctor").
 _OTHER_PERSON_BEFORE = re.compile(
     r"(?:\b(?:by|to|from|against|before|with)\s+(?:the\s+|a\s+|an\s+|two\s+|three\s+|"
     r"several\s+|other\s+|some\s+)?|(?:\b(?:his|her|their|its)|[’']s)\s+(?:[a-z][\w\-]*\s+)?"

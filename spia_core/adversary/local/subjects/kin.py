@@ -198,8 +198,8 @@ def masked_parents(st: SubjectState) -> None:
 
 
 def masked_parent_list(st: SubjectState) -> None:
-    """Pass: A masked name list after a masked kin word ('my [DEM], [ORG]' for 'my parents, Sean &
-    Jessica') in a gratitude, legacy or upbringing context, or 'passed down since/from
+    """Pass: A masked name list after a masked kin word ('my [DEM], [ORG]' for 'my parents, Omar &
+    Lena') in a gratitude, legacy or upbringing context, or 'passed down since/from
     [ORG]': NER labels two names joined by '&'/'and' as one organisation, so the slot holds
     two people, most likely the writer's father and mother (kept as a low-certainty guess)."""
     author = st.author
