@@ -77,7 +77,9 @@ _NAME_WORDS = frozenset({"of", "for", "and", "the", "de", "la", "no", "on", "in"
 EXEMPT: dict[str, tuple[str, ...]] = {}
 
 
-def _grams(text: str) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]], list[int]]:
+def _grams(
+    text: str, n: int = NGRAM
+) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]], list[int]]:
     """Word n-grams (lower-cased), their shapes (capitalised words and numbers -> X) and the
     offset of each n-gram's first word."""
     words = list(_WORD.finditer(text))
@@ -86,15 +88,17 @@ def _grams(text: str) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]], lis
         "X" if w.group(0)[0].isupper() or w.group(0)[0].isdigit() else lw
         for w, lw in zip(words, low, strict=True)
     ]
-    idx = range(len(words) - NGRAM + 1)
+    idx = range(len(words) - n + 1)
     return (
-        [tuple(low[i : i + NGRAM]) for i in idx],
-        [tuple(shape[i : i + NGRAM]) for i in idx],
+        [tuple(low[i : i + n]) for i in idx],
+        [tuple(shape[i : i + n]) for i in idx],
         [words[i].start() for i in idx],
     )
 
 
-def _dataset_grams() -> tuple[dict[tuple[str, ...], set[str]], dict[tuple[str, ...], set[str]]]:
+def _dataset_grams(
+    n: int = NGRAM,
+) -> tuple[dict[tuple[str, ...], set[str]], dict[tuple[str, ...], set[str]]]:
     exact: dict[tuple[str, ...], set[str]] = {}
     shapes: dict[tuple[str, ...], set[str]] = {}
     for path in sorted((ROOT / "data").glob("*/*.jsonl")):
@@ -105,7 +109,7 @@ def _dataset_grams() -> tuple[dict[tuple[str, ...], set[str]], dict[tuple[str, .
                 continue
             record = json.loads(line)
             doc = record["metadata"]["data_id"]
-            low, shape, _ = _grams(record["text"])
+            low, shape, _ = _grams(record["text"], n)
             for g, s in zip(low, shape, strict=True):
                 exact.setdefault(g, set()).add(doc)
                 shapes.setdefault(s, set()).add(doc)
@@ -126,28 +130,37 @@ def _quoting_files() -> list[Path]:
     ]
 
 
+def _shared_phrases(n: int, max_docs: int, keep=lambda g, rel: True) -> list[str]:
+    """'path:line: phrase (as in doc)' for each word n-gram of a scanned file shared with 1 to
+    ``max_docs`` bundled documents, not of formula shape or a body's name, that ``keep`` keeps."""
+    exact, shapes = _dataset_grams(n)
+    assert len(exact) > 50_000  # the check is not vacuous
+    found = []
+    for path in _quoting_files():
+        rel = str(path.relative_to(ROOT))
+        text = path.read_text(encoding="utf-8", errors="ignore")
+        for g, s, start in zip(*_grams(text, n), strict=True):
+            docs = exact.get(g)
+            if not docs or len(docs) > max_docs or len(shapes.get(s, ())) >= FORMULA_DOCS:
+                continue
+            if all(w == "X" or w in _NAME_WORDS for w in s) or not keep(g, rel):
+                continue
+            line = text.count("\n", 0, start) + 1
+            found.append(f"{rel}:{line}: {' '.join(g)!r} (as in {min(docs)})")
+    return sorted(set(found))
+
+
 def test_no_phrase_of_a_dataset_document_in_code_tests_or_lexicons():
     """Code, comments, lexicons, rule examples and tests quote no sentence of a bundled
     document: no word 6-gram is shared with one, unless it is genre formula (found in 10 or
     more documents, exactly or with names and numbers as X) or a name of a body or law
     (capitalised words only: "Federal Ministry for European and International Affairs")."""
-    exact, shapes = _dataset_grams()
-    assert len(exact) > 50_000  # the check below is not vacuous
-    found = []
-    for path in _quoting_files():
-        rel = str(path.relative_to(ROOT))
-        text = path.read_text(encoding="utf-8", errors="ignore")
-        for g, s, start in zip(*_grams(text), strict=True):
-            docs = exact.get(g)
-            if not docs or len(docs) >= FORMULA_DOCS or len(shapes.get(s, ())) >= FORMULA_DOCS:
-                continue
-            if all(w == "X" or w in _NAME_WORDS for w in s):
-                continue
-            if any(" ".join(g) in phrase for phrase in EXEMPT.get(rel, ())):
-                continue
-            line = text.count("\n", 0, start) + 1
-            found.append(f"{rel}:{line}: {' '.join(g)!r} (as in {min(docs)})")
-    assert not found, "dataset phrases:\n" + "\n".join(sorted(set(found)))
+
+    def not_exempt(g: tuple[str, ...], rel: str) -> bool:
+        return not any(" ".join(g) in phrase for phrase in EXEMPT.get(rel, ()))
+
+    found = _shared_phrases(NGRAM, FORMULA_DOCS - 1, not_exempt)
+    assert not found, "dataset phrases:\n" + "\n".join(found)
 
 
 # ----------------------------------------------------------------------------- code values
@@ -214,24 +227,8 @@ RARE_NGRAM, RARE_DOCS, RARE_CONTENT = 4, 2, 3
 def test_no_rare_short_phrase_of_a_dataset_document():
     from spacy.lang.en.stop_words import STOP_WORDS
 
-    global NGRAM
-    saved, NGRAM = NGRAM, RARE_NGRAM
-    try:
-        exact, shapes = _dataset_grams()
-        found = []
-        for path in _quoting_files():
-            rel = str(path.relative_to(ROOT))
-            text = path.read_text(encoding="utf-8", errors="ignore")
-            for g, s, start in zip(*_grams(text), strict=True):
-                docs = exact.get(g)
-                if not docs or len(docs) > RARE_DOCS or len(shapes.get(s, ())) >= FORMULA_DOCS:
-                    continue
-                if all(w == "X" or w in _NAME_WORDS for w in s):
-                    continue
-                if sum(w not in STOP_WORDS and not w.isdigit() for w in g) < RARE_CONTENT:
-                    continue
-                line = text.count("\n", 0, start) + 1
-                found.append(f"{rel}:{line}: {' '.join(g)!r} (as in {min(docs)})")
-    finally:
-        NGRAM = saved
-    assert not found, "rare dataset phrases:\n" + "\n".join(sorted(set(found)))
+    def wordy(g: tuple[str, ...], _rel: str) -> bool:
+        return sum(w not in STOP_WORDS and not w.isdigit() for w in g) >= RARE_CONTENT
+
+    found = _shared_phrases(RARE_NGRAM, RARE_DOCS, wordy)
+    assert not found, "rare dataset phrases:\n" + "\n".join(found)
