@@ -27,28 +27,28 @@ class Registry(Generic[T]):
         self._factories: dict[str, Callable[..., T]] = {}
         self._builtins = builtins
         self._loaded = False
-        self._loading = False
-        # another thread (the dashboard's warm-up) may be importing the built-ins: wait for it
-        # rather than read a half-filled registry; re-entry from the importing thread returns
-        self._lock = threading.RLock()
+        # no lock of our own around the imports: the import system already makes a thread
+        # wait for a module another thread (the dashboard's warm-up) is importing, and a lock
+        # held across imports can deadlock with the import system's module locks (a browser
+        # test saw the audit page hang there); a module that asks the registry while it is
+        # being imported (re-entry, this thread) gets what is registered so far
+        self._local = threading.local()
         #: module -> error message, for built-in modules that failed to import
         self.load_errors: dict[str, str] = {}
 
     def _load_builtins(self) -> None:
-        if self._loaded:
+        if self._loaded or getattr(self._local, "loading", False):
             return
-        with self._lock:
-            if self._loaded or self._loading:
-                return
-            self._loading = True
-            try:
-                for module in self._builtins:
-                    try:
-                        importlib.import_module(module)
-                    except ImportError as exc:  # an optional dependency is missing: go on
-                        self.load_errors[module] = f"{type(exc).__name__}: {exc}"
-            finally:
-                self._loaded, self._loading = True, False
+        self._local.loading = True
+        try:
+            for module in self._builtins:
+                try:
+                    importlib.import_module(module)
+                except ImportError as exc:  # an optional dependency is missing: go on
+                    self.load_errors[module] = f"{type(exc).__name__}: {exc}"
+        finally:
+            self._local.loading = False
+        self._loaded = True
 
     def register(self, name: str) -> Callable[[Callable[..., T]], Callable[..., T]]:
         """Decorator registering a class or factory under ``name``."""
