@@ -21,6 +21,7 @@ from spia_core.adversary.local.rules import rule
 _BE = frozenset({"am", "'m", "’m", "m", "is", "'s", "’s", "was", "been", "be", "are", "being"})
 _MADE = frozenset({"promoted", "appointed", "elected", "named", "made"})
 _FIRST = frozenset({"i", "me", "we"})
+_DEAR = re.compile(r"(?:^|\n)\s*Dear\s+(?:\w+\.? )?\Z")  # a greeting right before a name
 _RANK = re.compile(rf"\b(?:{lexicons.alternation('rank_word')})\b", re.IGNORECASE)
 _STUDY_VERBS = frozenset({"studying", "study", "studies", "studied", "enrolled", "majoring"})
 _COLLEGE = re.compile(r"\b(?:University|College|Institute|Polytechnic|Academy|School of)\b")
@@ -114,11 +115,10 @@ def _clause_subject(ctx: DocContext, tok: Any) -> Draft | None:
     if subj is None or subj.text.lower() in _FIRST:  # "Been a nurse for ten years.": the author
         return next((d for d in ctx.drafts if d.is_author), None)
     if subj.text.lower() == "you":  # a letter's "you have been a driver": the greeted addressee
-        dear = re.compile(r"(?:^|\n)\s*Dear\s+(?:\w+\.? )?\Z")
-        return next(
-            (d for d in ctx.drafts if "recipient" in d.roles or dear.search(ctx.text[: d.first])),
-            None,
+        greeted = (
+            d for d in ctx.drafts if "recipient" in d.roles or _DEAR.search(ctx.text[: d.first])
         )
+        return next(greeted, None)
     return _named(ctx, subj)
 
 

@@ -96,8 +96,11 @@ def _code_owner(st: SubjectState, c: CodeHit, prev_end: int) -> tuple[str, str]:
     word = re.match(r"\w+", before[other:]).group(0) if other is not None else ""
     word = {"records": "", "record": "", "account": "", "profile": ""}.get(word, word)
     mine = _last(r"\b(?:my|our|i|me|mine)\b", before)
-    own = rf"(?:my|our) {word} (?:id|number|no\b|card)" if word else "$^"
-    if mine is not None and re.match(own, before[mine:]):
+    if (
+        word
+        and mine is not None
+        and re.match(rf"(?:my|our) {word} (?:id|number|no\b|card)", before[mine:])
+    ):
         other = None  # "my student ID", "our customer number": the writer's own
     if re.search(r"\bcorrect\b|\bcredentials?\b|\bvalid\b", before[-45:]):
         return "mine", ""
@@ -149,12 +152,14 @@ def _labelled_holder(st: SubjectState, c: CodeHit, owner: str) -> Draft | None:
     """A named person the code is labelled onto ('Tomas Reyes, SSN ...', 'Ann Lee (patient ID
     ...)': only a comma, colon or bracket and the code's label between), else the one person a
     note calls only 'she' or 'he' ('Patient ID: ... She reports ...')."""
-    near = _near(st, c) if owner == "other" else None
+    if owner != "other":
+        return None
+    near = _near(st, c)
     between = st.text[near.end : c.start] if near is not None and near.kind == "name" else "."
     if re.fullmatch(r"\s*[,:(]\s*(?:[A-Za-z]+\.?\s*){0,3}[:#]?\s*", between):
         return None if (d := st.draft_of(near)).is_author else d
     alone = [d for d in st.drafts if d.alive and any(m.role == "pronoun" for m in d.mentions)]
-    return alone[0] if owner == "other" and len(alone) == 1 else None
+    return alone[0] if len(alone) == 1 else None
 
 
 def _near(st: SubjectState, c: CodeHit) -> Mention | None:
