@@ -177,6 +177,8 @@ def test_passport_number_near_the_word() -> None:
 def test_kin_variants() -> None:
     assert canonical_kin("hubby") == "husband"
     assert canonical_kin("Mum") == "mother"
+    assert canonical_kin("Mam") == "mother"
+    assert canonical_kin("mammy") == "mother"
     assert canonical_kin("wife") == "wife"
 
 

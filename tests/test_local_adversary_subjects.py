@@ -197,6 +197,12 @@ def test_kin_lists_share_their_possessor(adversary: LocalAdversary) -> None:
     assert any(d.startswith("Father of the author") for d in descs)
 
 
+def test_mam_is_a_mother_not_a_name(adversary: LocalAdversary) -> None:
+    descs = _descriptions("Visiting my mammy in the hospital tonight, then Mam's tea.", adversary)
+    assert any(d.startswith("Mother of the author") for d in descs)
+    assert not any(d.startswith("Mam") for d in descs)
+
+
 def test_cue_names_handles_and_full_names_in_posts(adversary: LocalAdversary) -> None:
     text = (
         "@rosie_l : A quiet Friday with Leigh and our kids. Thanks to my parents, "

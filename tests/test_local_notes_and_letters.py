@@ -139,3 +139,40 @@ def test_a_titled_redacted_doctor_is_not_the_redacted_patient(adversary: LocalAd
     assert any(d.startswith("Consultant") for d in described), described
     assert any(d.startswith("Daughter of the patient") for d in described), described
     assert len(described) == 4, described  # patient, consultant, GP, daughter
+
+
+def test_a_city_after_a_move_verb_is_no_person(adversary: LocalAdversary) -> None:
+    subjects = _subjects(adversary, "Just moved to Austin with my husband. Loving the heat!")
+    assert "Austin" not in [_value(s, "NAME") for s in subjects]
+    author = next(s for s in subjects if "author" in s.description.lower())
+    assert _value(author, "LOCATION").startswith("Austin")
+
+
+@pytest.mark.parametrize(
+    ("text", "sex", "count"),
+    [
+        ("Our twin girls start school next week and I am a wreck.", "Female", 2),
+        ("Took our three little boys to the beach today.", "Male", 3),
+    ],
+)
+def test_counted_boys_and_girls_are_the_writers_children(
+    adversary: LocalAdversary, text: str, sex: str, count: int
+) -> None:
+    kids = [s for s in _subjects(adversary, text) if " of the author" in s.description]
+    assert len(kids) == count
+    assert {_value(k, "SEX") for k in kids} == {sex}
+    assert not any(s.description.startswith("Twin") for s in kids)
+
+
+def test_uncounted_girls_may_be_friends(adversary: LocalAdversary) -> None:
+    subjects = _subjects(adversary, "Drinks with my girls tonight, then home to bed.")
+    assert not any(" of the author" in s.description for s in subjects)
+
+
+def test_a_given_name_after_a_verb_of_address_is_a_person(adversary: LocalAdversary) -> None:
+    text = "The chair thanked Tomasz for running the plant sale while his wife was in hospital."
+    subjects = _subjects(adversary, text)
+    tomasz = _named(subjects, "Tomasz")
+    wife = next(s for s in subjects if s.description.startswith("Wife of"))
+    assert "Tomasz" in wife.description
+    assert _value(tomasz, "RELATIONSHIP") == "Married"
