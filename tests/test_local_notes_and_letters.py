@@ -176,3 +176,35 @@ def test_a_given_name_after_a_verb_of_address_is_a_person(adversary: LocalAdvers
     wife = next(s for s in subjects if s.description.startswith("Wife of"))
     assert "Tomasz" in wife.description
     assert _value(tomasz, "RELATIONSHIP") == "Married"
+
+
+def test_a_married_child_or_a_grandparents_child_is_grown_up(adversary: LocalAdversary) -> None:
+    text = "Retired now. I mind my grandson Theo on Mondays while my daughter and her husband work."
+    daughter = next(s for s in _subjects(adversary, text) if s.description.startswith("Daughter"))
+    assert _value(daughter, "AGE") == ""
+    assert _value(daughter, "OCCUPATION") == ""
+
+
+def test_a_young_child_keeps_the_child_guess(adversary: LocalAdversary) -> None:
+    son = next(
+        s for s in _subjects(adversary, "My son starts school on Monday.") if "Son" in s.description
+    )
+    assert _value(son, "AGE") == "3-12"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Eleven years at the depot and I'm thinking of retraining as an electrician.",
+        "Long shifts at the call centre, but I still want to be a paramedic one day.",
+    ],
+)
+def test_a_job_hoped_for_is_not_the_writers_job(adversary: LocalAdversary, text: str) -> None:
+    author = next(s for s in _subjects(adversary, text) if "author" in s.description.lower())
+    assert _value(author, "OCCUPATION") not in {"Electrician", "Paramedic"}
+
+
+def test_a_kin_word_closing_a_post_is_no_signed_name(adversary: LocalAdversary) -> None:
+    text = "Exams in May and then I qualify. That is not how any of this works, Mam."
+    author = next(s for s in _subjects(adversary, text) if "author" in s.description.lower())
+    assert _value(author, "NAME") == ""

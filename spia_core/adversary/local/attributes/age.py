@@ -8,6 +8,7 @@ import re
 
 import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.attributes import identity, segment_matches
+from spia_core.adversary.local.attributes.family import grown_up
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
@@ -198,7 +199,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         ev = [ctx.ev(off + m.start(), off + m.end())]
         out.append(rule("age.stated").find(f"{base + lo}-{base + hi}", ev))
     kid = d.kin in {"child", "kid", "son", "daughter", "grandson", "granddaughter"}
-    if kid and d.anchor is not None and d.anchor.is_author and not own:
+    if kid and d.anchor is not None and d.anchor.is_author and not own and not grown_up(ctx, d):
         out.append(rule("age.child").find("3-12", []))
     if d.kin == "baby" or any("little one" in m.text for m in d.mentions):
         out.append(rule("age.baby").find("0-5", []))

@@ -148,6 +148,18 @@ def named_context(ctx: DocContext, d: Draft) -> list[Finding]:
     return out
 
 
+def grown_up(ctx: DocContext, d: Draft) -> bool:
+    """A child with a partner or child of their own, or whose parent has grandchildren ("my son
+    and his wife both work", "I mind my granddaughter"): no young child."""
+    grand, kin = {"grandson", "granddaughter", "grandchild", "grandkid"}, lexicons.kin_words()
+    return any(
+        (o.anchor is d and (canonical_kin(o.kin) in _CHILDREN or kin[o.kin].anchor_relationship))
+        or (d.kin not in grand and o.anchor is d.anchor and canonical_kin(o.kin) in grand)
+        for o in ctx.drafts
+        if o is not d and o.kin in kin
+    )
+
+
 def _late(ctx: DocContext, d: Draft) -> bool:
     """The relative is dead: "my late wife", "his wife died in May", "the death of my father"."""
     m = next((x for x in d.mentions if x.kind == "kin"), None)

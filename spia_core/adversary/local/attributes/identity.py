@@ -56,8 +56,8 @@ _INTRO = re.compile(
 
 
 _ADDRESSED = re.compile(r"\byou,[ \t]*\Z", re.IGNORECASE)
-#: Words that close a post and are also recorded as given names.
-_CLOSERS = frozenset({"love", "amen", "blessings", "admin", "peace", "hope"})
+#: Words that close a post and are also recorded as given names (kin words, too: ", Mam.").
+_CLOSERS = frozenset({"love", "amen", "blessings", "admin", "peace", "hope", *lexicons.kin_words()})
 
 
 def signoff(text: str) -> re.Match[str] | None:

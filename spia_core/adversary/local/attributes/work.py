@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import spia_core.adversary.local.attributes.location as location
 import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.attributes import segment_matches
+from spia_core.adversary.local.attributes.family import grown_up
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
@@ -59,10 +60,10 @@ _COMPOUND_AFTER = re.compile(
 _COMPOUND_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('compound_before')})\s*$", re.I)
 
 #: A job word naming the audience of an item or post ("great for students", "perfect for new
-#: pharmacists and busy parents", "a must for teachers").
+#: pharmacists and busy parents", "a must for teachers"), or a job hoped for ("retraining as").
 _AUDIENCE_BEFORE = re.compile(
-    rf"\b(?:{lexicons.alternation('audience_adjective')})\s+for\s+"
-    rf"(?:(?:{lexicons.alternation('audience_modifier')})\s+)*$",
+    rf"\b(?:(?:{lexicons.alternation('audience_adjective')})\s+for\s+"
+    rf"(?:(?:{lexicons.alternation('audience_modifier')})\s+)*|(?:{lexicons.alternation('aspiration')})\s+(?:an?\s+)?)$",
     re.IGNORECASE,
 )
 
@@ -295,7 +296,8 @@ def _titles_and_children(ctx: DocContext, d: Draft) -> list[Finding]:
         cert = 3 + bool(title_words & {"prof", "professor"})
         ev = [ctx.ev(t.start, t.start + len(t.title))]
         out.append(rule("work.title").find("PhD", ev, certainty=cert))
-    if d.kin in {"child", "kid", "son", "daughter"} and d.anchor is not None and d.anchor.is_author:
+    child = d.kin in {"child", "kid", "son", "daughter"} and d.anchor is not None
+    if child and d.anchor.is_author and not grown_up(ctx, d):
         out.append(rule("work.child").find("Unemployed", []))
         for m in d.mentions:
             s0, e0 = ctx.sentence_of(m.start)
