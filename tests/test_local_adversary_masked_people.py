@@ -122,3 +122,10 @@ def test_one_token_with_another_role_is_another_person(adv: LocalAdversary) -> N
     people = {s.description.split(" - ")[0]: s for s in adv.infer(text).subjects}
     assert {"Porter", "Patient", "Charge nurse"} <= people.keys(), list(people)
     assert [p.keyword for p in people["Porter"].piis if p.tag == "AGE"] == ["31"]
+
+
+def test_a_dash_placeholder_ending_a_post_signs_it(adv: LocalAdversary) -> None:
+    text = "Moving to the coast next month with my wife. Any advice on schools?\n— [PERSON]"
+    assert not any(d.startswith("[PERSON]") for d in _descriptions(adv, text))
+    text = "Guest list:\n- [PERSON]\n- [PERSON]\nPlease bring food and chairs."  # a list: people
+    assert any(d.startswith("[PERSON]") for d in _descriptions(adv, text))

@@ -240,6 +240,9 @@ def test_counted_one_child_and_married_to_the_kindest_partner(adversary: LocalAd
         ("[PERSON] : As a [DEM] [DEM] of [QUANTITY], no two days are the same.", 3),
         ("[PERSON] : Shoutout to my hubby [PERSON] and our trio of [DEM]!", 3),
         ("Name: [PERSON] | Location: X\nFamily life ([QUANTITY] [DEM], [DEM] life), I agree.", 3),
+        ("Posted by [PERSON]\nWe have [QUANTITY] [DEM] and a long drive ahead.", 3),
+        ("We've got [QUANTITY] [DEM] under ten, so weekends are loud.", 3),
+        ("We have [QUANTITY] cars and a dog.", 0),
     ],
 )
 def test_masked_counts_of_children(adversary: LocalAdversary, text: str, children: int) -> None:

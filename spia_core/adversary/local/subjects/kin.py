@@ -18,9 +18,9 @@ _CUES = lexicons.subject_cues()
 _CHILD_NOUNS = lexicons.alternation("child_noun")
 
 #: A masked count of children ('our [QUANTITY] amazing [DEM]', '([QUANTITY] [DEM], ...',
-#: 'a [DEM] of [QUANTITY]', 'our trio of [DEM]').
+#: 'we have [QUANTITY] [DEM]', 'a [DEM] of [QUANTITY]', 'our trio of [DEM]').
 _MASKED_COUNT = re.compile(
-    r"(?:\b(?:[Mm]y|[Oo]ur|raising|parenting|[Bb]lessed with|with|and|after my|[Ll]ife,)\s+|"
+    r"(?:\b(?:[Mm]y|[Oo]ur|raising|parenting|with|and|[Ll]ife,|[Ww]e(?: have|'ve got))\s+|"
     r"\(\s*)\[(?:QUANTITY|CARDINAL)\]\s+(?:[a-z]+\s+)?(?P<noun>" + _CHILD_NOUNS + r")(?!\w)"
     r"|\b[Aa] (?:\w+ |\[DEM\] (?:and )?){0,3}\[DEM\] of \[(?:QUANTITY|CARDINAL)\]"
     r"|\b(?:[Oo]ur|[Mm]y) (?P<group>trio|duo|pair) of (?:\[DEM\]|kids|children|little ones)"

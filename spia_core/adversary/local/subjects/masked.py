@@ -23,7 +23,7 @@ _VALUE_BEFORE = re.compile(
 )
 _VALUE_AFTER = lexicons.subject_cues()["value_after"]
 _GREETING = re.compile(r"(?:^|\n)\s*(?:Dear|Hi|Hello|Hey|Good (?:morning|afternoon)|Attn|To):?\s*$")
-_SIGNED = re.compile(r"\b(?:Signed|Signature|Sign-off)\s*:?\s*$", re.IGNORECASE)
+_SIGNED = re.compile(r"(?:\b(?:Signed|Signature|Sign-off)\s*:?|^[-–—~])\s*$", re.IGNORECASE)
 _CLOSING = re.compile(rf"(?:{CLOSING})\s*,?\s*$", re.IGNORECASE)
 _TITLE = re.compile(rf"\b(?:{lexicons.alternation('honorific')})\.?\s*$")
 _PERSON_KEY = re.compile(  # 'Patient: ***', 'Officer handling: ***'
@@ -58,8 +58,8 @@ def _word_before(before: str) -> str:
 def _signature(text: str, start: int, end: int) -> bool:
     """The placeholder stands alone on a line after a closing formula (or 'Signed:')."""
     line_start = text.rfind("\n", 0, start) + 1
-    if text[line_start:start].strip():
-        return bool(_SIGNED.search(text[line_start:start]))
+    if lead := text[line_start:start].strip():  # 'Signed: X'; '- X' ending the text
+        return bool(_SIGNED.search(lead)) and (lead not in "-–—~" or not text[end:].strip())
     line_end = text.find("\n", end) if text.find("\n", end) >= 0 else len(text)
     if text[end:line_end].strip():
         return False
