@@ -208,3 +208,23 @@ def test_a_kin_word_closing_a_post_is_no_signed_name(adversary: LocalAdversary) 
     text = "Exams in May and then I qualify. That is not how any of this works, Mam."
     author = next(s for s in _subjects(adversary, text) if "author" in s.description.lower())
     assert _value(author, "NAME") == ""
+
+
+def test_our_youngest_is_a_child_and_their_city_is_theirs(adversary: LocalAdversary) -> None:
+    text = "Twelve years at the depot. Our youngest starts uni in Bristol in the autumn."
+    subjects = _subjects(adversary, text)
+    child = next(s for s in subjects if s.description.startswith("Child of the author"))
+    author = next(s for s in subjects if s.description.startswith("The author"))
+    assert _value(child, "LOCATION").startswith("Bristol")
+    assert not _value(author, "LOCATION").startswith("Bristol")
+
+
+def test_our_eldest_is_one_of_the_counted_children(adversary: LocalAdversary) -> None:
+    text = "We moved here with our three kids. Our eldest is mad about chess."
+    kids = [s for s in _subjects(adversary, text) if "of the author" in s.description]
+    assert len(kids) == 3
+
+
+def test_my_oldest_friend_is_no_child(adversary: LocalAdversary) -> None:
+    subjects = _subjects(adversary, "My oldest friend visits in June.")
+    assert not any(s.description.startswith("Child") for s in subjects)

@@ -550,6 +550,8 @@ def _counted_children(text: str, out: list[Mention]) -> None:
         if m.group("age") and not re.search(r"\b(?:with|and|&|have|has|our|my)\s*$", before):
             continue
         role = m.group("kin").lower()
+        if role.endswith("est") and any(k.plural and kinmap[k.role].age_hint for k in out):
+            continue  # "our three kids ... our eldest": one of them
         role = role if role in kinmap and not m.group("age") else "child"
         out.append(Mention.at(m, "kin", role=role, anchor="my"))
 
