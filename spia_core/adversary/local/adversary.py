@@ -83,11 +83,10 @@ def _label(d: Draft, index: int) -> str:
         return "The author"
     if d.kin:
         return _capitalised(_kin_phrase(d))
-    m = next((m for m in d.mentions if m.kind == "role"), None)
-    if m is not None:
-        return _capitalised(_role_phrase(d) or m.text.strip())
-    m = next((m for m in d.mentions if m.kind == "placeholder"), None)
-    if m is not None:  # 'Requester: XXX', 'the planning officer, XXX,': the slot's role
+    # A role mention first; else a slot ('Requester: XXX', 'the planning officer, XXX,'): its role
+    said = [m for m in d.mentions if m.kind in {"role", "placeholder"}]
+    if said:
+        m = min(said, key=lambda m: m.kind != "role")
         return _capitalised(_role_phrase(d) or m.text.strip())
     held = next((m for m in d.mentions if m.kind == "code" and m.role), None)
     if held is not None:

@@ -172,24 +172,22 @@ def _job_titles() -> Iterator[tuple[Job, str]]:
 
 
 @functools.cache
-def occupations() -> tuple[dict[str, Job], WordAlternation]:
-    """Job title (lower-case, singular and plural) -> Job, and one regex matching any title."""
-    table: dict[str, Job] = {}
+def _titles() -> dict[str, tuple[Job, str]]:
+    """Every title key of the taxonomy (lower-case, singular and plural) -> its job and its
+    singular title (the first job listing a key keeps it)."""
+    out: dict[str, tuple[Job, str]] = {}
     for job, word in _job_titles():
-        table.setdefault(word, job)
-        table.setdefault(_plural(word), job)
-    # \b(w1|w2|...)\b, IGNORECASE; its finditer is exact and much faster (performance only)
-    return table, WordAlternation(sorted(table, key=len, reverse=True), re.IGNORECASE)
+        out.setdefault(word, (job, word))
+        out.setdefault(_plural(word), (job, word))
+    return out
 
 
 @functools.cache
-def _singulars() -> dict[str, str]:
-    """Every title key of the taxonomy (plural forms too) -> its singular title."""
-    out: dict[str, str] = {}
-    for _, word in _job_titles():
-        out.setdefault(word, word)
-        out.setdefault(_plural(word), word)
-    return out
+def occupations() -> tuple[dict[str, Job], WordAlternation]:
+    """Job title (lower-case, singular and plural) -> Job, and one regex matching any title."""
+    table = {key: job for key, (job, _) in _titles().items()}
+    # \b(w1|w2|...)\b, IGNORECASE; its finditer is exact and much faster (performance only)
+    return table, WordAlternation(sorted(table, key=len, reverse=True), re.IGNORECASE)
 
 
 def job_label(surface: str) -> str:
@@ -197,12 +195,10 @@ def job_label(surface: str) -> str:
     singular and in sentence case ('pharmacy technicians' -> 'Pharmacy technician'), or the
     taxonomy label for abbreviations and short informal titles ('RN' -> 'Nurse', 'cop' ->
     'Police officer'); '' when the taxonomy does not know the title."""
-    table, _ = occupations()
     key = " ".join(surface.lower().split())
-    job = table.get(key)
-    if job is None:
+    if key not in _titles():
         return ""
-    word = _singulars().get(key, key)
+    job, word = _titles()[key]
     if len(word) <= 3 or surface.strip().isupper():
         return job.occupation
     return word[:1].upper() + word[1:]
