@@ -81,9 +81,7 @@ def handle_tokens(raw: str) -> list[str]:
     """Name tokens of a handle or username (original case), generic words dropped."""
     s = raw.strip().lstrip("@").strip()
     tokens: list[str] = []
-    for part in re.split(r"[_.\-\s\d]+", s):
-        if not part:
-            continue
+    for part in filter(None, re.split(r"[_.\-\s\d]+", s)):
         pieces = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z’']+", part) or [part]
         merged: list[str] = []
         for p in pieces:

@@ -17,9 +17,7 @@ def segment_matches(
 ) -> Iterator[tuple[re.Match[str], int]]:
     """Matches of ``rx`` inside the subject's segments; yields (match, offset of the segment)."""
     seen: set[tuple[int, int]] = set()
-    for seg in ctx.segs(d):
-        if seg.via not in vias:
-            continue
+    for seg in (seg for seg in ctx.segs(d) if seg.via in vias):
         chunk = ctx.text[seg.start : seg.end]
         for m in rx.finditer(chunk):
             key = (seg.start + m.start(), seg.start + m.end())
@@ -31,9 +29,7 @@ def segment_matches(
 
 def lookback(ctx: DocContext, d: Draft, width: int = 90) -> Iterator[tuple[str, int]]:
     """Text just before each name/placeholder mention (same sentence), with its offset."""
-    for m in d.mentions:
-        if m.kind not in {"name", "placeholder", "role"}:
-            continue
+    for m in (m for m in d.mentions if m.kind in {"name", "placeholder", "role"}):
         s0, _ = ctx.sentence_of(m.start)
         start = max(s0, m.start - width)
         yield ctx.text[start : m.start], start

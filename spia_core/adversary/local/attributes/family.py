@@ -134,9 +134,7 @@ def _status_for_author(ctx: DocContext, d: Draft) -> list[Finding]:
 def named_context(ctx: DocContext, d: Draft) -> list[Finding]:
     """Spouse or parent from the words around a name or placeholder (survives masking)."""
     out: list[Finding] = []
-    for m in d.mentions:
-        if m.kind not in {"name", "placeholder", "handle"}:
-            continue
+    for m in (m for m in d.mentions if m.kind in {"name", "placeholder", "handle"}):
         before = ctx.text[max(ctx.sentence_of(m.start)[0], m.start - 45) : m.start]
         after = ctx.text[m.end : m.end + 25]
         ev = [ctx.ev(m.start, m.end)]
@@ -179,9 +177,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         value = "Married" if d.kin == "spouse" else kin.relationship
         out.append(rule("family.kin_guess" if d.guess else "family.kin").find(value, kin_ev))
     has_children = False
-    for other in ctx.drafts:
-        if other.anchor is not d or not other.kin:
-            continue
+    for other in (o for o in ctx.drafts if o.anchor is d and o.kin):
         canon = canonical_kin(other.kin)
         k = kin_table.get(other.kin)
         m = next((x for x in other.mentions if x.kind == "kin"), None)

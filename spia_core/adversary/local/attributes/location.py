@@ -103,9 +103,7 @@ def leading_place(phrase: str, country: str = "") -> tuple[lexicons.Place | None
 def role_courts(ctx: DocContext, d: Draft) -> list[tuple[str, int, int]]:
     """Courts or prosecutor's offices a role mention names ('the Konya Public Prosecutor')."""
     out: list[tuple[str, int, int]] = []
-    for m in d.mentions:
-        if m.kind != "role":
-            continue
+    for m in (m for m in d.mentions if m.kind == "role"):
         inside, after = _COURT.search(m.text), _COURT_AFTER.match(ctx.text[m.end : m.end + 90])
         for hit, off in ((inside, m.start), (after, m.end)):
             if hit and not ctx.is_masked(off + hit.start("org"), off + hit.end("org")):
@@ -131,9 +129,7 @@ def sentence_courts(ctx: DocContext, d: Draft) -> list[tuple[str, int, int]]:
     """The court named in the sentence of a judge or prosecutor whose mention names none."""
     if not (d.roles.keys() & _JUDICIAL_ROLES) or role_courts(ctx, d):
         return []
-    for m in d.mentions:
-        if m.kind != "role":
-            continue
+    for m in (m for m in d.mentions if m.kind == "role"):
         s0, e0 = ctx.sentence_of(m.start)
         best: tuple[int, str, int, int] | None = None
         for hit in _COURT.finditer(ctx.text, s0, e0):

@@ -99,8 +99,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     if canonical_kin(d.kin) in {"spouse", "partner"} and d.anchor is not None:
         anchor_sex = draft_prior_sex(d.anchor)
         if anchor_sex:
-            other = _opposite(anchor_sex)
-            out.append(rule("sex.spouse").find(other, []))
+            out.append(rule("sex.spouse").find(_opposite(anchor_sex), []))
         elif d.anchor.is_author:
             # A masked writer: the opposite of the writer's own guess (their words, emoji, or
             # the prior), so the couple's two guesses stay consistent.
@@ -135,8 +134,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
                 continue  # in-laws and step-parents say nothing about the author's sex
             km = next((m for m in k.mentions if m.kind == "kin"), None)
             ev = [ctx.ev(km.start, km.end)] if km else []
-            sex = _opposite(info.sex)
-            out.append(rule("sex.partner").find(sex, ev))
+            out.append(rule("sex.partner").find(_opposite(info.sex), ev))
     if not d.kin and not d.is_author and not out:
         spouse = any(f.rule == "family.named_partner" for f in named_context(ctx, d))
         author = next((x for x in ctx.drafts if x.is_author), None)

@@ -192,11 +192,8 @@ class SubjectState:
         return self.owner[id(m)]
 
     def with_role(self, role: str, ordinal: int = 0) -> list[Draft]:
-        return [
-            d
-            for d in self.drafts
-            if d.alive and role in d.roles and (not ordinal or d.roles[role] == ordinal)
-        ]
+        holders = (d for d in self.drafts if d.alive and role in d.roles)
+        return [d for d in holders if not ordinal or d.roles[role] == ordinal]
 
     def resolve_anchor(self, k: Mention) -> Draft | None:
         a = k.anchor
