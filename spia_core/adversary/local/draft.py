@@ -84,9 +84,7 @@ def names_compatible(a: str, b: str) -> bool:
 def _same_person(name: str, handle: str) -> bool:
     """A handle-derived name denotes this named person (all handle tokens, first name first)."""
     tn, th = _tokens(name), _tokens(handle)
-    if not tn or not th:
-        return False
-    return th[0] == tn[0] if len(th) == 1 else tn == th
+    return bool(tn and th) and (th[0] == tn[0] if len(th) == 1 else tn == th)
 
 
 def draft_name(d: Draft) -> tuple[str, int, Mention | None]:

@@ -33,8 +33,7 @@ _OWNER_OTHER = rf"\b(?:{lexicons.alternation('owner_other')})\b"
 
 def _last(pattern: str, text: str) -> int | None:
     """Start of the last match of ``pattern`` in ``text`` (None when absent)."""
-    starts = [m.start() for m in re.finditer(pattern, text)]
-    return starts[-1] if starts else None
+    return next(reversed([m.start() for m in re.finditer(pattern, text)]), None)
 
 
 def _third_party_code(text: str, start: int, before: str, *, contact: bool = False) -> bool:

@@ -66,10 +66,8 @@ def _role_draft(st: SubjectState, r: Mention) -> Draft | None:
         ]
 
     def compatible(d: Draft) -> bool:
-        qs = quals(d)
-        if not qs or (not pre and not comp):
-            return True
-        return any(
+        qs = quals(d)  # with no qualifier of its own ('the judge') any holder fits
+        return not qs or any(
             (p == pre or not pre or not p) and (c == comp or not comp or not c) for p, c in qs
         )
 
