@@ -326,7 +326,8 @@ def test_header_and_hashtag_placeholders_are_not_extra_people(adversary: LocalAd
     )
     descs = _descriptions(text, adversary)
     assert sum("post author" in d for d in descs) == 1
-    assert len(descs) == 1  # the praised article's writer is no subject (it never paid off)
+    assert any(d.startswith("Author of the article") for d in descs)  # the article's writer
+    assert len(descs) == 2
 
 
 @pytest.mark.parametrize(

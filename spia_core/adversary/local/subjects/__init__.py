@@ -53,6 +53,7 @@ PASSES: tuple[SubjectPass, ...] = (
     SubjectPass("subject.implied_spouse", kin.implied_spouse),
     SubjectPass("subject.codes", codes.attach_codes),
     SubjectPass("subject.masked_code_holders", codes.masked_code_holders),
+    SubjectPass("subject.article_author", author.article_author),
 )
 
 

@@ -1,4 +1,5 @@
-"""Subject passes for the writer of the text: first person, headers, handles, signatures."""
+"""Subject passes for the writer of the text: first person, headers, handles, signatures, and
+the writer of an article a comment answers."""
 
 from __future__ import annotations
 
@@ -8,6 +9,13 @@ import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.draft import _same_person, names_compatible
 from spia_core.adversary.local.mentions import QUOTE_SPANS, Mention, overlaps
 from spia_core.adversary.local.subjects.state import SubjectState
+
+#: A comment on an article or an essay (its writer is a person of the text).
+_ARTICLE = re.compile(
+    rf"\b(?:{lexicons.alternation('article_praise')}) (?:\w+ )?(?:article|piece|write-up|op-ed|"
+    r"column)\b(?! of (?:furniture|equipment|art))"
+    rf"|\b(?:{lexicons.alternation('article_thanks')}) to the (?:writer|author)\b"
+)
 
 
 def self_intro_mask(st: SubjectState) -> None:
@@ -92,3 +100,16 @@ def _lead_placeholder(st: SubjectState) -> Mention | None:
     header = r"[.\w]*\s*:|\s*(?:Name|Username|User|Author)\s*:|\s+here\b|[^\n]*[|•]"
     at_start = lead is not None and not st.text[: lead.start].strip()
     return lead if at_start and re.match(header, st.text[lead.end : lead.end + 60], re.I) else None
+
+
+def article_author(st: SubjectState) -> None:
+    """A comment on an article ("Great article on ...", "This piece really hit home",
+    "Hats off to the writer!") speaks to the article's author: a person with a job (writer)."""
+    if st.legal or st.with_role("writer"):
+        return
+    m = _ARTICLE.search(st.text)
+    if m is None:
+        return
+    # A zero-width mention: the writer is referred to, never named, and owns no text.
+    writer = Mention(m.start(), m.start(), "the author of the article", "role", role="writer")
+    st.new(writer, holds=True)
