@@ -228,3 +228,9 @@ def test_our_eldest_is_one_of_the_counted_children(adversary: LocalAdversary) ->
 def test_my_oldest_friend_is_no_child(adversary: LocalAdversary) -> None:
     subjects = _subjects(adversary, "My oldest friend visits in June.")
     assert not any(s.description.startswith("Child") for s in subjects)
+
+
+def test_a_new_chapter_as_a_post_is_the_writers_position(adversary: LocalAdversary) -> None:
+    text = "After eight years in retail I'm starting a new chapter as Head of Buying at a bakery!"
+    author = next(s for s in _subjects(adversary, text) if "author" in s.description.lower())
+    assert _value(author, "POSITION") == "Head of Buying"
