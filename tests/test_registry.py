@@ -66,3 +66,20 @@ def test_names_wait_for_builtins_another_thread_is_importing(tmp_path, monkeypat
     time.sleep(0.1)  # the first thread is inside the import
     assert reg.names() == ["slow"]
     first.join()
+
+
+def test_anonymizer_names_wait_for_another_thread_importing_them() -> None:
+    """The anonymizer registry once marked its built-ins loaded before importing them, so a
+    page asking while the warm-up thread imported them got a half-filled list (no 'ner-mask':
+    the page then defaulted to a cloud anonymizer)."""
+    code = (
+        "import threading\n"
+        "from spia_core.anonymizers.registry import anonymizer_names\n"
+        "t = threading.Thread(target=anonymizer_names)\n"
+        "t.start()\n"
+        "names = anonymizer_names()\n"
+        "t.join()\n"
+        "print('ner-mask' in names, 'presidio' in names)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True True"

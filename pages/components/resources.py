@@ -85,8 +85,7 @@ def catalog() -> dict[str, Any]:
 def prewarm() -> threading.Thread:
     """Start loading spaCy, the offline stages, the datasets and plotly in the background
     (once per process), so that the first offline audit does not pay for them. The stage
-    registries are filled first, in this thread: a page that read a registry while the
-    warm-up thread was importing its modules saw it half-filled (a fresh-clone browser test
-    got "adversarial" as the default anonymizer: "ner-mask" was not registered yet)."""
+    registries are filled first, in this thread, so that the warm-up thread and a page never
+    import the same built-in modules at once."""
     engines.registered("anonymizer"), engines.registered("adversary")
     return start_warm(component_cache(), sample_files(), BUNDLED, bundled_dataset)

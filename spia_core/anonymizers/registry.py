@@ -9,7 +9,6 @@ An anonymizer class describes itself with class attributes read by :func:`anonym
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import pkgutil
 from typing import Any
@@ -17,35 +16,34 @@ from typing import Any
 from spia_core.anonymizers.base import Anonymizer
 from spia_core.registry import Registry
 
-ANONYMIZERS: Registry[Anonymizer] = Registry[Anonymizer]("anonymizer")
-
 _SKIP_MODULES = frozenset({"base", "registry", "validation"})
-#: Modules that could not be imported (name -> error), reported by :func:`load_errors`.
-_LOAD_ERRORS: dict[str, str] = {}
-_loaded = False
+
+
+def _builtin_modules() -> tuple[str, ...]:
+    """Every anonymizer module of this package (each registers itself when imported)."""
+    import spia_core.anonymizers as package
+
+    return tuple(
+        f"{package.__name__}.{info.name}"
+        for info in pkgutil.iter_modules(package.__path__)
+        if info.name not in _SKIP_MODULES and not info.name.startswith("_")
+    )
+
+
+#: The built-in modules are imported by the registry itself on first use, like every other
+#: registry's: a thread that asks while another is importing them waits for the import.
+ANONYMIZERS: Registry[Anonymizer] = Registry[Anonymizer]("anonymizer", _builtin_modules())
 
 
 def load_builtins() -> None:
     """Import every anonymizer module of this package once so that it registers itself."""
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    import spia_core.anonymizers as package
-
-    for info in pkgutil.iter_modules(package.__path__):
-        if info.name in _SKIP_MODULES or info.name.startswith("_"):
-            continue
-        try:
-            importlib.import_module(f"{package.__name__}.{info.name}")
-        except ImportError as exc:  # an optional dependency is missing
-            _LOAD_ERRORS[info.name] = str(exc)
+    ANONYMIZERS.names()  # every Registry lookup imports the built-ins first
 
 
 def load_errors() -> dict[str, str]:
     """Anonymizer modules that failed to import, with the reason."""
     load_builtins()
-    return dict(_LOAD_ERRORS)
+    return {module.rsplit(".", 1)[-1]: why for module, why in ANONYMIZERS.load_errors.items()}
 
 
 def anonymizer_names() -> list[str]:
