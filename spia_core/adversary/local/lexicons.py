@@ -195,10 +195,10 @@ def job_label(surface: str) -> str:
     singular and in sentence case ('pharmacy technicians' -> 'Pharmacy technician'), or the
     taxonomy label for abbreviations and short informal titles ('RN' -> 'Nurse', 'cop' ->
     'Police officer'); '' when the taxonomy does not know the title."""
-    key = " ".join(surface.lower().split())
-    if key not in _titles():
+    hit = _titles().get(" ".join(surface.lower().split()))
+    if hit is None:
         return ""
-    job, word = _titles()[key]
+    job, word = hit
     if len(word) <= 3 or surface.strip().isupper():
         return job.occupation
     return word[:1].upper() + word[1:]

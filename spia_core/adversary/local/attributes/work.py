@@ -61,7 +61,7 @@ _COMPOUND_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('compound_before')})
 
 #: A job word naming the audience of an item or post ("great for students", "perfect for new
 #: pharmacists and busy parents", "a must for teachers"), or a job hoped for ("retraining as").
-_AUDIENCE_BEFORE = re.compile(
+_NOT_HELD_BEFORE = re.compile(
     rf"\b(?:(?:{lexicons.alternation('audience_adjective')})\s+for\s+"
     rf"(?:(?:{lexicons.alternation('audience_modifier')})\s+)*|(?:{lexicons.alternation('aspiration')})\s+(?:an?\s+)?)$",
     re.IGNORECASE,
@@ -192,7 +192,7 @@ def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
             out.append(rule("work.job_position").find(job_position(m.group(0)), ev, certainty=3))
             continue  # a post in a club or meeting, not a job
         if d.is_author:  # only a hint ("my doctor"); attributes.occupation reads stated jobs
-            if _AUDIENCE_BEFORE.search(ctx.text, max(0, s - 40), s):
+            if _NOT_HELD_BEFORE.search(ctx.text, max(0, s - 40), s):
                 continue
             if _VERB_BEFORE.search(ctx.text, max(0, s - 20), s) or _WHO_AFTER.match(ctx.text, e):
                 continue  # "I cook dinner" (a verb); "a vet who moved away" (someone else)
