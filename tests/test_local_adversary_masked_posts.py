@@ -32,12 +32,22 @@ def _labels(adversary: LocalAdversary, text: str) -> list[str]:
         ("Our [DEM] [PERSON] starts a new job in [LOC] next week. So proud of her!", "Daughter"),
         # engagement words: an unmarried partner
         ("We are engaged!! My [DEM] [PERSON] proposed on the pier at sunset.", "Partner"),
+        # living apart from the writer: no spouse ('rang', 'came over', 'lives in')
+        ("My [DEM] rang from her flat in [LOC] at midnight again.", "Mother"),
+        # an age said of an unnamed relative: an old parent; of a named one: a child
+        ("Nobody believes my [DEM] is [DATETIME]. He still swims daily.", "Father"),
+        ("My [DEM] [PERSON] is [DATETIME] and obsessed with trains.", "Child"),
+        # a masked relative with a masked possessor: that person's
+        ("[PERSON] chaired the meeting. [PERSON]'s [DEM] ran the tombola.", "Spouse"),
     ],
 )
 def test_a_masked_kin_word_is_read_from_its_sentence(
     adversary: LocalAdversary, text: str, label: str
 ) -> None:
     labels = _labels(adversary, text)
+    if label == "Spouse":
+        assert any(x.startswith("Spouse of [PERSON]") for x in labels), labels
+        return
     assert f"{label} of the author" in labels, labels
     assert not any(x.startswith(("Husband", "Wife", "Spouse")) for x in labels), labels
 

@@ -417,7 +417,6 @@ _MASKED_DONOR = re.compile(
     rf"(?!['’]s? \[)|\b(?P<anchor2>{_DEM_ANCHOR}) (?P<kin2>\[DEM\]),? (?:had )?(?:donated|"
     rf"bequeathed|gave|transferred|left)\b"
 )
-_MASKED_BORN = _CUES["masked_born"]
 #: A person of the writer's named next: 'my old friend [PERSON]', 'my mates [PERSON] and [LOC]'.
 SOCIAL_NOUNS = f"(?:{lexicons.alternation('social_noun')})"
 SOCIAL = re.compile(
@@ -428,16 +427,22 @@ _KIN_LIST_GAP = re.compile(r"^\s*(?:,|and|&|, and)\s*$")
 #: A masked kin word in a person slot: 'my [DEM] [PERSON]' (also a mis-tagged name: 'his [DEM]
 #: [LOC]'), 'my [DEM] works offshore', 'with my [DEM].', 'my [DEM]'s car'; not 'my [DEM] were'.
 _MASKED_RELATIVE = re.compile(
-    rf"\b(?P<anchor>[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[Tt]he applicant['’]s) (?!{SOCIAL_NOUNS} )"
-    r"(?:[a-z]+ )?(?P<kin>\[DEM\])(?=,? ?\[(?:PERSON|LOC|GPE|NORP|MISC)(?:_\d+)?\]"
-    r"(?!,? (?:and|&) \[)|['’]s |,? and I\b| (?:to|at|on|for|with|without|during|who)\b|"
-    rf"\s*[.!?;)]|\s*,(?! \[)| (?:\w+ly )?(?:\w+ed|{lexicons.alternation('slot_verb', 'kin_verb')})"
-    r"\b)"
+    rf"(?P<anchor>\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[Tt]he applicant['’]s)|\[PERSON\]['’]s)"
+    rf" (?!{SOCIAL_NOUNS} )(?:[a-z]+ )?(?P<kin>\[DEM\])(?=,? ?\[(?:PERSON|LOC|GPE|NORP|MISC)"
+    r"(?:_\d+)?\](?!,? (?:and|&) \[)|['’]s |,? (?:and|&) (?:I|my)\b| (?:to|at|on|for|with|without|"
+    rf"during|who)\b|\s*[.!?;)]|\s*,(?! \[)| (?:\w+ly )?(?:\w+ed|"
+    rf"{lexicons.alternation('slot_verb', 'kin_verb')})\b)"
 )
 _WIDOWED = re.compile(r"['’]s (?:death|surname)|,? (?:had )?(?:died|passed away|was killed)")
 _PRONOUN = re.compile(r"\b(?:(?P<m>[Hh]e|[Hh]im|[Hh]is)|[Ss]he|[Hh]er)\b(?! \[DEM\])")
 _GUESS = {"young": ("son", "daughter", "child"), "elder parent": ("father", "mother", "parent")}
 _GUESS["dating"] = ("boyfriend", "girlfriend", "partner")  # an unmarried couple's cues
+_GUESS["apart"] = _GUESS["elder parent"]  # 'my [DEM] rang from her flat': lives apart, no spouse
+#: An age said of a masked relative ('my [DEM] [PERSON] is [DATETIME]', 'She is [QUANTITY]').
+_AGED = re.compile(
+    r"^,? ?(?:\[PERSON(?:_\d+)?\],? )?(?:who )?(?:is|turned|turns|\() ?\[(?:DATETIME|QUANTITY)\]"
+    r"|\b(?:[Ss]he|[Hh]e)(?:['’]s| is| turned| turns) \[(?:DATETIME|QUANTITY)\]"
+)
 
 
 def _guess_relative(text: str, m: re.Match[str]) -> str:
@@ -449,11 +454,14 @@ def _guess_relative(text: str, m: re.Match[str]) -> str:
     window = " ".join(re.split(r"(?<=[.!?])\s+", text[start : m.end() + 300])[:2])
     pron = _PRONOUN.search(window, m.end() - start)
     sex = 2 if pron is None else 0 if pron.group("m") else 1
-    cue = {k: rf"\b(?:{lexicons.alternation(*(c + '_cue' for c in k.split()))})\b" for k in _GUESS}
-    kind = next((k for k in _GUESS if re.search(cue[k], window, re.I)), "")
-    kind = kind or ("young" if m.group("anchor").lower() in {"our", "their"} else "")  # no spouse
+    owner, aged = m.group("anchor").lower(), _AGED.search(window[m.end() - start :])
+    kinds = list(_GUESS)[: None if owner == "my" else -1]  # 'apart' is said of the writer's
+    cue = {k: rf"\b(?:{lexicons.alternation(*(c + '_cue' for c in k.split()))})\b" for k in kinds}
+    young = owner in {"our", "their"} or (aged and re.match(r",? ?\[PERSON", text[m.end() :]))
+    default = "young" if young else "elder parent" if aged else ""  # said aged: no spouse
+    kind = next((k for k in kinds if re.search(cue[k], window, re.I)), default)
     if not kind or _WIDOWED.match(text, m.end()) or " late " in m.group(0):  # only a spouse
-        sex = {"his": 1, "her": 0}.get(m.group("anchor").lower(), sex)
+        sex = {"his": 1, "her": 0}.get(owner, sex)
         return ("husband", "wife", "spouse")[sex]
     return _GUESS[kind][sex]
 
@@ -531,17 +539,13 @@ def _possessed_kin(text: str) -> list[Mention]:
     return out
 
 
-_PARENT_OF = _CUES["parent_of"]
-_ONE_CHILD = _CUES["one_child"]
-
-
 def _counted_children(text: str, out: list[Mention]) -> None:
     """'parent of two', 'one amazing kid', 'a one-year-old'."""
     kinmap = lexicons.kin_words()
-    for m in [*_PARENT_OF.finditer(text), *_CUES["little_ones"].finditer(text)]:
+    for m in [*_CUES["parent_of"].finditer(text), *_CUES["little_ones"].finditer(text)]:
         n = patterns.number_value(m.group("num")) or 1
         out.append(Mention.at(m, "kin", "num", role="child", anchor="my", count=n, plural=True))
-    for m in _ONE_CHILD.finditer(text):
+    for m in _CUES["one_child"].finditer(text):
         if any(k.start <= m.start("kin") < k.end for k in out):
             continue
         if m.group(0).split()[0].lower() in {"a", "an"} and not m.group("age"):
@@ -558,7 +562,7 @@ def _counted_children(text: str, out: list[Mention]) -> None:
 
 def _masked_kin(text: str, out: list[Mention]) -> None:
     """Kin words a masker hid: "His [DEM] died", "born in X and Y", "a present from her [DEM]"."""
-    for m in _MASKED_BORN.finditer(text):  # "leaving [QUANTITY] [DEM] born in X and Y"
+    for m in _CUES["masked_born"].finditer(text):  # "leaving [QUANTITY] [DEM] born in X and Y"
         n = len(re.findall(r"\[DATETIME\]|\b\d{4}\b", m.group("dates")))
         if n < 2 or any(k.start <= m.start("kin") < k.end for k in out):
             continue

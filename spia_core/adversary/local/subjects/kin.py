@@ -26,8 +26,6 @@ _MASKED_COUNT = re.compile(
     r"|\b(?:[Oo]ur|[Mm]y) (?P<group>trio|duo|pair) of (?:\[DEM\]|kids|children|little ones)"
 )
 
-_MASKED_PARENT_LIST = _CUES["masked_parent_list"]
-
 #: Words around a masked kin word that point to the writer's parents.
 _PARENT_CUE = re.compile(
     rf"\b(?:{lexicons.alternation('parent_cue')}|inspir\w*)\b|\b[Tt]heir\b|\b[Tt]hey\b", re.I
@@ -42,9 +40,7 @@ def link_kin(st: SubjectState) -> None:
     for k in sorted(st.kins, key=lambda m: m.start):
         if k.anchor in {"my", "our"} and st.author is None and not st.legal:
             st.new(Mention(0, 0, "", "author")).is_author = True  # "my wife": a writer exists
-        anchor = st.resolve_anchor(k)
-        if anchor is None and not k.anchor:
-            anchor = st.author
+        anchor = st.resolve_anchor(k) if k.anchor else st.author
         if anchor is None and rules.enabled("subject.kin_possessor"):
             anchor = _possessor(st, k)
         word = lexicons.canonical_kin(kinmap[k.role].word if k.role in kinmap else k.role)
@@ -68,7 +64,8 @@ def link_kin(st: SubjectState) -> None:
                 d = st.merge(d, singles[key])
             singles[key] = d
             continue
-        if key in singles and anchor is not None:
+        named = k.source == "guess" and st.text.startswith("[", k.end + 1)  # 'our [DEM] [LOC]'
+        if key in singles and anchor is not None and not named:
             st.attach(singles[key], k)
             continue
         d = st.new(k)
@@ -105,13 +102,10 @@ def _one_relative(st: SubjectState) -> None:
             st.merge(near, d)
 
 
-_MARRIED_TO = _CUES["married_to"]
-
-
 def married_to(st: SubjectState) -> None:
     """Pass: "married to (the amazing) X": X is the writer's spouse."""
     author, singles = st.author, st.kin_singles
-    for m in _MARRIED_TO.finditer(st.text):
+    for m in _CUES["married_to"].finditer(st.text):
         name = m.group("name") or ""
         named = st.adjacent_after(m.start("name") if name else m.end(), limit=1)
         if named is None and name and is_given_name(name.split()[0]):  # any country's names
@@ -204,7 +198,7 @@ def masked_parent_list(st: SubjectState) -> None:
     two people, most likely the writer's father and mother (kept as a low-certainty guess)."""
     author = st.author
     taken = {(m.start, m.end) for m in st.all_mentions(alive=True)}
-    for m in _MASKED_PARENT_LIST.finditer(st.text):
+    for m in _CUES["masked_parent_list"].finditer(st.text):
         slot = "ph" if m.group("ph") else "ph2"  # 'my [DEM], [ORG]' or 'passed down since'
         start, end = m.span(slot)
         window = st.text[st.text.rfind(".", 0, m.start()) + 1 : m.end() + 120]  # its sentence
