@@ -234,3 +234,34 @@ def test_a_new_chapter_as_a_post_is_the_writers_position(adversary: LocalAdversa
     text = "After eight years in retail I'm starting a new chapter as Head of Buying at a bakery!"
     author = next(s for s in _subjects(adversary, text) if "author" in s.description.lower())
     assert _value(author, "POSITION") == "Head of Buying"
+
+
+@pytest.mark.parametrize(
+    ("text", "job"),
+    [
+        ("Spent twelve years as a bus mechanic before moving into sales.", "Bus mechanic"),
+        ("Retired dental hygienist here (thirty years of scaling). Floss, people.", "hygienist"),
+    ],
+)
+def test_a_post_with_no_i_still_has_a_writer_with_a_job(
+    adversary: LocalAdversary, text: str, job: str
+) -> None:
+    """An irregular past verb opening a post ('Spent', 'Took') and a long 'X here' intro make
+    the writer a subject, with no 'I' in the text."""
+    author = next(s for s in _subjects(adversary, text) if "author" in s.description.lower())
+    assert job.lower() in _value(author, "OCCUPATION").lower()
+
+
+def test_a_post_opening_with_an_irregular_past_verb_has_a_writer(
+    adversary: LocalAdversary,
+) -> None:
+    subjects = _subjects(adversary, "Took the dog up the fell at dawn. Worth the cold.")
+    assert [s for s in subjects if "author" in s.description.lower()]
+
+
+def test_a_firm_named_by_a_plural_trade_under_a_signature_is_no_job(
+    adversary: LocalAdversary,
+) -> None:
+    text = "Hi all, the boiler service is booked for Tuesday.\n\nThanks,\nRuth\nHale Surveyors"
+    author = next(s for s in _subjects(adversary, text) if "author" in s.description.lower())
+    assert "Hale" not in _value(author, "OCCUPATION")

@@ -404,14 +404,13 @@ _FIELD = re.compile(
 
 def _field_title(field: str) -> tuple[str, lexicons.Job] | None:
     """The job a profile field names ('Lead land surveyor' -> 'Land surveyor')."""
-    table, _ = lexicons.occupations()
     words = field.split()
     for i in range(len(words)):
-        job = table.get(" ".join(words[i:]).lower())
+        job, singular = lexicons._titles().get(key := " ".join(words[i:]).lower(), (None, key))
         if job is None:
             continue
-        if any(w.lower() in _words("function") for w in words[:i]):
-            return None  # "As a wedding planner, I ...": a sentence, not a profile field
+        if key != singular or any(w.lower() in _words("function") for w in words[:i]):
+            return None  # a firm ('Hale Surveyors') or a sentence ('As a wedding planner, I')
         kind = [w for w in words[:i] if w.lower() not in _words("not_kind")]
         if words[-1].lower().rstrip("s") not in _generic_heads() or len(kind) > 2:
             kind = []

@@ -40,7 +40,7 @@ def link_author(st: SubjectState) -> None:
     legal = st.legal or bool(st.with_role("applicant"))
     # a code (e-mail, phone) makes a writer unless the text is about named people (a news item)
     post_like = (st.codes and not any(d.alive and d.names for d in st.drafts)) or re.search(
-        r"\?|\b(?:[Aa]nyone|[Hh]elp|[Tt]hanks|#\w+)\b|^\W*\w+ \w+ here\b", st.text
+        r"\?|\b(?:[Aa]nyone|[Hh]elp|[Tt]hanks|#\w+)\b|^\W*(?:[\w-]+ ){1,5}here\b", st.text
     )
     quotes = [m.span() for m in QUOTE_SPANS.finditer(st.text)]  # "we", "our", "us": a writer
     we = any(  # not "our Leeds warehouse", "our Acme team": an organisation's voice
@@ -80,18 +80,19 @@ def link_author(st: SubjectState) -> None:
 
 
 def _elided(st: SubjectState) -> bool:
-    """A text that opens with a verb of no subject ('Just moved to Porto.', 'Finished my
-    shift!') or with 'Twelve years as a nurse': its writer speaks of themself."""
+    """A text that opens with a verb of no subject ('Just moved to Porto.', 'Spent a year in
+    Lima') or with 'Twelve years as a nurse': its writer speaks of themself."""
     if re.match(r"\W*(?:\w+ )?years? as an? ", st.text, re.I):
         return True
     root = next((i for i, t in enumerate(st.tokens[:3]) if t.dep == "ROOT"), None)
     if root is None:
         return False
-    tok = st.tokens[root]
-    verb = re.fullmatch(r"[A-Za-z][a-z]+(?:ed|ing)", st.text[tok.start : tok.end])
+    word = st.text[st.tokens[root].start : st.tokens[root].end]
+    past = lexicons.words("past_irregular")
+    verb = re.fullmatch(r"[A-Za-z][a-z]+(?:ed|ing)", word) or word.lower() in past
     deps = {"nsubj", "nsubjpass", "expl", "compound", "amod", "det"}  # said, or a noun root
     said = any(t.head == root and t.dep in deps for t in st.tokens)
-    return verb is not None and not said
+    return bool(verb) and not said
 
 
 def _lead_placeholder(st: SubjectState) -> Mention | None:
