@@ -142,3 +142,31 @@ def test_masked_names_listed_after_a_plural_social_noun_are_both_friends(
     text = "Sunday climb with my old friends [PERSON] and [PERSON]. Both beat me to the top."
     friends = [d for d, _ in _subjects(adversary, text) if "friend of the author" in d]
     assert len(friends) == 2, _subjects(adversary, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        # the names or ages listed after a masked count say how many
+        ("Our [QUANTITY] girls, [PERSON] and [PERSON], baked us a cake.", 2),
+        ("I have [QUANTITY] [DEM] ([DATETIME], [QUANTITY] and [QUANTITY]) and a dog.", 3),
+        ("I have [QUANTITY] [DEM] and both of them want to be vets.", 2),
+        # nothing said: four, the most such posts state (an extra guess hides nobody)
+        ("Our [QUANTITY] [DEM] are the light of our lives.", 4),
+        # a self-description opening a text with no 'I' makes its writer and the children
+        ("Busy [DEM] of [QUANTITY] and part-time baker, always late.", 4),
+    ],
+)
+def test_a_masked_count_of_children_reads_what_the_text_says(
+    adversary: LocalAdversary, text: str, count: int
+) -> None:
+    labels = _labels(adversary, text)
+    assert "The author" in labels, labels
+    assert sum(x.startswith("Child") and x.endswith("of the author") for x in labels) == count
+
+
+def test_children_named_after_a_masked_count_are_those_children(adversary: LocalAdversary) -> None:
+    labels = [
+        d for d, _ in _subjects(adversary, "We have [QUANTITY] [DEM]: [PERSON] and [PERSON].")
+    ]
+    assert labels[1:] and all(x.startswith("Child") for x in labels[1:]), labels

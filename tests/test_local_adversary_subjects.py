@@ -149,7 +149,7 @@ def test_masked_posts_partner_children_and_client(adversary: LocalAdversary) -> 
     )
     descs = _descriptions(text, adversary)
     assert sum(d.startswith("Spouse of the author") for d in descs) == 1
-    assert sum(d.startswith("Child") for d in descs) == 3  # a masked count is read as three
+    assert sum(d.startswith("Child") for d in descs) == 4  # a masked count is read as four
     assert any(d.startswith("Client whose ID is [CODE]") for d in descs)
     assert not any(d.startswith("[PERSON]") for d in descs)
 
@@ -236,12 +236,12 @@ def test_counted_one_child_and_married_to_the_kindest_partner(adversary: LocalAd
 @pytest.mark.parametrize(
     ("text", "children"),
     [
-        ("[PERSON] : Been through a lot: [DEM], raising [QUANTITY] [DEM], yet strong.", 3),
-        ("[PERSON] : As a [DEM] [DEM] of [QUANTITY], no two days are the same.", 3),
+        ("[PERSON] : Been through a lot: [DEM], raising [QUANTITY] [DEM], yet strong.", 4),
+        ("[PERSON] : As a [DEM] [DEM] of [QUANTITY], no two days are the same.", 4),
         ("[PERSON] : Shoutout to my hubby [PERSON] and our trio of [DEM]!", 3),
-        ("Name: [PERSON] | Location: X\nFamily life ([QUANTITY] [DEM], [DEM] life), I agree.", 3),
-        ("Posted by [PERSON]\nWe have [QUANTITY] [DEM] and a long drive ahead.", 3),
-        ("We've got [QUANTITY] [DEM] under ten, so weekends are loud.", 3),
+        ("Name: [PERSON] | Location: X\nFamily life ([QUANTITY] [DEM], [DEM] life), I agree.", 4),
+        ("Posted by [PERSON]\nWe have [QUANTITY] [DEM] and a long drive ahead.", 4),
+        ("We've got [QUANTITY] [DEM] under ten, so weekends are loud.", 4),
         ("We have [QUANTITY] cars and a dog.", 0),
     ],
 )
@@ -355,7 +355,7 @@ def test_masked_count_after_my_is_counted(adversary: LocalAdversary) -> None:
         "[PERSON] : Family first. [DEM] but dedicated to my [QUANTITY] [DEM] – every mile counts."
     )
     descs = _descriptions(text, adversary)
-    assert sum(d.startswith("Child") for d in descs) == 3
+    assert sum(d.startswith("Child") for d in descs) == 4
 
 
 def test_sale_listing_author_is_the_seller(adversary: LocalAdversary) -> None:

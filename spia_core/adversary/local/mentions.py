@@ -461,8 +461,7 @@ def _guess_relative(text: str, m: re.Match[str]) -> str:
     default = "young" if young else "elder parent" if aged else ""  # said aged: no spouse
     kind = next((k for k in kinds if re.search(cue[k], window, re.I)), default)
     if not kind or _WIDOWED.match(text, m.end()) or " late " in m.group(0):  # only a spouse
-        sex = {"his": 1, "her": 0}.get(owner, sex)
-        return ("husband", "wife", "spouse")[sex]
+        return ("husband", "wife", "spouse")[{"his": 1, "her": 0}.get(owner, sex)]
     return _GUESS[kind][sex]
 
 
@@ -492,7 +491,7 @@ def _possessed_kin(text: str) -> list[Mention]:
     out: list[Mention] = []
     kinmap = lexicons.kin_words()
     for m in _kin_regex().finditer(text):
-        word = m.group("kin")
+        word, ks = m.group("kin"), m.start("kin")
         kin = kinmap[word]
         anchor, start = (m.group("anchor") or "").lower(), m.start()
         own = list(re.finditer(r"\b(?:my|his|her|our|their|your)\s", m.group(0), re.I))
@@ -500,9 +499,9 @@ def _possessed_kin(text: str) -> list[Mention]:
             anchor, start = own[-1][0].strip().lower(), start + own[-1].start()
         prev = out[-1] if out else None
         listed = prev and prev.anchor not in {"", "a", "an"} and not prev.plural
-        if not anchor and listed and _KIN_LIST_GAP.match(text[prev.end : m.start("kin")]):
+        if not anchor and listed and _KIN_LIST_GAP.match(text[prev.end : ks]):
             anchor = prev.anchor  # "my Mum and Dad": Dad is the writer's too
-        of_kin = prev and prev.anchor and re.fullmatch(r"['’]s\s+", text[prev.end : m.start("kin")])
+        of_kin = prev and prev.anchor and re.fullmatch(r"['’]s\s+", text[prev.end : ks])
         if of_kin and not anchor and rules.enabled("subject.kin_of_kin"):  # "my sister's husband"
             out.append(Mention.at(m, "kin", "kin", role=kin.word, anchor=f"{prev.text}'s"))
             continue
@@ -516,18 +515,15 @@ def _possessed_kin(text: str) -> list[Mention]:
         ages = re.match(r" ?\((\d{1,2}(?:(?:,| and| &) ?\d{1,2})+)\)", text[m.end() : m.end() + 30])
         num_word = num_word or (str(len(re.findall(r"\d+", ages[1]))) if ages else "")  # (9, 6)
         num = patterns.number_value(num_word) if num_word and plural else None  # "twin brother"
-        generic = not anchor and not text[: m.start("kin")].endswith(("the ", "The "))
+        generic = not anchor and not text[:ks].endswith(("the ", "The "))
         if plural and num is None and (kin.word != "parent" or generic):
             continue  # uncounted collective ("other parents"): not subjects
         num = 2 if plural and num is None else num  # "my parents"
-        standalone = re.match(
-            r"[\s(\"“]|$", text[max(0, m.start("kin") - 1) : m.start("kin")] or " "
-        )
-        det = re.search(r"\b(?:[Tt]he|[Aa]n?)\s+$", text[: m.start("kin")])  # "the Uncle Sam ad"
-        if not anchor and word in lexicons.words("address_kin") and standalone and not det:
-            anchor = "my"  # "Took Dad to the clinic": a kin word used as a name is the writer's
-        if not anchor and _PRAISED.search(text[max(0, m.start("kin") - 45) : m.start("kin")]):
-            anchor = "my"
+        standalone = re.match(r"[\s(\"“]|$", text[max(0, ks - 1) : ks] or " ")
+        det = re.search(r"\b(?:[Tt]he|[Aa]n?)\s+$", text[:ks])  # "the Uncle Sam ad"
+        address = word in lexicons.words("address_kin") and standalone and not det
+        if not anchor and (address or _PRAISED.search(text[max(0, ks - 45) : ks])):
+            anchor = "my"  # "Took Dad to the clinic" (a kin word as a name), "the best gran"
         if (not anchor or anchor in {"a", "an"}) and num is None:
             continue  # bare 'son', 'a widow': an attribute, not a separate person
         work = kin.word == "partner" and _CUES["work_with"].search(text, max(0, start - 40), start)

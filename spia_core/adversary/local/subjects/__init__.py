@@ -48,7 +48,7 @@ PASSES: tuple[SubjectPass, ...] = (
     SubjectPass("subject.married_to", kin.married_to),
     SubjectPass("subject.life_with", kin.life_with, "post"),
     SubjectPass("subject.masked_parents", kin.masked_parents, "post"),
-    SubjectPass("subject.masked_counts", kin.masked_counts, "post"),
+    SubjectPass("subject.masked_counts", kin.masked_counts),
     SubjectPass("subject.masked_parent_list", kin.masked_parent_list, "post"),
     SubjectPass("subject.implied_spouse", kin.implied_spouse),
     SubjectPass("subject.codes", codes.attach_codes),

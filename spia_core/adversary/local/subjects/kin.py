@@ -18,13 +18,15 @@ _CUES = lexicons.subject_cues()
 _CHILD_NOUNS = lexicons.alternation("child_noun")
 
 #: A masked count of children ('our [QUANTITY] amazing [DEM]', '([QUANTITY] [DEM], ...',
-#: 'we have [QUANTITY] [DEM]', 'a [DEM] of [QUANTITY]', 'our trio of [DEM]').
+#: 'I have [QUANTITY] [DEM]', 'a [DEM] of [QUANTITY]', 'Mum to [QUANTITY]', 'our trio of [DEM]').
 _MASKED_COUNT = re.compile(
-    r"(?:\b(?:[Mm]y|[Oo]ur|raising|parenting|with|and|[Ll]ife,|[Ww]e(?: have|'ve got))\s+|"
-    r"\(\s*)\[(?:QUANTITY|CARDINAL)\]\s+(?:[a-z]+\s+)?(?P<noun>" + _CHILD_NOUNS + r")(?!\w)"
-    r"|\b[Aa] (?:\w+ |\[DEM\] (?:and )?){0,3}\[DEM\] of \[(?:QUANTITY|CARDINAL)\]"
-    r"|\b(?:[Oo]ur|[Mm]y) (?P<group>trio|duo|pair) of (?:\[DEM\]|kids|children|little ones)"
+    r"(?:\b(?:[Mm]y|[Oo]ur|[Rr]aising|[Pp]arenting|[Ww]ith|and|[Ll]ife,|(?:[Ww]e|I)(?: have|'ve "
+    rf"got))\s+|\(\s*)\[(?:QUANTITY|CARDINAL)\]\s+(?:[a-z]+\s+)?(?P<noun>{_CHILD_NOUNS})(?!\w)"
+    r"|(?:\b[Aa] (?:\w+ |\[DEM\] (?:and )?){0,3}|^[A-Z][a-z]+ |^)\[DEM\] (?:of|to) \[(?:QUANTITY|"
+    rf"CARDINAL)\]|\b(?:[Oo]ur|[Mm]y) (?P<group>trio|duo|pair) of (?:{_CHILD_NOUNS})"
 )
+#: Names or ages listed after a masked count: ', [PERSON] and [ORG]', ' ([DATETIME], [QUANTITY])'.
+_LISTED = re.compile(r"\s*[,:(–-]\s*\[[A-Z]+(?:_\d+)?\](?:(?:,? and|,|&)\s*\[[A-Z]+(?:_\d+)?\])+")
 
 #: Words around a masked kin word that point to the writer's parents.
 _PARENT_CUE = re.compile(
@@ -120,10 +122,9 @@ def married_to(st: SubjectState) -> None:
 def implied_spouse(st: SubjectState) -> None:
     """Pass: "married life", "happily married", "married with kids" with no spouse found:
     the writer has an unnamed spouse."""
-    author = st.author
+    author, married = st.author, _CUES["married"].search(st.text)
     spouses = {"wife", "husband", "spouse", "partner"}
     has_spouse = any(d.alive and d.kin in spouses and d.anchor is author for d in st.drafts)
-    married = _CUES["married"].search(st.text)
     if author is not None and married and not has_spouse:
         d = st.new(Mention.at(married, "kin", role="spouse", anchor="my"))
         d.kin, d.anchor = "spouse", author
@@ -135,8 +136,7 @@ def life_with(st: SubjectState) -> None:
     kids' makes X the other parent."""
     author, singles = st.author, st.kin_singles
     m = re.search(r"\b[Ll]ife with (?=\S)", st.text)
-    named = st.adjacent_after(m.end(), limit=1) if m is not None else None
-    named = named or _masked_partner(st)
+    named = (st.adjacent_after(m.end(), limit=1) if m else None) or _masked_partner(st)
     for p in st.person_mentions() if named is None else []:  # "with X and our kids"
         after = re.match(rf"\s*(?:and|&)\s+(?:our\b|the ({_CHILD_NOUNS}))", st.text[p.end :])
         if after and re.search(r"\b(?:with|to)\s*$", st.text[max(0, p.start - 6) : p.start]):
@@ -196,8 +196,7 @@ def masked_parent_list(st: SubjectState) -> None:
     Lena') in a gratitude, legacy or upbringing context, or 'passed down since/from
     [ORG]': NER labels two names joined by '&'/'and' as one organisation, so the slot holds
     two people, most likely the writer's father and mother (kept as a low-certainty guess)."""
-    author = st.author
-    taken = {(m.start, m.end) for m in st.all_mentions(alive=True)}
+    author, taken = st.author, {(m.start, m.end) for m in st.all_mentions(alive=True)}
     for m in _CUES["masked_parent_list"].finditer(st.text):
         slot = "ph" if m.group("ph") else "ph2"  # 'my [DEM], [ORG]' or 'passed down since'
         start, end = m.span(slot)
@@ -212,16 +211,26 @@ def masked_parent_list(st: SubjectState) -> None:
 
 def masked_counts(st: SubjectState) -> None:
     """Pass: 'our [QUANTITY] little ones', 'raising [QUANTITY] amazing [DEM]', 'a [DEM] of
-    [QUANTITY]', 'our trio of [DEM]': a masked count of children is read as three, the middle
-    of the two to four that such posts usually state ('trio' says three, 'pair' two). Extra
-    guessed children cost no protection score; missing ones hide real people."""
+    [QUANTITY]', 'our trio of [DEM]': a masked count of children is as many as the names or ages
+    listed after it ('our [QUANTITY] [DEM], [PERSON] and [PERSON]': two, named) or 'both of
+    them' says, else four, the most of the two to four that such posts usually state ('trio'
+    says three, 'pair' two): extra guessed children cost no protection score, missing ones hide
+    real people. 'Mum of [QUANTITY] ...' opening a text with no writer yet makes its writer."""
     for m in _MASKED_COUNT.finditer(st.text):
-        if any(k.start <= m.start() < k.end for k in st.all_mentions() if k.kind != "author"):
+        taken = any(k.start <= m.start() < k.end for k in st.all_mentions() if k.kind != "author")
+        lead = re.fullmatch(r"\W*(?:[A-Z][a-z]+ )?(?:[Aa] )?", st.text[: m.start()])
+        if taken or st.legal or not (st.author or lead):
             continue
+        (st.author or st.new(Mention(0, 0, "", "author"))).is_author = True  # 'Mum of ...' opening
         word = m.group("noun").split()[-1] if m.group("noun") else ""
         kin = {"sons": "son", "daughters": "daughter"}.get(word, "child")
-        n = {"trio": 3, "duo": 2, "pair": 2}.get((m.group("group") or "").lower(), 3)
+        end = listed.end() if (listed := _LISTED.match(st.text, m.end())) else 0
+        named = [p for p in st.people_between(m.end(), end) if not st.draft_of(p).kin]
+        n = {"trio": 3, "duo": 2, "pair": 2}.get((m.group("group") or "").lower(), 4)
+        n = len(re.findall(r"\[[A-Z]", listed.group(0))) if listed else n
+        n = 2 if re.match(r"[^.!?]*\b(?:both of them|the two of them)\b", st.text[m.end() :]) else n
         for i in range(1, n + 1):
-            d = st.new(Mention.at(m, "kin", role=kin))
+            d = st.draft_of(named[i - 1]) if i <= len(named) else st.new()
+            st.attach(d, Mention.at(m, "kin", role=kin))
             d.kin, d.anchor, d.child_index, d.child_count = kin, st.author, i, n
         break

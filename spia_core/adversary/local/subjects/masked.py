@@ -21,7 +21,6 @@ _VALUE_BEFORE = re.compile(
     r"ref(?:erence)?\s+(?:no\.?|number)|sort\s+code)\s*[:#.]?\s*$",
     re.IGNORECASE,
 )
-_VALUE_AFTER = lexicons.subject_cues()["value_after"]
 _GREETING = re.compile(r"(?:^|\n)\s*(?:Dear|Hi|Hello|Hey|Good (?:morning|afternoon)|Attn|To):?\s*$")
 _SIGNED = re.compile(r"(?:\b(?:Signed|Signature|Sign-off)\s*:?|^[-–—~])\s*$", re.IGNORECASE)
 _CLOSING = re.compile(rf"(?:{CLOSING})\s*,?\s*$", re.IGNORECASE)
@@ -35,8 +34,6 @@ _SLOT_ROLE = re.compile(
     r"(?:^\s*(?P<key>(?![\w ]*[Nn]ame\b)[A-Z][a-z]+(?: [a-z]+)?)\s*:|"
     r"\b(?:[Tt]he|[Oo]ur|[Yy]our|[Hh]is|[Hh]er) (?P<role>(?:[a-z\-]+ ){0,2}[a-z]+)\s*,)\s*$"
 )
-_I_COMMA = re.compile(r"\bI\s*,\s*$")
-_THANKS = re.compile(r"\b(?:[Tt]hanks|[Gg]rateful) to\s*$")  # 'Thanks to XXX for ...': a person
 _ACTS_AFTER = re.compile(
     r"^(?:\s*\(\d{1,3}\)|\s*,\s*(?:who|whose|aged|a|an|the|born)\b|['’]s\b|\s+(?:\w+ly\s+)?"
     rf"(?:{lexicons.alternation('slot_verb')})\b)"
@@ -60,15 +57,12 @@ def _signature(text: str, start: int, end: int) -> bool:
     line_start = text.rfind("\n", 0, start) + 1
     if lead := text[line_start:start].strip():  # 'Signed: X'; '- X' ending the text
         return bool(_SIGNED.search(lead)) and (lead not in "-–—~" or not text[end:].strip())
-    line_end = text.find("\n", end) if text.find("\n", end) >= 0 else len(text)
-    if text[end:line_end].strip():
+    if not re.compile(r"[^\S\n]*(?:\n|\Z)").match(text, end):  # more on its line
         return False
     previous = text[max(0, line_start - 120) : line_start].rstrip().splitlines()[-2:]
-    if any(_CLOSING.search(line.strip()) for line in previous):
-        return True
-    # Alone on one of the last lines, after a blank line: a sign-off block.
-    rest = [ln for ln in text[line_end:].splitlines() if ln.strip()]
-    return len(rest) <= 2 and text[max(0, line_start - 2) : line_start] == "\n\n"
+    closing = any(_CLOSING.search(line.strip()) for line in previous)
+    rest = [] if closing else [ln for ln in text[end:].splitlines() if ln.strip()]  # last lines
+    return closing or (len(rest) <= 2 and text[max(0, line_start - 2) : line_start] == "\n\n")
 
 
 def slot(text: str, start: int, end: int) -> str:
@@ -77,13 +71,14 @@ def slot(text: str, start: int, end: int) -> str:
     before, after = text[text.rfind("\n", 0, start) + 1 : start], text[end : end + 40]
     if _GREETING.search(text[max(0, start - 30) : start]):
         return "addressee"
-    if _signature(text, start, end) or _I_COMMA.search(before):
+    if _signature(text, start, end) or re.search(r"\bI\s*,\s*$", before):
         return "author"
     if (word := _word_before(before)) == "kin":
         return "named"  # "my wife XXX": the relative's own mention, no shared identity
-    if word == "role" or _TITLE.search(before) or _THANKS.search(before):
+    thanks = re.search(r"\b(?:[Tt]hanks|[Gg]rateful) to\s*$", before)  # 'Thanks to XXX for'
+    if word == "role" or _TITLE.search(before) or thanks:
         return "person"
-    if _VALUE_AFTER.match(after) or _VALUE_BEFORE.search(before):
+    if lexicons.subject_cues()["value_after"].match(after) or _VALUE_BEFORE.search(before):
         return "value"
     return "person" if _PERSON_KEY.search(before) or _ACTS_AFTER.match(after) else "value"
 
@@ -92,11 +87,8 @@ def read_placeholders(text: str, masks) -> tuple[list[Mention], list[Mention], l
     """(third-person mentions, addressee mentions, author mentions) of generic placeholders.
     Third-person mentions of the same token share one identity ("MASK:[REDACTED]")."""
     people, addressees, authors, keys = [], [], [], {}  # type: ignore[var-annotated]
-    for start, end, label, _num in masks:
-        if label:  # typed placeholders ([PERSON], [LOC]...) are read elsewhere
-            continue
-        token = text[start:end]
-        kind = slot(text, start, end)
+    for start, end, _label, _num in (m for m in masks if not m[2]):  # typed: read elsewhere
+        token, kind = text[start:end], slot(text, start, end)
         if kind == "person":  # one identity per placeholder form, and per role ('Tenant:',
             base, before = f"MASK:{_norm(token)}", text[text.rfind("\n", 0, start) + 1 : start]
             title = _TITLE.search(before)  # 'Consultant: Dr ***', 'his GP, Dr ***': read past it
@@ -108,9 +100,8 @@ def read_placeholders(text: str, masks) -> tuple[list[Mention], list[Mention], l
             other = key and any(b == base and k != key for b, k in keys)  # another role, person
             ident = keys.setdefault((base, key), f"{base}:{key}" if other else base)
             t = title.group(0).strip() if title else ""
-            people.append(
-                Mention(start, end, token, "placeholder", role=phrase, identity=ident, title=t)
-            )
+            m = Mention(start, end, token, "placeholder", role=phrase, identity=ident, title=t)
+            people.append(m)
         elif kind != "value":  # a relative's own mention, the addressee, the writer
             found = {"named": people, "addressee": addressees, "author": authors}[kind]
             found.append(Mention(start, end, token, kind if kind == "author" else "placeholder"))

@@ -18,7 +18,6 @@ from spia_core.adversary.local.patterns import ordinal as ordinal_of
 from spia_core.adversary.local.subjects import people
 
 _APPOS_AFTER = re.compile(r"^\s*(?:\(\s*[“\"‘']?\s*|,\s*(?:who was |who is )?|\s)$")
-
 _APPOS_BEFORE = re.compile(r"^\s*[,(:]?\s*(?:(?:namely|i\.e\.)\s*)?$")
 
 #: A firm named after its partners ("Hardy, Hernandez and Fernandez", "O'Connell, Wong and
