@@ -37,6 +37,8 @@ def _labels(adversary: LocalAdversary, text: str) -> list[str]:
         # an age said of an unnamed relative: an old parent; of a named one: a child
         ("Nobody believes my [DEM] is [DATETIME]. He still swims daily.", "Father"),
         ("My [DEM] [PERSON] is [DATETIME] and obsessed with trains.", "Child"),
+        # a masked kin word before '-in-law': most often a parent-in-law
+        ("My [DEM]-in-law, [PERSON], moved in with us after her fall.", "Mother-in-law"),
         # a masked relative with a masked possessor: that person's
         ("[PERSON] chaired the meeting. [PERSON]'s [DEM] ran the tombola.", "Spouse"),
     ],
@@ -170,3 +172,13 @@ def test_children_named_after_a_masked_count_are_those_children(adversary: Local
         d for d, _ in _subjects(adversary, "We have [QUANTITY] [DEM]: [PERSON] and [PERSON].")
     ]
     assert labels[1:] and all(x.startswith("Child") for x in labels[1:]), labels
+
+
+@pytest.mark.parametrize(
+    "text", ["Took my [DEM] home after the operation.", "Brought my [DEM] along to the gig."]
+)
+def test_a_masked_relative_before_an_adverb_is_a_person(
+    adversary: LocalAdversary, text: str
+) -> None:
+    labels = _labels(adversary, text)
+    assert any(x.endswith("of the author") for x in labels), labels

@@ -423,15 +423,14 @@ SOCIAL = re.compile(
     rf"\b(?:[Mm]y|[Oo]ur) (?:\w+ )?({SOCIAL_NOUNS}),?\s*(?:\[[A-Z]+\],? (?:and|&) )?$"
 )
 _WITH_I = re.compile(r"(?<![a-z] )\[[A-Z]+(?:_\d+)?\](?:,? \[[A-Z]+(?:_\d+)?\])*,? (?:and|&) I\b")
-_KIN_LIST_GAP = re.compile(r"^\s*(?:,|and|&|, and)\s*$")
 #: A masked kin word in a person slot: 'my [DEM] [PERSON]' (also a mis-tagged name: 'his [DEM]
 #: [LOC]'), 'my [DEM] works offshore', 'with my [DEM].', 'my [DEM]'s car'; not 'my [DEM] were'.
 _MASKED_RELATIVE = re.compile(
     rf"(?P<anchor>\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[Tt]he applicant['’]s)|\[PERSON\]['’]s)"
-    rf" (?!{SOCIAL_NOUNS} )(?:[a-z]+ )?(?P<kin>\[DEM\])(?=,? ?\[(?:PERSON|LOC|GPE|NORP|MISC)"
-    r"(?:_\d+)?\](?!,? (?:and|&) \[)|['’]s |,? (?:and|&) (?:I|my)\b| (?:to|at|on|for|with|without|"
-    rf"during|who)\b|\s*[.!?;)]|\s*,(?! \[)| (?:\w+ly )?(?:\w+ed|"
-    rf"{lexicons.alternation('slot_verb', 'kin_verb')})\b)"
+    rf" (?!{SOCIAL_NOUNS} )(?:[a-z]+ )?(?P<kin>\[DEM\](?:-in-law)?)(?=,? ?\[(?:PERSON|LOC|GPE|NORP|"
+    r"MISC)(?:_\d+)?\](?!,? (?:and|&) \[)|['’]s |,? (?:and|&) (?:I|my)\b| (?:to|at|on|for|with|"
+    rf"without|during|who|here|there|home|out|back|along)\b|\s*[.!?;)]|\s*,(?! \[)| (?:\w+ly )?"
+    rf"(?:\w+ed|{lexicons.alternation('slot_verb', 'kin_verb')})\b)"
 )
 _WIDOWED = re.compile(r"['’]s (?:death|surname)|,? (?:had )?(?:died|passed away|was killed)")
 _PRONOUN = re.compile(r"\b(?:(?P<m>[Hh]e|[Hh]im|[Hh]is)|[Ss]he|[Hh]er)\b(?! \[DEM\])")
@@ -449,11 +448,12 @@ def _guess_relative(text: str, m: re.Match[str]) -> str:
     """The likeliest kin word behind a masked one, from its sentence on (at most 25 characters
     before it: 'caring for my [DEM]'): a child near school words or after our/their, a parent near
     care words, a partner near engagement words, else a spouse; the sex from the next he/she."""
-    sentence_start = max(text.rfind(c, 0, m.start()) for c in ".!?\n")
-    start = max(sentence_start, m.start() - 26) + 1
+    start = max(*(text.rfind(c, 0, m.start()) for c in ".!?\n"), m.start() - 26) + 1
     window = " ".join(re.split(r"(?<=[.!?])\s+", text[start : m.end() + 300])[:2])
     pron = _PRONOUN.search(window, m.end() - start)
     sex = 2 if pron is None else 0 if pron.group("m") else 1
+    if m.group("kin").endswith("-in-law"):  # 'my [DEM]-in-law': most often a parent-in-law
+        return ("father-in-law", "mother-in-law", "parent-in-law")[sex]
     owner, aged = m.group("anchor").lower(), _AGED.search(window[m.end() - start :])
     kinds = list(_GUESS)[: None if owner == "my" else -1]  # 'apart' is said of the writer's
     cue = {k: rf"\b(?:{lexicons.alternation(*(c + '_cue' for c in k.split()))})\b" for k in kinds}
@@ -499,7 +499,7 @@ def _possessed_kin(text: str) -> list[Mention]:
             anchor, start = own[-1][0].strip().lower(), start + own[-1].start()
         prev = out[-1] if out else None
         listed = prev and prev.anchor not in {"", "a", "an"} and not prev.plural
-        if not anchor and listed and _KIN_LIST_GAP.match(text[prev.end : ks]):
+        if not anchor and listed and patterns.LIST_GAP.match(text[prev.end : ks]):
             anchor = prev.anchor  # "my Mum and Dad": Dad is the writer's too
         of_kin = prev and prev.anchor and re.fullmatch(r"['’]s\s+", text[prev.end : ks])
         if of_kin and not anchor and rules.enabled("subject.kin_of_kin"):  # "my sister's husband"
