@@ -265,3 +265,15 @@ def test_a_firm_named_by_a_plural_trade_under_a_signature_is_no_job(
     text = "Hi all, the boiler service is booked for Tuesday.\n\nThanks,\nRuth\nHale Surveyors"
     author = next(s for s in _subjects(adversary, text) if "author" in s.description.lower())
     assert "Hale" not in _value(author, "OCCUPATION")
+
+
+def test_a_verb_of_work_at_a_workplace_gives_a_job_not_a_pastime(
+    adversary: LocalAdversary,
+) -> None:
+    """'who teaches at the infant school' in minutes: a job; swimming at a pool, banking at a
+    branch or shopping at a named shop are no jobs."""
+    text = "Present: Dana Whitfield, Hal Brook.\nDana, who teaches at the infant school, spoke."
+    assert _value(_named(_subjects(adversary, text), "Dana Whitfield"), "OCCUPATION") == "Teacher"
+    for text in ("I swim at the lido most days.", "I bank at the branch on Quay Street."):
+        author = _subjects(adversary, text)[0]
+        assert _value(author, "OCCUPATION") == "", text

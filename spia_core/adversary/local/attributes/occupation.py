@@ -239,9 +239,8 @@ def _pattern(tok: Any) -> str | None:
             return "occupation.stated"
         if head.i == head.sent.start or (head.i > 0 and head.doc[head.i - 1].is_sent_start):
             return "occupation.stated_weak"
-    if tok.dep_ in {"pobj", "dobj", "nsubj", "ROOT", "attr"} and any(
-        c.dep_ == "amod" and c.text.lower() == "fellow" for c in tok.children
-    ):
+    fellow = any(c.dep_ == "amod" and c.text.lower() == "fellow" for c in tok.children)
+    if fellow and tok.dep_ in {"pobj", "dobj", "nsubj", "ROOT", "attr"}:  # "fellow nurses"
         return "occupation.stated_weak"
     if tok.dep_ == "appos" or (tok.dep_ == "compound" and tok.text.islower() and tok.head.is_title):
         # "Nadia Rahman, pharmacist", "my neighbour, a fire officer", "local baker Priya Raman"
@@ -371,25 +370,24 @@ def _does(ctx: DocContext, d: Draft, verb: Any) -> list[Finding]:
         return []
     kids = list(verb.children)
     subj = next((c for c in kids if c.dep_ == "nsubj"), None)
-    obj = next((c for c in kids if c.dep_ == "dobj"), None)
+    at = [c for p in kids if p.lower_ == "at" for c in p.children if c.dep_ == "pobj"]
+    obj = next((c for c in kids if c.dep_ == "dobj"), None) or next(iter(at), None)
     if subj is None or obj is None or obj.text.lower() in _words("no_work_object"):
         return []
-    if any(c.dep_ == "poss" for c in obj.children):
-        return []  # "I drive my kids", "I clean our flat": one's own, not a job
-    if any(c.dep_ in {"aux", "auxpass", "neg", "xcomp"} for c in kids) or verb.i < subj.i:
-        return []
-    if subj.text.lower() != "i" and not verb.text.lower().endswith("s"):
+    own = any(c.dep_ == "poss" for c in obj.children)  # "I drive my kids": one's own, no job
+    if own or any(c.dep_ in {"aux", "auxpass", "neg", "xcomp"} for c in kids) or verb.i < subj.i:
         return []
     agent, s, e = _agent_of(verb.text), subj.idx, obj.idx + len(obj.text)
-    if not agent or ctx.is_masked(s, e) or _speaker(ctx, verb) is not d:
+    bare = subj.text.lower() != "i" and not verb.text.lower().endswith("s")  # "they teach"
+    if bare or not agent or ctx.is_masked(s, e) or _speaker(ctx, verb) is not d:
         return []
     w, table = obj.text.lower(), lexicons.occupations()[0]  # "I drive a bus" -> Bus driver
     label = next((c for c in (f"{w} {agent}", f"{w[:-1]} {agent}") if c in table), agent)
-    if label == agent and agent in _words("position_heads"):
-        return []  # "I manage four flats": a post, unless the object names the job (hotel manager)
+    pastime = obj.dep_ == "pobj" and (agent in _words("pastimes") or not obj.text.islower())
+    if pastime or (label == agent and agent in _words("position_heads")):
+        return []  # "I swim at the pool"; "I manage four flats" (a post), not "a hotel manager"
     living = any(c.text.lower() in {"living", "trade"} for p in kids for c in p.children)
-    at = [c.lower_ for p in kids if p.lower_ == "at" for c in p.children if c.dep_ == "pobj"]
-    cert = 4 if living else 3 if set(at) - {"home", "night", "weekends"} else None
+    cert = 4 if living else 3 if {c.lower_ for c in at} - {"home", "night", "weekends"} else None
     ev, label = [ctx.ev(verb.idx, e)], lexicons.job_label(label)
     return [rule("occupation.does").find(label, ev, certainty=cert)]
 
@@ -602,6 +600,8 @@ def _job_tokens(doc: Any) -> list[tuple[Any, str]]:
             out.append((tok, "study"))
         elif (rule_id := _pattern(tok)) is not None:
             out.append((tok, rule_id))
-        elif low in _ORG_WORDS or (_agent_of(low) and any(c.dep_ == "dobj" for c in tok.children)):
+        elif low in _ORG_WORDS or (
+            _agent_of(low) and any(c.dep_ == "dobj" or c.lower_ == "at" for c in tok.children)
+        ):
             out.append((tok, "other"))
     return out
