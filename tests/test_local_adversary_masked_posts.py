@@ -182,3 +182,17 @@ def test_a_masked_relative_before_an_adverb_is_a_person(
 ) -> None:
     labels = _labels(adversary, text)
     assert any(x.endswith("of the author") for x in labels), labels
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My [DEM] and I just dropped the [DEM] off at school, finally some peace.",
+        "My [DEM] [PERSON] and I love our quiet mornings now that we are both retired.",
+    ],
+)
+def test_a_masked_relative_and_i_is_a_couple_whatever_else_is_said(
+    adversary: LocalAdversary, text: str
+) -> None:
+    labels = _labels(adversary, text)
+    assert any(x.startswith(("Spouse", "Husband", "Wife")) for x in labels), labels

@@ -456,6 +456,8 @@ def _guess_relative(text: str, m: re.Match[str]) -> str:
         return ("father-in-law", "mother-in-law", "parent-in-law")[sex]
     owner, aged = m.group("anchor").lower(), _AGED.search(window[m.end() - start :])
     kinds = list(_GUESS)[: None if owner == "my" else -1]  # 'apart' is said of the writer's
+    if re.match(r"(?:,? ?\[PERSON(?:_\d+)?\],?)? (?:and|&) I\b", text[m.end() : m.end() + 40]):
+        kinds, aged = ["dating"], None  # 'my [DEM] and I ...': a couple, whatever else is said
     cue = {k: rf"\b(?:{lexicons.alternation(*(c + '_cue' for c in k.split()))})\b" for k in kinds}
     young = owner in {"our", "their"} or (aged and re.match(r",? ?\[PERSON", text[m.end() :]))
     default = "young" if young else "elder parent" if aged else ""  # said aged: no spouse
@@ -529,9 +531,8 @@ def _possessed_kin(text: str) -> list[Mention]:
         work = kin.word == "partner" and _CUES["work_with"].search(text, max(0, start - 40), start)
         if work or set(m.group(0).lower().split()) & lexicons.words("partner_kind"):
             continue  # "her lab partner", "my business partner", "works with his partner"
-        k = Mention.between(text, start, m.end(), "kin", role=kin.word, anchor=anchor)
-        k.count, k.plural = num or 1, plural
-        out.append(k)
+        kw = {"role": kin.word, "anchor": anchor, "count": num or 1, "plural": plural}
+        out.append(Mention.between(text, start, m.end(), "kin", **kw))
     return out
 
 
@@ -570,9 +571,8 @@ def _masked_kin(text: str, out: list[Mention]) -> None:
             continue
         anchor = (m.group("anchor") or m.group("anchor2")).lower()
         both = bool(re.match(r"[^.]{0,60}\btheir\b", text[m.end() :])) or anchor == "their"
-        k = Mention.between(text, m.start(g) - len(anchor) - 1, m.end(g), "kin", role="parent")
-        k.anchor, k.count, k.plural = anchor, 2 if both else 1, both
-        out.append(k)
+        kw = {"role": "parent", "anchor": anchor, "count": 2 if both else 1, "plural": both}
+        out.append(Mention.between(text, m.start(g) - len(anchor) - 1, m.end(g), "kin", **kw))
     for m in _MASKED_RELATIVE.finditer(text):  # "my [DEM] [PERSON] ... he": a guessed relative
         if not any(k.start <= m.start("kin") < k.end for k in out):
             role, anchor = _guess_relative(text, m), m.group("anchor").lower()
