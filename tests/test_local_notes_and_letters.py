@@ -277,3 +277,10 @@ def test_a_verb_of_work_at_a_workplace_gives_a_job_not_a_pastime(
     for text in ("I swim at the lido most days.", "I bank at the branch on Quay Street."):
         author = _subjects(adversary, text)[0]
         assert _value(author, "OCCUPATION") == "", text
+
+
+def test_everyday_words_point_to_no_country(adversary: LocalAdversary) -> None:
+    """'village', 'treasury', 'land registry', 'police custody' are said in every country."""
+    text = "I walked to the village shop, then rang the Land Registry about our deeds."
+    for s in _subjects(adversary, text):
+        assert _value(s, "NATIONALITY") != "Türkiye"
