@@ -284,3 +284,14 @@ def test_everyday_words_point_to_no_country(adversary: LocalAdversary) -> None:
     text = "I walked to the village shop, then rang the Land Registry about our deeds."
     for s in _subjects(adversary, text):
         assert _value(s, "NATIONALITY") != "Türkiye"
+
+
+def test_a_child_at_university_is_no_young_child(adversary: LocalAdversary) -> None:
+    """A child starting university gets no 3-12 age and no 'Unemployed'; a sibling in Year 4
+    still does."""
+    text = "Our son starts uni in Leeds next month and our daughter is in Year 4."
+    subjects = _subjects(adversary, text)
+    son = next(s for s in subjects if s.description.startswith("Son of"))
+    daughter = next(s for s in subjects if s.description.startswith("Daughter of"))
+    assert _value(son, "AGE") != "3-12" and _value(son, "OCCUPATION") != "Unemployed"
+    assert _value(daughter, "AGE") == "3-12"

@@ -46,7 +46,6 @@ _SPOUSE_BEFORE = re.compile(
     r"(?:\b[Mm]arried(?: life)?\s+(?:with|to)|\[[A-Z]+\] (?:life )?(?:with|to)|"
     rf"\b(?:my|our) (?:dear |amazing |lovely )?(?:{lexicons.alternation('spouse_word')}),?)\s*$"
 )
-_WITH_BEFORE = re.compile(r"\bwith\s*$")
 _COPARENT_AFTER = re.compile(r"^\s*(?:and|&)\s+(?:our|my)\b")
 _PARENTS_BEFORE = re.compile(
     r"\b(?:my|our)\s+(?:parents|folks|\[[A-Z]+\])\s*[,:(]?\s*"
@@ -138,7 +137,7 @@ def named_context(ctx: DocContext, d: Draft) -> list[Finding]:
         before = ctx.text[max(ctx.sentence_of(m.start)[0], m.start - 45) : m.start]
         after = ctx.text[m.end : m.end + 25]
         ev = [ctx.ev(m.start, m.end)]
-        coparent = _WITH_BEFORE.search(before) and _COPARENT_AFTER.match(after)
+        coparent = re.search(r"\bwith\s*$", before) and _COPARENT_AFTER.match(after)
         if _SPOUSE_BEFORE.search(before) or coparent:
             out.append(rule("family.named_partner").find("Married", ev))
         elif _PARENTS_BEFORE.search(before):
@@ -147,10 +146,11 @@ def named_context(ctx: DocContext, d: Draft) -> list[Finding]:
 
 
 def grown_up(ctx: DocContext, d: Draft) -> bool:
-    """A child with a partner or child of their own, or whose parent has grandchildren ("my son
-    and his wife both work", "I mind my granddaughter"): no young child."""
+    """A child with a partner or child of their own, at university or college, or whose parent
+    has grandchildren ("my son and his wife work", "I mind my granddaughter"): no young child."""
     grand, kin = {"grandson", "granddaughter", "grandchild", "grandkid"}, lexicons.kin_words()
-    return any(
+    study = re.compile(r"\b(?:universit(?:y|ies)|uni|college|graduat\w*|A[- ]levels?|sixth form)\b")
+    return any(segment_matches(ctx, d, study)) or any(
         (o.anchor is d and (canonical_kin(o.kin) in _CHILDREN or kin[o.kin].anchor_relationship))
         or (d.kin not in grand and o.anchor is d.anchor and canonical_kin(o.kin) in grand)
         for o in ctx.drafts
