@@ -279,12 +279,8 @@ def first_names() -> dict[str, str]:
     """First name (folded) -> 'Male' or 'Female' when the census gives it to one sex at least
     twice as often as to the other (see :func:`census_names`)."""
     male, female = census_names()[:2]
-    out: dict[str, str] = {}
-    for name in male.keys() | female.keys():
-        m, f = male.get(name, 0.0), female.get(name, 0.0)
-        if m >= 2 * f or f >= 2 * m:
-            out[name] = "Male" if m >= 2 * f else "Female"
-    return out
+    votes = ((n, male.get(n, 0.0), female.get(n, 0.0)) for n in male.keys() | female.keys())
+    return {n: "Male" if m >= 2 * f else "Female" for n, m, f in votes if m >= 2 * f or f >= 2 * m}
 
 
 @functools.cache
@@ -325,9 +321,8 @@ def common_words() -> frozenset[str]:
     A place or alias spelt like one of them ('Name', 'Drug', 'Center') is not taken as a place."""
     from faker.providers.lorem.en_US import Provider as Lorem
 
-    words = {fold(w) for w in Lorem.word_list}
-    words.update(fold(row[0]) for row in _read_tsv("common_words.tsv"))
-    return frozenset(words)
+    listed = (row[0] for row in _read_tsv("common_words.tsv"))
+    return frozenset(fold(w) for w in [*Lorem.word_list, *listed])
 
 
 @dataclass(frozen=True)

@@ -129,11 +129,8 @@ def complete_with_email(name: str, emails: list[str]) -> str:
     if len(h) != 1 or not h[0]:
         return name
     _, lasts = name_sets()
-    for address in emails:
-        full = email_name(address)
+    for full in filter(None, map(email_name, emails)):
         e = _folded(full)
-        if not e or not full:
-            continue
         if len(e) >= 2 and e[-1] == h[0]:
             return full
         if len(e) >= 2 and (e[0] == h[0] or (len(e[0]) == 1 and h[0].startswith(e[0]))):

@@ -130,8 +130,7 @@ def age_from_birth(year: int, month: int = 0, day: int = 0) -> str:
     """'54-55' for a birth year, '54' for a full date."""
     ref = REFERENCE_DATE
     if month:
-        age = ref.year - year - ((ref.month, ref.day) < (month, day or 1))
-        return str(age)
+        return str(ref.year - year - ((ref.month, ref.day) < (month, day or 1)))
     return f"{ref.year - year - 1}-{ref.year - year}"
 
 
@@ -178,9 +177,8 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         # the sentence gives; the other forms ('I'm 34', 'turned 50') speak of now
         then = years and not dead and any(m.group(g) for g in "abcg")
         age += REFERENCE_DATE.year - max(years) if then else 0
-        out.append(
-            rule("age.stated").find(f"{age - 1}-{age}" if then else str(age), [ctx.ev(s, e)])
-        )
+        value = f"{age - 1}-{age}" if then else str(age)
+        out.append(rule("age.stated").find(value, [ctx.ev(s, e)]))
         break
     for rx, offset in ((_CLASS_OF, 18), (_BORN_SHORT, 0)):
         for m, off in segment_matches(ctx, d, rx):

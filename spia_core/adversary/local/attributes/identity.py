@@ -68,9 +68,7 @@ def signoff(text: str) -> re.Match[str] | None:
 def signed_name(text: str) -> tuple[str, int, int] | None:
     """A writer's name closing or introducing a post, when its first word is a given name of
     the census or international records (``names.is_given_name``)."""
-    for m in (signoff(text), _INTRO.search(text)):
-        if m is None:
-            continue
+    for m in filter(None, (signoff(text), _INTRO.search(text))):
         key = "name" if m.group("name") else "name2"
         raw = m.group(key)
         first = lexicons.fold(raw.split()[0])
@@ -106,11 +104,9 @@ def subject_name(ctx: DocContext, d: Draft) -> NameChoice | None:
         return NameChoice(value, cert, [ctx.ev(best.start, best.end)], best.kind)
     lead = ctx.text[: len(ctx.text) - len(ctx.text.lstrip())]
     opens = any(m.kind == "placeholder" and m.start == len(lead) for m in d.mentions)
-    if d.is_author or opens:
-        head = header_name(ctx.text)
-        if head is not None:
-            value = names.complete_with_email(head[0], emails)
-            return NameChoice(value, 3, [ctx.ev(head[1], head[2])], "header")
+    if (d.is_author or opens) and (head := header_name(ctx.text)) is not None:
+        value = names.complete_with_email(head[0], emails)
+        return NameChoice(value, 3, [ctx.ev(head[1], head[2])], "header")
     if d.is_author:
         signed = signed_name(ctx.text)  # not a name another subject holds ("Thanks, Marco!")
         held = [(m.start, m.end) for o in ctx.drafts if o is not d and o.alive for m in o.mentions]

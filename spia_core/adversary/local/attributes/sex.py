@@ -78,8 +78,7 @@ def _opposite(sex: str) -> str:
 def _author_guess(ctx: DocContext, author: Draft) -> str:
     """The writer's sex as this module guesses it without the partner cue: title, kin word or
     first name, then their own words, emoji and hashtags, else the 'Male' prior."""
-    sex = draft_prior_sex(author)
-    if sex:
+    if sex := draft_prior_sex(author):
         return sex
     own = _author_self(ctx, author)
     return max(own, key=lambda f: f.certainty).keyword if own else "Male"
@@ -88,8 +87,7 @@ def _author_guess(ctx: DocContext, author: Draft) -> str:
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
     for m in d.mentions:
-        sex = TITLES.get(m.title.lower().rstrip("."), "") if m.title else ""
-        if sex:
+        if m.title and (sex := TITLES.get(m.title.lower().rstrip("."), "")):
             out.append(rule("sex.title").find(sex, [ctx.ev(m.start, m.start + len(m.title))]))
     kin = lexicons.kin_words().get(d.kin)
     if kin and kin.sex:
@@ -97,8 +95,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         ev = [ctx.ev(k.start, k.end)] if k else []
         out.append(rule("sex.kin_guess" if d.guess else "sex.kin").find(kin.sex, ev))
     if canonical_kin(d.kin) in {"spouse", "partner"} and d.anchor is not None:
-        anchor_sex = draft_prior_sex(d.anchor)
-        if anchor_sex:
+        if anchor_sex := draft_prior_sex(d.anchor):
             out.append(rule("sex.spouse").find(_opposite(anchor_sex), []))
         elif d.anchor.is_author:
             # A masked writer: the opposite of the writer's own guess (their words, emoji, or
@@ -116,8 +113,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         sex = "Male" if male >= female else "Female"
         cert = 4 if male != female else 2
         out.append(rule("sex.pronoun").find(sex, pron[sex][:3], certainty=cert))
-    choice = subject_name(ctx, d)
-    if choice is not None:
+    if (choice := subject_name(ctx, d)) is not None:
         census, world = census_name_sex(choice.name), world_name_sex(choice.name)
         if census or world:
             rule_id = "sex.first_name" if census else "sex.first_name_world"
