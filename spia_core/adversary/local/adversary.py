@@ -88,8 +88,7 @@ def _label(d: Draft, index: int) -> str:
     if said:
         m = min(said, key=lambda m: m.kind != "role")
         return _capitalised(_role_phrase(d) or m.text.strip())
-    held = next((m for m in d.mentions if m.kind == "code" and m.role), None)
-    if held is not None:
+    if (held := next((m for m in d.mentions if m.kind == "code" and m.role), None)) is not None:
         tag = d.codes[0].tag if d.codes else ""
         what = lexicons.word_map("code_label").get(tag, d.code_kind or "ID")
         return f"{held.role.capitalize()} whose {what} is {held.text}"

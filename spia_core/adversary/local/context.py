@@ -231,8 +231,7 @@ def _vote_places(b: _Ballot) -> None:
         b.vote("" if trip.search(text[max(0, s - 60) : s]) else country, 1.0, s, e)
     for s, e, label in ctx.ents:
         if label in {"GPE", "LOC"} and not trip.search(text[max(0, s - 60) : s]):
-            place = gaz.lookup(text[s:e])
-            if place is not None:
+            if (place := gaz.lookup(text[s:e])) is not None:
                 b.vote(place.country, 1.0 if not place.is_country else 1.5, s, e)
         elif label == "NORP":
             b.vote(dem.get(lexicons.fold(text[s:e]), ""), 1.0, s, e)

@@ -191,8 +191,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             out.append(rule(rid).find(value, ev))
         elif canon in _CHILDREN:
             has_children = True
-    lone = _LONE_PARENT.search(ctx.text) if d.is_author else None
-    if lone is not None:
+    if d.is_author and (lone := _LONE_PARENT.search(ctx.text)) is not None:
         out.append(rule("family.lone_parent_masked").find("Divorced", [ctx.ev(*lone.span())]))
     elif has_children and d.is_author:
         out.append(rule("family.parent").find("Married", []))

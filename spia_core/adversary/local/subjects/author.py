@@ -59,8 +59,7 @@ def link_author(st: SubjectState) -> None:
     elif st.author is None:
         st.new().is_author = True
     author = st.author
-    lead = _lead_placeholder(st)
-    if lead is not None:
+    if (lead := _lead_placeholder(st)) is not None:
         st.merge(author, st.draft_of(lead))
     for h in st.author_names:
         # another live person named like the author's handle ("@ana_p") or header name ("Ana P.")

@@ -124,8 +124,7 @@ def link_roles(st: SubjectState) -> None:
             continue
         pending.append(r)
     for m in _REPRESENTED.finditer(st.text):
-        first = st.adjacent_after(m.end(), limit=2)
-        if first is not None:
+        if (first := st.adjacent_after(m.end(), limit=2)) is not None:
             for p in st.chain(first, forward=True):
                 st.draft_of(p).roles.setdefault("lawyer", 0)
     _link_opening_applicants(st)
