@@ -76,16 +76,14 @@ def _capitalised(phrase: str) -> str:
 
 
 def _label(d: Draft, index: int) -> str:
-    name = d.best_name
-    if name:
+    if name := d.best_name:
         return f"{d.title} {name}".strip() if d.title and not name.startswith(d.title) else name
     if d.is_author:
         return "The author"
     if d.kin:
         return _capitalised(_kin_phrase(d))
     # A role mention first; else a slot ('Requester: XXX', 'the planning officer, XXX,'): its role
-    said = [m for m in d.mentions if m.kind in {"role", "placeholder"}]
-    if said:
+    if said := [m for m in d.mentions if m.kind in {"role", "placeholder"}]:
         m = min(said, key=lambda m: m.kind != "role")
         return _capitalised(_role_phrase(d) or m.text.strip())
     if (held := next((m for m in d.mentions if m.kind == "code" and m.role), None)) is not None:
@@ -105,8 +103,7 @@ _PLACEHOLDER = re.compile(r"\[[A-Z_]+(?:_\d+)?\]")
 def _context_clip(ctx: DocContext, d: Draft) -> str:
     """The words around a subject's first mention, as an LLM would describe an unnamed person
     ("mentioned in: 'Big thanks to my ... and ... for the inspiration'"); placeholders dropped."""
-    spoken = [m for m in d.mentions if m.kind != "author" and m.end]
-    if not spoken:
+    if not (spoken := [m for m in d.mentions if m.kind != "author" and m.end]):
         return ""
     m = min(spoken, key=lambda m: m.start)
     s0, s1 = ctx.sentence_of(m.start)
@@ -164,10 +161,9 @@ def _describe(d: Draft, index: int, piis: list[PII], ctx: DocContext) -> str:
         and not d.roles.keys() - {"holder"}
         and not d.identity.startswith("MASK:")  # a redacted person: no quote of the text
         and not phrase  # 'Our team lead, [PERSON],': its role, no quote
+        and (clip := _context_clip(ctx, d))
     ):
-        clip = _context_clip(ctx, d)
-        if clip:
-            facts.append(f"individual mentioned in “{clip}”")
+        facts.append(f"individual mentioned in “{clip}”")
     return " ".join((f"{label} - {', '.join(facts)}" if facts else label).split())
 
 
@@ -255,8 +251,7 @@ class LocalAdversary:
 def _author_holds_the_rest(ctx: DocContext) -> None:
     """In a post, text that no other person's mention or pronoun covers speaks about the
     author ("As a night nurse, I ..."): it becomes part of the author's segments."""
-    author = next((d for d in ctx.drafts if d.is_author), None)
-    if author is None:
+    if (author := next((d for d in ctx.drafts if d.is_author), None)) is None:
         return
     covered = sorted((g.start, g.end) for d in ctx.drafts if d is not author for g in ctx.segs(d))
     pos, gaps = 0, []

@@ -99,8 +99,7 @@ def build_segments(ctx: DocContext) -> None:
         k += sum(1 for r in refs[k : k + 3] if r[0] == r[1] == pos)  # a zero-width mention here
         back = (refs[j][2] for j in range(k - 1, max(-1, k - 13), -1))  # the 12 latest mentions
         fits = (d for d in back if not d.is_author and ctx.pre_sex.get(id(d), "") in {"", sex})
-        target = next(fits, None)
-        if target is None:
+        if (target := next(fits, None)) is None:
             continue
         _, sent_end = ctx.sentence_of(pos)
         nxt = bisect.bisect_right(starts, pos)
@@ -165,8 +164,7 @@ def contact_countries(text: str) -> list[tuple[int, int, str]]:
         digits = re.sub(r"\D", "", m.group(0))
         regions = (phonenumbers.region_code_for_country_code(int(digits[:n])) for n in (1, 2, 3))
         region = next((r for r in regions if r and r != "ZZ"), None)
-        country = gaz.countries_by_iso.get(region) if region else None
-        if country:
+        if country := gaz.countries_by_iso.get(region):
             out.append((m.start(), m.end(), country))
     for m in _CC_TLD.finditer(text):
         tld = m.group("tld")
@@ -252,8 +250,7 @@ def _vote_codes_and_drafting(b: _Ballot) -> None:
     for s, e, country in contact_countries(b.ctx.text):
         b.vote(country, 3, s, e)
     for rx, country, w in lexicons.cue_table("drafting_cues.tsv"):
-        m = rx.search(b.ctx.text)
-        if m:
+        if m := rx.search(b.ctx.text):
             b.vote(country, w, m.start("cue"), m.end("cue"))
 
 

@@ -90,17 +90,14 @@ def _same_person(name: str, handle: str) -> bool:
 def draft_name(d: Draft) -> tuple[str, int, Mention | None]:
     """(name, certainty, mention) from the subject's own names and handles; ('', 0, None)."""
     emails = [c.value for c in d.codes if c.tag == "EMAIL_ADDRESS"]
-    names = d.names
-    if not names:
+    if not (names := d.names):
         return "", 0, None
-    full = [m for m in names if m.kind == "name"]
-    if full:
+    if full := [m for m in names if m.kind == "name"]:
         best = max(full, key=lambda m: (len(m.name.split()), len(m.name)))
         value, cert = best.name, 5
     else:
         best = names[0]
-        value = handle_name(best.text)
-        if not value:
+        if not (value := handle_name(best.text)):
             return "", 0, None
         cert = 4 if " " in value else 3
     value = complete_with_email(value, emails) if " " not in value else value

@@ -82,8 +82,7 @@ class Gazetteer:
         for state in us_states.values():
             self.places.setdefault(fold(state), Place(state, "United States", population=10**7))
         for city in gc.get_cities().values():
-            country = self.countries_by_iso.get(city["countrycode"])
-            if not country:
+            if not (country := self.countries_by_iso.get(city["countrycode"])):
                 continue
             admin = (
                 us_states.get(city.get("admin1code", ""), "") if country == "United States" else ""
@@ -195,8 +194,7 @@ def job_label(surface: str) -> str:
     singular and in sentence case ('pharmacy technicians' -> 'Pharmacy technician'), or the
     taxonomy label for abbreviations and short informal titles ('RN' -> 'Nurse', 'cop' ->
     'Police officer'); '' when the taxonomy does not know the title."""
-    hit = _titles().get(" ".join(surface.lower().split()))
-    if hit is None:
+    if (hit := _titles().get(" ".join(surface.lower().split()))) is None:
         return ""
     job, word = hit
     if len(word) <= 3 or surface.strip().isupper():

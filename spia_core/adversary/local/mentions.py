@@ -279,8 +279,7 @@ def sign_off(text: str) -> Mention | None:
     ("Cheers,\\nFolake"), so "Recruitment Officer" under "Yours sincerely" names no one."""
     closings = list(_CLOSING_LINE.finditer(text))
     aged = None if patterns.FIRST_PERSON.search(text) else _AGED_SIGN.search(text)  # no 'I'
-    m = closings[-1] if closings else _LAST_BLOCK.search(text) or aged
-    if m is None:
+    if (m := closings[-1] if closings else _LAST_BLOCK.search(text) or aged) is None:
         return None
     role = m.groupdict().get("role")
     if role and not (role[:1].isupper() or lexicons.job_label(role.split()[-1])):
@@ -318,8 +317,7 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
     form = m is None or patterns.is_generic_mask(raw)
     # "Seller Name: [ORG]": the masker hid the name, and its key is no name either (a
     # '[PERSON]' value stays a header mention: the subject passes merge it into the author).
-    hidden = not form and raw.startswith("[") and not raw.startswith("[PERSON")
-    if hidden:
+    if hidden := not form and raw.startswith("[") and not raw.startswith("[PERSON"):
         firsts.insert(0, Mention(m.start(group), m.end(group), raw, "author"))
     elif not form:
         name = handle_to_name(raw) if re.search(r"[_.\d@]", raw) or " " not in raw else raw

@@ -104,8 +104,7 @@ def find_codes(text: str) -> list[CodeHit]:
     for m in re.finditer(r"\bpassports?\b", text, re.IGNORECASE):
         w0 = max(0, m.start() - 60)
         near = _PASSPORT_NEAR.finditer(text[w0 : m.end() + 60])
-        n = next((n for n in near if re.search(r"\d{6}", n.group(0))), None)
-        if n is not None:
+        if (n := next((n for n in near if re.search(r"\d{6}", n.group(0))), None)) is not None:
             add("PASSPORT_NUMBER", w0 + n.start(), w0 + n.end())
     hits.sort(key=lambda h: h.start)
     return hits

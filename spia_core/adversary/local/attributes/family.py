@@ -185,8 +185,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         if _late(ctx, other) and canon in {"wife", "husband", "spouse"}:
             out.append(rule("family.late_spouse").find("Widowed", ev))
             continue
-        value = "Married" if other.kin == "spouse" else (k.anchor_relationship if k else "")
-        if value:
+        if value := ("Married" if other.kin == "spouse" else (k.anchor_relationship if k else "")):
             rid = "family.kin_guess" if other.guess else "family.anchor_of_kin"
             out.append(rule(rid).find(value, ev))
         elif canon in _CHILDREN:

@@ -84,8 +84,7 @@ def signed_name(text: str) -> tuple[str, int, int] | None:
 
 def header_name(text: str) -> tuple[str, int, int] | None:
     """The name in a post header ('Seller Name: Mitali', '[PERSON]: Arjun'), with its span."""
-    m = _HEADER.match(text[:200])
-    if m is None:
+    if (m := _HEADER.match(text[:200])) is None:
         return None
     raw = m.group("name").strip()
     if raw.startswith("[") or not re.search(r"[A-Za-z]", raw) or len(raw.split()) > 3:

@@ -51,8 +51,7 @@ _NATIONAL = re.compile(
 
 def _exact_place(surface: str, country: str = "") -> lexicons.Place | None:
     """The place called ``surface`` (as spelt); a city of the document's country wins."""
-    place = lexicons.gazetteer().lookup(surface)
-    if place is None:
+    if (place := lexicons.gazetteer().lookup(surface)) is None:
         return None
     if not place.is_country and country and place.country != country:
         by_country = lexicons.gazetteer().cities_by_country.get(lexicons.fold(surface), {})
@@ -312,10 +311,8 @@ def residence(ctx: DocContext, d: Draft) -> list[Finding]:
         w = _WHO.search(ctx.text, max(0, off + m.start() - 35), off + m.start())
         if w and w["w"].islower() and not any(x.start <= w.start() < x.end for x in d.mentions):
             continue  # "the owner, a vet who moved to Whitby": the home of the clause's noun
-        place = _place(raw, ctx.country)
-        if place is None:
-            town = _unknown_town(ctx, raw, off + m.start("place"), verb)
-            if town:
+        if (place := _place(raw, ctx.country)) is None:
+            if town := _unknown_town(ctx, raw, off + m.start("place"), verb):
                 out.append(rule("location.residence_town").find(town, ev))
             continue
         rid, c = ("location.org_town", None) if m.re is _ORG_TOWN else ("location.residence", cert)

@@ -72,8 +72,7 @@ def _title(
     hit = None
     for start in range(first, tok.i + 1):
         phrase = doc[start : tok.i + 1].text.lower()
-        job = table.get(phrase) or table.get(re.sub(r"\s*-\s*", "-", phrase))
-        if job is not None:
+        if (job := table.get(phrase) or table.get(re.sub(r"\s*-\s*", "-", phrase))) is not None:
             hit = (job, start)
             break
     generic = tok.text.lower().rstrip("s") in _generic_heads()
@@ -162,8 +161,7 @@ def _org_at(ctx: DocContext, obj: Any) -> tuple[str, int, int] | None:
     if ent is not None:
         s, e = ent[0], ent[1]
     else:
-        words = _org_words(obj)
-        if not words:
+        if not (words := _org_words(obj)):
             return None
         s, e = words[0].idx, words[-1].idx + len(words[-1].text)
     if ctx.is_masked(s, e):
@@ -180,8 +178,7 @@ def _employer(ctx: DocContext, tok: Any) -> tuple[str, int, int] | None:
         if prep.dep_ != "prep" or prep.text.lower() not in {"at", "for", "with"}:
             continue
         obj = next((c for c in prep.children if c.dep_ == "pobj"), None)
-        org = _org_at(ctx, obj) if obj is not None else None
-        if org is not None:
+        if (org := _org_at(ctx, obj) if obj is not None else None) is not None:
             return org
     return None
 
@@ -205,8 +202,7 @@ def _affiliations(ctx: DocContext, d: Draft, tok: Any) -> list[Finding]:
         return []
     if head.dep_ in {"dobj", "npadvmod"} and head.text.lower() not in _ORG_HEADS:
         head = head.head  # "I teach maths at X": the verb's
-    org = _org_at(ctx, obj) if obj is not None else None
-    if org is None:
+    if (org := _org_at(ctx, obj) if obj is not None else None) is None:
         return []
     if not (head.text.lower() in _ORG_HEADS or _agent_of(head.text)):
         # "everyone at Kestrel Print Studio": where the author works, as a weak guess
@@ -287,8 +283,7 @@ def _position(ctx: DocContext, tok: Any) -> list[Finding]:
 
 
 def _findings(ctx: DocContext, d: Draft, tok: Any, rule_id: str) -> list[Finding]:
-    hit = _title(tok, any_agent=_after_work_verb(tok))
-    if hit is None:
+    if (hit := _title(tok, any_agent=_after_work_verb(tok))) is None:
         return _position(ctx, tok)
     label, job, s, e = hit
     if ctx.is_masked(s, e) or not job_used_as_job(ctx.text, s, e) or ctx.text[s - 1 : s] == "(":
@@ -301,8 +296,7 @@ def _findings(ctx: DocContext, d: Draft, tok: Any, rule_id: str) -> list[Finding
     if _RANK.search(phrase):
         out.append(rule("occupation.rank").find(phrase[:1].upper() + phrase[1:], ev))
     for anchor in (tok, tok.head.head if tok.dep_ == "pobj" else None):
-        org = _employer(ctx, anchor) if anchor is not None else None
-        if org is not None:
+        if (org := _employer(ctx, anchor) if anchor is not None else None) is not None:
             out.append(rule("work.org").find(org[0], [ctx.ev(org[1], org[2])]))
             break
     return out
@@ -323,8 +317,7 @@ def _after_work_verb(tok: Any) -> bool:
 
 def _studying(ctx: DocContext, tok: Any) -> list[Finding]:
     """'studying nursing at Leeds University', 'a student at Riverside College'."""
-    org = _employer(ctx, tok)
-    if org is None:
+    if (org := _employer(ctx, tok)) is None:
         return []
     name, s, e = org
     level = "In High School" if _SCHOOL.search(name) else "In College"
@@ -570,8 +563,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     if d.is_author:
         out += _tagged_job(ctx) + _profile(ctx, d) + _posts(ctx, d) + _workplace(ctx, d)
     out += _degree(ctx, d)
-    doc = getattr(ctx, "doc", None)
-    if doc is None:
+    if (doc := getattr(ctx, "doc", None)) is None:
         return out
     if "occupation" not in ctx.memo:  # the same for every subject: scan the tokens once
         ctx.memo["occupation"] = _job_tokens(doc)

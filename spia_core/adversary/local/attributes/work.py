@@ -126,8 +126,7 @@ def _role_findings(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
     table = role_work()
     for key in d.roles:
-        r = table.get(key)
-        if r is None:
+        if (r := table.get(key)) is None:
             continue
         m = next((x for x in d.mentions if x.kind == "role" and x.role == key), None)
         ev = [ctx.ev(m.start, m.end)] if m else []
@@ -170,8 +169,7 @@ def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
     table, jobs = lexicons.occupations()
     for m, off in segment_matches(ctx, d, jobs):
         word = m.group(0).lower()
-        job = table.get(word)
-        if job is None:
+        if (job := table.get(word)) is None:
             continue
         s, e = off + m.start(), off + m.end()
         if not job_used_as_job(ctx.text, s, e) or not _job_of_subject(ctx.text, s, d):
@@ -301,8 +299,7 @@ def _titles_and_children(ctx: DocContext, d: Draft) -> list[Finding]:
         out.append(rule("work.child").find("Unemployed", []))
         for m in d.mentions:
             s0, e0 = ctx.sentence_of(m.start)
-            hit = _INFANT.search(ctx.text[s0:e0])
-            if hit:
+            if hit := _INFANT.search(ctx.text[s0:e0]):
                 ev = [ctx.ev(s0 + hit.start(), s0 + hit.end())]
                 out.append(rule("work.infant").find("No High School Diploma", ev))
                 break
@@ -382,11 +379,11 @@ def _agent_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
     office = AGENT_OFFICES.get(ctx.country, "")
     masked_office = False
     for m in d.mentions:
-        if m.kind in {"name", "placeholder"}:
-            hit = _OFFICE_AFTER.match(ctx.text[m.end : m.end + 60])
-            if hit:
-                masked_office = True
-                ev.insert(0, ctx.ev(m.end + hit.start(), m.end + hit.end()))
+        if m.kind in {"name", "placeholder"} and (
+            hit := _OFFICE_AFTER.match(ctx.text[m.end : m.end + 60])
+        ):
+            masked_office = True
+            ev.insert(0, ctx.ev(m.end + hit.start(), m.end + hit.end()))
     cert = 2 if ctx.country_certainty >= 2 else 1
     out = []
     if office:
@@ -442,8 +439,7 @@ def _job_of_subject(text: str, s: int, d: Draft) -> bool:
         return False  # "my son, a doctor", "his wife, a nurse": the relative's job
     if d.is_author:  # "my doctor", "our plumber", "by the nurse" name someone else
         return not _POSSESSED_BEFORE.search(text, max(0, s - 30), s)
-    own = next((m for m in d.mentions if m.start <= s < m.end), None)
-    if own is not None:
+    if (own := next((m for m in d.mentions if m.start <= s < m.end), None)) is not None:
         # The subject's own mention: its role's curated wording wins ("the Mayor" -> Mayor).
         r = role_work().get(own.role) if own.kind == "role" else None
         return r is None or not r.occupation

@@ -120,8 +120,7 @@ def attach_codes(st: SubjectState) -> None:
     for c in st.codes:
         owner, word = _code_owner(st, c, prev_end)
         prev_end = c.end
-        named = _named_holder(st, c, author) or _labelled_holder(st, c, owner)
-        if named is not None:
+        if (named := _named_holder(st, c, author) or _labelled_holder(st, c, owner)) is not None:
             named.codes.append(c)
         elif owner == "other" or (owner == "" and author is None and not _near(st, c)):
             st.new(Mention(c.start, c.end, c.value, "code", role=word)).codes.append(c)

@@ -33,8 +33,7 @@ def head_class(text: str, m: Mention) -> str:
     """'place' / 'facility' / 'org' when the name's head (its last word, or the word after it,
     "Jackson Avenue") or its leading word ("River Dane") names a non-person; 'ambiguous' for a
     head that is also a surname (Hill, Hall, Park); '' otherwise."""
-    words = _words(m.name or m.text)
-    if not words:
+    if not (words := _words(m.name or m.text)):
         return ""
     after = re.match(r"(?:['’]s)?\s+(?:(?:&|and) )?([A-Z][a-z]+)", text[m.end : m.end + 30])
     heads = [words[-1]] + ([after.group(1).lower()] if after else [])

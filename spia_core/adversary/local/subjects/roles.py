@@ -85,8 +85,7 @@ def _role_draft(st: SubjectState, r: Mention) -> Draft | None:
 
         found = [d for d in found if same_owner(d)]
     exact = [d for d in found if any(q == (pre, comp) for q in quals(d))]
-    fits = exact or [d for d in found if compatible(d)]
-    if not fits:
+    if not (fits := exact or [d for d in found if compatible(d)]):
         return None
     return max(fits, key=last) if exact or r.ordinal == 0 or len(fits) > 1 else fits[0]
 
@@ -142,8 +141,7 @@ def link_roles(st: SubjectState) -> None:
         if own is not None:  # "the expert she had chosen": the party's own, someone new
             r.text = f"{r.text}{own.group(0)}"
             r.end = own.end()
-        found = None if own is not None else _role_draft(st, r)
-        if found is not None:
+        if own is None and (found := _role_draft(st, r)) is not None:
             st.attach(found, r)
         else:
             d = st.new(r, holds=True)
@@ -199,8 +197,7 @@ def _unique_role_holder(st: SubjectState, r: Mention, d: Draft) -> Draft | None:
 def _link_opening_applicants(st: SubjectState) -> None:
     """'... lodged ... by a Turkish national, Mr X (and Mrs Y)' names the applicant(s)."""
     m = _OPENING.search(st.text[:3000])
-    first = st.adjacent_after(m.end(), limit=3) if m is not None else None
-    if first is None:
+    if (first := st.adjacent_after(m.end(), limit=3) if m is not None else None) is None:
         return
     people = st.chain(first, forward=True)
     if any("applicant" in st.draft_of(p).roles for p in people):
@@ -228,8 +225,7 @@ def _antecedent(st: SubjectState, r: Mention) -> Draft | None:
     """The person a definite role noun refers back to: the latest draft with that role, else
     the latest unnamed-role person introduced before it (a masked person, or a named one when
     no other person shares the sentence): "[REDACTED] joined ... The employee was ..."."""
-    same = st.with_role(r.role)
-    if same:
+    if same := st.with_role(r.role):
         return max(same, key=lambda d: max(m.start for m in d.mentions))
     best, start = None, max(st.text.rfind(". ", 0, r.start), st.text.rfind("\n", 0, r.start)) + 1
     if re.search(r"\b(?:new|next|incoming)\b|^(?:[Oo]ur|[Yy]our|[Mm]y)\b", r.text):

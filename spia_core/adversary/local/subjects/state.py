@@ -198,15 +198,13 @@ class SubjectState:
         a = k.anchor
         if a in {"my", "our"}:
             return self.author
-        app = re.match(r"the (?:(?P<ord>first|second|third) )?applicants?['’]s?", a)
-        if app:
+        if app := re.match(r"the (?:(?P<ord>first|second|third) )?applicants?['’]s?", a):
             ordinal = ordinal_of(app.group("ord") or "")
             found = self.with_role("applicant", ordinal)
             return found[0] if len(found) == 1 or (found and ordinal) else None
-        of = [
+        if of := [
             x for x in self.kins if x.end < k.start and f"{x.text}'s" == a and id(x) in self.owner
-        ]
-        if of:  # "my sister's husband": the sister
+        ]:  # "my sister's husband": the sister
             return self.draft_of(of[-1])
         party = re.match(r"the (\w+)['’]s$", a)
         if party and party.group(1) not in {"applicant", "applicants"}:
