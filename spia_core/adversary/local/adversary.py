@@ -61,14 +61,11 @@ def _kin_phrase(d: Draft) -> str:
     return f"{kin}{num} of {_owner(d)}"
 
 
-_ROLE_DETERMINER = _CUES["role_determiner"]
-
-
 def _role_phrase(d: Draft) -> str:
     """The most specific role phrase of a subject, without its determiner."""
     phrases = [m.text for m in d.mentions if m.kind == "role" and m.role != "applicant"]
     phrases += [m.role for m in d.mentions if m.kind == "placeholder" and m.role]  # slot roles
-    return _ROLE_DETERMINER.sub("", max(phrases, key=len)) if phrases else ""
+    return _CUES["role_determiner"].sub("", max(phrases, key=len)) if phrases else ""
 
 
 def _capitalised(phrase: str) -> str:
@@ -96,7 +93,6 @@ def _label(d: Draft, index: int) -> str:
 _CLIP_WORDS = 10
 #: What a subject's description states of a value of these tags (certainty >= 3).
 _FACTS = {"NATIONALITY": "{} national", "AGE": "aged {}", "LOCATION": "lives in {}"}
-_ITEM = _CUES["item"]
 _PLACEHOLDER = re.compile(r"\[[A-Z_]+(?:_\d+)?\]")
 
 
@@ -146,7 +142,7 @@ def _describe(d: Draft, index: int, piis: list[PII], ctx: DocContext) -> str:
         facts.append(f"{phrase.lower()} of {_owner(d)}")
     if d.is_author:
         facts.append("author of the text (post author)")
-        item = _ITEM.search(ctx.text)
+        item = _CUES["item"].search(ctx.text)
         if item is not None:  # a sale listing: the author is the seller of the item
             facts.append("seller of " + " ".join(item.group("item").split()[:8]))
     values = {p.tag: p.keyword for p in piis if p.certainty >= 3}
@@ -238,13 +234,9 @@ class LocalAdversary:
             "document_country_certainty": ctx.country_certainty,
             "timings_s": {"nlp": round(t1 - t0, 4), "rules": round(t2 - t1, 4)},
         }
-        warnings = ["no trained spaCy model: names come from titles and rules only"]
+        warnings = ["no trained spaCy model: names come from titles and rules only"] * pipe.degraded
         return InferenceResult(
-            subjects,
-            self.name,
-            trace=trace,
-            degraded=pipe.degraded,
-            warnings=warnings if pipe.degraded else [],
+            subjects, self.name, trace=trace, degraded=pipe.degraded, warnings=warnings
         )
 
 

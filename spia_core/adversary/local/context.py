@@ -19,8 +19,6 @@ from spia_core.model import Evidence
 
 _CUES = lexicons.subject_cues()
 
-_RESPONDENT = _CUES["respondent"]
-
 
 @dataclass
 class Segment:
@@ -110,7 +108,6 @@ def build_segments(ctx: DocContext) -> None:
 
 #: A cue counts at most this many times per text (a word repeated 40 times is one fact).
 _CUE_MAX_HITS = 3
-_CAPWORD = _CUES["capword"]
 #: Below this total, cues do not beat the genre prior.
 _PRIOR_WEIGHT = 1.2
 #: Smallest city counted when a place name escaped the NER mask.
@@ -125,7 +122,7 @@ def _unmasked_cities(ctx: DocContext) -> list[tuple[int, int, str]]:
     ent_spans = [(s, e) for s, e, lab in ctx.ents if lab in {"PERSON", "ORG"}]
     out: list[tuple[int, int, str]] = []
     seen: dict[str, int] = {}
-    for m in _CAPWORD.finditer(text):
+    for m in _CUES["capword"].finditer(text):
         (s, e), word = m.span(1), m.group(1)
         prev = text[max(0, s - 2) : s]
         if not prev.strip() or prev.rstrip()[-1:] in '.!?:“"(' or prev.endswith("\n"):
@@ -143,7 +140,6 @@ def _unmasked_cities(ctx: DocContext) -> list[tuple[int, int, str]]:
 
 #: An international phone number ("+63 727114852", "+61.3.1472.1472").
 _INTL_PHONE = re.compile(r"(?<![\w+])\+\d{1,3}[\s.\-()]*\d[\d\s.\-()]{5,16}\d")
-_CC_TLD = _CUES["cc_tld"]
 
 
 #: Currency signs of one country (the word cues live in country_cues.tsv).
@@ -166,7 +162,7 @@ def contact_countries(text: str) -> list[tuple[int, int, str]]:
         region = next((r for r in regions if r and r != "ZZ"), None)
         if country := gaz.countries_by_iso.get(region):
             out.append((m.start(), m.end(), country))
-    for m in _CC_TLD.finditer(text):
+    for m in _CUES["cc_tld"].finditer(text):
         tld = m.group("tld")
         country = gaz.countries_by_iso.get("GB" if tld == "uk" else tld.upper())
         if country and tld not in lexicons.words("generic_tld"):  # .co, .io: used worldwide
@@ -184,7 +180,6 @@ _DEMONYM_INSTITUTION = re.compile(
     rf"\b(?P<d>[A-Z][a-z]+) (?P<i>{lexicons.alternation('state_institution')})\b"
 )
 _OF_COUNTRY = re.compile(r"\bof (?:the )?(?P<c>[A-Z][\w\-]+(?: [A-Z][\w\-]+)?)\b")
-_NATIVE_WORD = _CUES["native_word"]
 _LEGAL = re.compile(r"\b(?:the Court|the Convention|the Government|the applicant)\b")
 
 
@@ -207,7 +202,7 @@ class _Ballot:
 def _vote_state_names(b: _Ballot) -> None:
     """The respondent State, "<Demonym> Government"-style phrases and "of <Country>"."""
     text, gaz, dem = b.ctx.text, lexicons.gazetteer(), lexicons.demonyms()
-    for m in _RESPONDENT.finditer(text):
+    for m in _CUES["respondent"].finditer(text):
         b.vote(gaz.country(m.group("c")), 12, m.start(), m.end())
     for m in _DEMONYM_INSTITUTION.finditer(text):
         strong = m.group("i") in lexicons.words("strong_institution")
@@ -233,7 +228,7 @@ def _vote_places(b: _Ballot) -> None:
                 b.vote(place.country, 1.0 if not place.is_country else 1.5, s, e)
         elif label == "NORP":
             b.vote(dem.get(lexicons.fold(text[s:e]), ""), 1.0, s, e)
-    for m in _NATIVE_WORD.finditer(text):
+    for m in _CUES["native_word"].finditer(text):
         word = m.group(0)
         b.vote(dem.get(lexicons.fold(word), ""), 0.5, m.start(), m.end())
         cues = lexicons.word_map("letter_country")

@@ -504,9 +504,7 @@ def _appositive_title(ctx: DocContext, d: Draft) -> list[Finding]:
     """POSITION from a title in apposition right after the subject's name (certainty 5)."""
     if d.is_author:
         return []
-    for m in d.mentions:
-        if m.kind not in {"name", "placeholder"}:
-            continue
+    for m in (m for m in d.mentions if m.kind in {"name", "placeholder"}):
         hit = _APPOSITIVE_TITLE.match(ctx.text[m.end : m.end + 160])
         if hit is None or ctx.is_masked(m.end + hit.start("pos"), m.end + hit.end("pos")):
             continue

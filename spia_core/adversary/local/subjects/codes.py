@@ -48,9 +48,6 @@ def _third_party_code(text: str, start: int, before: str, *, contact: bool = Fal
     return _OTHER_CUE.search(tail) is not None
 
 
-_MASKED_DOC = _CUES["masked_doc"]
-
-
 def _code_kind(before: str) -> str:
     """What a masked code is, from the words before it ('passport number', 'e-mail address')."""
     low = before.lower()[-40:]
@@ -73,7 +70,7 @@ def masked_code_holders(st: SubjectState) -> None:
             continue
         if who is not None:
             word = who.group("w")
-        elif _MASKED_DOC.search(before) and not re.search(r"\b(?:my|our|i|me)\b", before):
+        elif _CUES["masked_doc"].search(before) and not re.search(r"\b(?:my|our|i|me)\b", before):
             word = "person"  # "passport no. [CODE]" in a log: someone else's document
         elif contact:
             word = "contact"  # "I even emailed [CODE]", "addresses (like [CODE])"

@@ -70,9 +70,7 @@ def cluster_names(st: SubjectState) -> None:
 def drop_weak_names(st: SubjectState) -> None:
     """Drop untitled single-mention NER 'names' that look like words, places or organisations."""
     firsts = lexicons.first_names()
-    for d in st.drafts:
-        if not d.alive or d.roles or d.kin or d.is_author:
-            continue
+    for d in (d for d in st.drafts if d.alive and not (d.roles or d.kin or d.is_author)):
         names = [m for m in d.mentions if m.kind == "name"]
         if not names or len(names) != len(d.mentions) or any(m.title for m in names):
             continue
@@ -171,9 +169,7 @@ def not_a_person(st: SubjectState) -> None:
     keys, or phrases of a language the engine cannot read."""
     st.english = people.looks_english(st.text)
     keep = []
-    for m in st.names:
-        if m.kind == "name" and not _first_line(m):
-            continue
+    for m in (m for m in st.names if m.kind != "name" or _first_line(m)):
         if why := _why_not(st, m):
             st.decide("subject.not_a_person", m, why)
         else:

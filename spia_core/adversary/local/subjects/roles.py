@@ -127,9 +127,7 @@ def link_roles(st: SubjectState) -> None:
             for p in st.chain(first, forward=True):
                 st.draft_of(p).roles.setdefault("lawyer", 0)
     _link_opening_applicants(st)
-    for r in pending:
-        if r.plural and r.anchor not in {"one"}:
-            continue
+    for r in (r for r in pending if not r.plural or r.anchor in {"one"}):
         if r.role not in standalone and r.anchor not in {"another", "one"}:
             continue  # "the witness" is a reference; "another witness" is someone new
         if r.anchor in {"a", "an", "another", "one"}:

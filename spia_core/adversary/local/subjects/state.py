@@ -213,9 +213,7 @@ class SubjectState:
             return found[0] if len(found) == 1 else None
         if a.endswith(("'s", "’s")):
             name = clean_name(a)
-            for m in reversed(self.person_mentions()):
-                if m.start > k.start:
-                    continue
+            for m in (m for m in reversed(self.person_mentions()) if m.start <= k.start):
                 if m.kind == "placeholder" and a.startswith("["):
                     if m.text.lower() in a:
                         return self.draft_of(m)
