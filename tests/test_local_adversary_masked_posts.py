@@ -196,3 +196,66 @@ def test_a_masked_relative_and_i_is_a_couple_whatever_else_is_said(
 ) -> None:
     labels = _labels(adversary, text)
     assert any(x.startswith(("Spouse", "Husband", "Wife")) for x in labels), labels
+
+
+@pytest.mark.parametrize(
+    ("text", "pair"),
+    [
+        # two masked kin words joined by 'and': a parent cue makes both parents
+        (
+            "Forever grateful to my [DEM] and [DEM] for every lift to practice.",
+            ("Mother", "Father"),
+        ),
+        # no cue: a spouse and a child ('my wife and kids')
+        ("My [DEM] and [DEM] woke me with pancakes.", ("Spouse", "Child")),
+        ("Our [DEM] and [DEM] start at the new school on [DATETIME].", ("Son", "Daughter")),
+    ],
+)
+def test_two_masked_kin_words_joined_by_and_are_two_relatives(
+    adversary: LocalAdversary, text: str, pair: tuple[str, str]
+) -> None:
+    labels = _labels(adversary, text)
+    assert all(f"{kin} of the author" in labels for kin in pair), labels
+
+
+def test_a_writer_s_masked_relative_who_died_is_most_often_a_parent(
+    adversary: LocalAdversary,
+) -> None:
+    text = "My [DEM] passed away on [DATETIME]. He fixed boats all his life."
+    subjects = _subjects(adversary, text)
+    assert "Father of the author" in [d.split(" - ")[0] for d, _ in subjects], subjects
+    author = next(v for d, v in subjects if d.startswith("The author"))
+    assert author.get("RELATIONSHIP") != "Widowed", author
+    labels = _labels(adversary, "[PERSON] retired in [DATETIME]. His [DEM] died a year later.")
+    assert any(x.startswith("Wife of") for x in labels), labels  # another's: still a spouse
+
+
+def test_a_widow_from_a_guessed_spouse_is_only_a_guess(adversary: LocalAdversary) -> None:
+    out = adversary.infer("[PERSON] retired in [DATETIME]. His [DEM] died a year later.").subjects
+    widowed = [p.certainty for s in out for p in s.piis if p.keyword == "Widowed"]
+    assert widowed and max(widowed) <= 2, widowed
+
+
+def test_a_bio_s_masked_spouse_and_children_are_the_bio_person_s(
+    adversary: LocalAdversary,
+) -> None:
+    text = "[PERSON] is a potter in [LOC]. She lives with her [DEM] and [QUANTITY] [DEM]."
+    labels = _labels(adversary, text)
+    assert "Husband of [PERSON]" in labels, labels
+    assert any(x.startswith("Child") and x.endswith("of [PERSON]") for x in labels), labels
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My [DEM] celebrated their anniversary [DATETIME], so I cooked.",
+        "The couple next door threw their anniversary party and I baked the cake.",
+        "I went to [PERSON]'s wedding on [DATETIME] and danced all night.",
+    ],
+)
+def test_another_couple_s_anniversary_is_not_the_writer_s_marriage(
+    adversary: LocalAdversary, text: str
+) -> None:
+    out = adversary.infer(text).subjects
+    author = next(s for s in out if s.description.startswith("The author"))
+    assert not [p for p in author.piis if p.keyword == "Married" and p.certainty > 2], author

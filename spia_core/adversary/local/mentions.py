@@ -426,14 +426,16 @@ _WITH_I = re.compile(r"(?<![a-z] )\[[A-Z]+(?:_\d+)?\](?:,? \[[A-Z]+(?:_\d+)?\])*
 _MASKED_RELATIVE = re.compile(
     rf"(?P<anchor>\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[Tt]he applicant['’]s)|\[PERSON\]['’]s)"
     rf" (?!{SOCIAL_NOUNS} )(?:[a-z]+ )?(?P<kin>\[DEM\](?:-in-law)?)(?=,? ?\[(?:PERSON|LOC|GPE|NORP|"
-    r"MISC)(?:_\d+)?\](?!,? (?:and|&) \[)|['’]s |,? (?:and|&) (?:I|my)\b| (?:to|at|on|for|with|"
-    rf"without|during|who|here|there|home|out|back|along)\b|\s*[.!?;)]|\s*,(?! \[)| (?:\w+ly )?"
-    rf"(?:\w+ed|{lexicons.alternation('slot_verb', 'kin_verb')})\b)"
+    r"MISC)(?:_\d+)?](?!,? (?:and|&) \[)|['’]s |,? (?:and|&) (?:(?:I|my)\b|(?P<two>(?:\[QUANTITY] "
+    r")?\[DEM]))| (?:to|at|on|for|with|without|during|who|here|there|home|out|back|along)\b|\s*"
+    rf"[.!?;)]|\s*,(?! \[)| (?:\w+ly )?(?:\w+ed|{lexicons.alternation('slot_verb', 'kin_verb')})\b)"
 )
 _WIDOWED = re.compile(r"['’]s (?:death|surname)|,? (?:had )?(?:died|passed away|was killed)")
 _PRONOUN = re.compile(r"\b(?:(?P<m>[Hh]e|[Hh]im|[Hh]is)|[Ss]he|[Hh]er)\b(?! \[DEM\])")
 _GUESS = {"young": ("son", "daughter", "child"), "elder parent": ("father", "mother", "parent")}
 _GUESS["dating"] = ("boyfriend", "girlfriend", "partner")  # an unmarried couple's cues
+_PAIRS = dict.fromkeys(_GUESS["elder parent"], ("mother", "father"))  # 'my [DEM] and [DEM]'
+_PAIRS |= dict.fromkeys(_GUESS["young"], ("son", "daughter"))
 _GUESS["apart"] = _GUESS["elder parent"]  # 'my [DEM] rang from her flat': lives apart, no spouse
 #: An age said of a masked relative ('my [DEM] [PERSON] is [DATETIME]', 'She is [QUANTITY]').
 _AGED = re.compile(
@@ -458,9 +460,10 @@ def _guess_relative(text: str, m: re.Match[str]) -> str:
         kinds, aged = ["dating"], None  # 'my [DEM] and I ...': a couple, whatever else is said
     cue = {k: rf"\b(?:{lexicons.alternation(*(c + '_cue' for c in k.split()))})\b" for k in kinds}
     young = owner in {"our", "their"} or (aged and re.match(r",? ?\[PERSON", text[m.end() :]))
-    default = "young" if young else "elder parent" if aged else ""  # said aged: no spouse
+    died = _WIDOWED.match(text, m.end()) or " late " in m.group(0)  # the writer's: a parent
+    default = "young" if young else "elder parent" if aged or (died and owner == "my") else ""
     kind = next((k for k in kinds if re.search(cue[k], window, re.I)), default)
-    if not kind or _WIDOWED.match(text, m.end()) or " late " in m.group(0):  # only a spouse
+    if not kind or (died and owner != "my"):  # 'his [DEM] died': only a spouse
         return ("husband", "wife", "spouse")[{"his": 1, "her": 0}.get(owner, sex)]
     return _GUESS[kind][sex]
 
@@ -575,6 +578,13 @@ def _masked_kin(text: str, out: list[Mention]) -> None:
         if not any(k.start <= m.start("kin") < k.end for k in out):
             role, anchor = _guess_relative(text, m), m.group("anchor").lower()
             out.append(Mention.at(m, "kin", role=role, anchor=anchor, source="guess"))
+            if m["two"]:  # mum and dad, wife and kids; 'her [DEM] and [QUANTITY] [DEM]': children,
+                n = 4 if "[Q" in m["two"] else 1  # four as in masked_counts
+                out[-1].role, role = (role, "child") if n > 1 else _PAIRS.get(role, (role, "child"))
+                kw = {"role": role, "anchor": anchor, "count": n, "plural": n > 1}
+                out.append(
+                    Mention.between(text, m.end(), m.end("two"), "kin", source="guess", **kw)
+                )
     for m in re.finditer(r"\b(?P<anchor>[Oo]ur|[Mm]y) little ones?\b", text):
         out.append(Mention.at(m, "kin", role="child", anchor=m.group("anchor").lower()))
 

@@ -19,7 +19,7 @@ from spia_core.adversary.local.rules import rule
 
 #: Status words and what they say, with the certainty they give.
 _STATUS = lexicons.cue_table("relationship_cues.tsv", re.IGNORECASE)
-_OTHERS_MARRIAGE = re.compile(r"\b(?:his|her|their)\s+(?:wife|husband|spouse|marriage)\b", re.I)
+_OTHERS_STATUS = re.compile(r"(?:\b(?:his|her|their)|\]['’]s?)\s+(?:\w+\s+)?\w+$", re.I)
 #: A status word used as a title: "Partner, Brandt LLP", "Partner at Hale & Co".
 _TITLE_USE = re.compile(r"[A-Z]\w+,? (?:at )?[A-Z]|[a-z]+ at [A-Z]")
 
@@ -27,9 +27,8 @@ _TITLE_USE = re.compile(r"[A-Z]\w+,? (?:at )?[A-Z]|[a-z]+ at [A-Z]")
 def _not_status(text: str, a: int, b: int) -> bool:
     """A status word used as a title ("Partner, Brandt LLP") or for a partner in an activity or
     a firm ("her business partner", "my lab partner")."""
-    prev = text[max(0, a - 20) : a].split()[-1:]
-    kind = bool(prev) and prev[0].lower() in lexicons.words("partner_kind")
-    return kind or _TITLE_USE.match(text, a, b + 6) is not None
+    prev = "".join(text[max(0, a - 20) : a].split()[-1:]).lower()
+    return prev in lexicons.words("partner_kind") or _TITLE_USE.match(text, a, b + 6) is not None
 
 
 _THIRD_PERSON = re.compile(r"\b(?:he|she|they|his|her|their|him|them)\b", re.I)
@@ -93,8 +92,8 @@ def _author_sentences(ctx: DocContext, d: Draft) -> list[tuple[int, int]]:
 def _author_status_spans(
     ctx: DocContext, d: Draft, rx: re.Pattern[str], value: str
 ) -> Iterator[tuple[int, int]]:
-    """Spans of one status word said of the author: in the author's sentences, not of someone
-    else's marriage, not masked, not describing a relative ("my divorced sister")."""
+    """Spans of one status word said of the author: in the author's sentences, not another's ("his
+    wife", "their anniversary"), not masked, not describing a relative ("my divorced sister")."""
     kin_spans = [
         (m.start, m.end) for o in ctx.drafts if o is not d for m in o.mentions if m.kind == "kin"
     ]
@@ -102,10 +101,10 @@ def _author_status_spans(
         chunk = ctx.text[s:e]
         for m in rx.finditer(chunk):
             a, b = s + m.start(), s + m.end()
-            skip = _OTHERS_MARRIAGE.match(chunk, m.start()) or _not_status(ctx.text, a, b)
+            before, after = ctx.text[max(0, a - 20) : a], ctx.text[b : b + 25]
+            skip = _OTHERS_STATUS.search(before + m.group(0)) or _not_status(ctx.text, a, b)
             if skip or ctx.is_masked(a, b):
                 continue
-            before, after = ctx.text[max(0, a - 20) : a], ctx.text[b : b + 25]
             if re.search(r"\b(?:my|his|her|our|their|your)\s+(?:\w+\s+)?$", before, re.I) and (
                 re.match(r"\s+(?:\w+\s+)?[a-z]+(?:-in-law)?\b", after)
                 and not re.match(r"\s+(?:life|status|and|but|with|for|since)\b", after)
@@ -178,12 +177,12 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         out.append(rule("family.kin_guess" if d.guess else "family.kin").find(value, kin_ev))
     has_children = False
     for other in (o for o in ctx.drafts if o.anchor is d and o.kin):
-        canon = canonical_kin(other.kin)
-        k = kin_table.get(other.kin)
+        canon, k = canonical_kin(other.kin), kin_table.get(other.kin)
         m = next((x for x in other.mentions if x.kind == "kin"), None)
         ev = [ctx.ev(m.start, m.end)] if m else []
         if _late(ctx, other) and canon in {"wife", "husband", "spouse"}:
-            out.append(rule("family.late_spouse").find("Widowed", ev))
+            rid = "family.kin_guess" if other.guess else "family.late_spouse"  # a guess: a doubt
+            out.append(rule(rid).find("Widowed", ev))
             continue
         if value := ("Married" if other.kin == "spouse" else (k.anchor_relationship if k else "")):
             rid = "family.kin_guess" if other.guess else "family.anchor_of_kin"

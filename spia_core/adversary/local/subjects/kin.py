@@ -29,16 +29,13 @@ _MASKED_COUNT = re.compile(
 _LISTED = re.compile(r"\s*[,:(–-]\s*\[[A-Z]+(?:_\d+)?\](?:(?:,? and|,|&)\s*\[[A-Z]+(?:_\d+)?\])+")
 
 #: Words around a masked kin word that point to the writer's parents.
-_PARENT_CUE = re.compile(
-    rf"\b(?:{lexicons.alternation('parent_cue')}|inspir\w*)\b|\b[Tt]heir\b|\b[Tt]hey\b", re.I
-)
+_PARENT_CUE = re.compile(rf"(?i)\b(?:{lexicons.alternation('parent_cue')}|inspir\w*|the(?:ir|y))\b")
 
 
 def link_kin(st: SubjectState) -> None:
     """Pass: kin words ("his wife", "my two sons") bound to their possessor and to a name
     next to them."""
-    kinmap = lexicons.kin_words()
-    singles = st.kin_singles
+    kinmap, singles = lexicons.kin_words(), st.kin_singles
     for k in sorted(st.kins, key=lambda m: m.start):
         if k.anchor in {"my", "our"} and st.author is None and not st.legal:
             st.new(Mention(0, 0, "", "author")).is_author = True  # "my wife": a writer exists
@@ -87,8 +84,7 @@ def _possessor(st: SubjectState, k: Mention) -> Draft | None:
 def _one_relative(st: SubjectState) -> None:
     """Kin phrases in apposition are one person ("Her mother, my sister Ada"), and so is a name
     addressed right after an unnamed relative of the writer ("My aunt came. Ines, you ...")."""
-    kins = sorted(st.kins, key=lambda m: m.start)
-    for a, b in itertools.pairwise(kins):
+    for a, b in itertools.pairwise(sorted(st.kins, key=lambda m: m.start)):
         if a.count == b.count == 1 and re.fullmatch(r"\s*,\s*", st.text[a.end : b.start]):
             da, db = st.draft_of(a), st.draft_of(b)
             st.merge(*((da, db) if da.anchor is st.author is not db.anchor else (db, da)))
@@ -113,8 +109,7 @@ def married_to(st: SubjectState) -> None:
         if named is None and name and is_given_name(name.split()[0]):  # any country's names
             named = st.new(Mention.at(m, "name", "name", name=name)).mentions[0]
         if named is not None:
-            d = st.draft_of(named)
-            if not d.kin:
+            if not (d := st.draft_of(named)).kin:
                 d.kin, d.anchor = "spouse", author
             singles[(id(author), "spouse")] = d
 
@@ -144,8 +139,7 @@ def life_with(st: SubjectState) -> None:
             break
     if named is None or (d := st.draft_of(named)).kin or d.is_author:
         return
-    spouse = singles.get((id(author), "spouse"))
-    if spouse is not None and spouse is not d and not spouse.names:
+    if (spouse := singles.get((id(author), "spouse"))) and spouse is not d and not spouse.names:
         d = st.merge(d, spouse)
     d.kin, d.anchor = "spouse", author
     singles[(id(author), "spouse")] = d

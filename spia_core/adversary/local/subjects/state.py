@@ -51,9 +51,8 @@ class SubjectState:
         if not self.legal and rules.enabled("subject.cue_names"):
             cues = mentions.find_cue_names(text) + people.mistagged_names(text, ents)
             cue_spans = [(c.start, c.end) for c in cues if c.source == "cue"]
-            for n in names:
-                if not n.source and overlaps(n.start, n.end, cue_spans):
-                    n.source = "cue"
+            for n in (n for n in names if not n.source and overlaps(n.start, n.end, cue_spans)):
+                n.source = "cue"
             spans = [(n.start, n.end) for n in names]
             names += [c for c in cues if not overlaps(c.start, c.end, spans)]
         if not self.legal and rules.enabled("subject.partner_firms"):
@@ -119,9 +118,8 @@ class SubjectState:
         a.codes.extend(b.codes)
         self.drop(b)
         b.mentions = []
-        for d in self.drafts:
-            if d.anchor is b:
-                d.anchor = a
+        for d in (d for d in self.drafts if d.anchor is b):
+            d.anchor = a
         return a
 
     def _index(self) -> tuple[list[Mention], list[int]]:
@@ -207,8 +205,7 @@ class SubjectState:
         ]:  # "my sister's husband": the sister
             return self.draft_of(of[-1])
         party = re.match(r"the (\w+)['’]s$", a)
-        if party and party.group(1) not in {"applicant", "applicants"}:
-            # "the victim's mother", "the patient's daughter": that role's one subject
+        if party and party.group(1) not in {"applicant", "applicants"}:  # "the victim's mother"
             found = self.with_role(party.group(1))
             return found[0] if len(found) == 1 else None
         if a.endswith(("'s", "’s")):
