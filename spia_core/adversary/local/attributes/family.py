@@ -170,16 +170,14 @@ def _late(ctx: DocContext, d: Draft) -> bool:
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
     kin = (kin_table := lexicons.kin_words()).get(d.kin)
-    km = next((m for m in d.mentions if m.kind == "kin"), None)
-    kin_ev = [ctx.ev(km.start, km.end)] if km else []
+    kin_ev = [ctx.ev(m.start, m.end) for m in d.mentions if m.kind == "kin"][:1]
     if d.kin == "spouse" or (kin and kin.relationship):
         value = "Married" if d.kin == "spouse" else kin.relationship
         out.append(rule("family.kin_guess" if d.guess else "family.kin").find(value, kin_ev))
     has_children = False
     for other in (o for o in ctx.drafts if o.anchor is d and o.kin):
         canon, k = canonical_kin(other.kin), kin_table.get(other.kin)
-        m = next((x for x in other.mentions if x.kind == "kin"), None)
-        ev = [ctx.ev(m.start, m.end)] if m else []
+        ev = [ctx.ev(x.start, x.end) for x in other.mentions if x.kind == "kin"][:1]
         if _late(ctx, other) and canon in {"wife", "husband", "spouse"}:
             rid = "family.kin_guess" if other.guess else "family.late_spouse"  # a guess: a doubt
             out.append(rule(rid).find("Widowed", ev))

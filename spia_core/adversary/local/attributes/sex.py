@@ -91,8 +91,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             out.append(rule("sex.title").find(sex, [ctx.ev(m.start, m.start + len(m.title))]))
     kin = lexicons.kin_words().get(d.kin)
     if kin and kin.sex:
-        k = next((m for m in d.mentions if m.kind == "kin"), None)
-        ev = [ctx.ev(k.start, k.end)] if k else []
+        ev = [ctx.ev(m.start, m.end) for m in d.mentions if m.kind == "kin"][:1]
         out.append(rule("sex.kin_guess" if d.guess else "sex.kin").find(kin.sex, ev))
     if canonical_kin(d.kin) in {"spouse", "partner"} and d.anchor is not None:
         if anchor_sex := draft_prior_sex(d.anchor):
@@ -128,8 +127,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
                 continue
             if info.relationship == "Married" and info.anchor_relationship != "Married":
                 continue  # in-laws and step-parents say nothing about the author's sex
-            km = next((m for m in k.mentions if m.kind == "kin"), None)
-            ev = [ctx.ev(km.start, km.end)] if km else []
+            ev = [ctx.ev(m.start, m.end) for m in k.mentions if m.kind == "kin"][:1]
             out.append(rule("sex.partner").find(_opposite(info.sex), ev))
     if not d.kin and not d.is_author and not out:
         spouse = any(f.rule == "family.named_partner" for f in named_context(ctx, d))
