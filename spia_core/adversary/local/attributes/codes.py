@@ -49,6 +49,7 @@ _DATE_LIKE = re.compile(
     r"(?:19|20)\d{2}[\s.\-/]\d{1,2}[\s.\-/]\d{1,2}|\d{1,2}[\s.\-/]\d{1,2}[\s.\-/](?:19|20)\d{2}"
     r"|(?:(?:19|20)\d{2}[\s\-]+)+(?:19|20)\d{2}"
 )
+_US_FORMAT = re.compile(r"(?:\(\d{3}\)\s?|\d{3}[.\-])\d{3}[.\-]\d{4}(?:\s?(?:x|ext\.?)\s?\d+)*")
 
 
 def phone_at(text: str, m: re.Match[str]) -> bool:
@@ -64,12 +65,9 @@ def phone_at(text: str, m: re.Match[str]) -> bool:
         return _possible_international(digits)
     if raw.startswith("00") and _possible_international(digits[2:]):
         return True
-    context = bool(_PHONE_CONTEXT.search(before))
-    formatted = bool(
-        re.fullmatch(r"(?:\(\d{3}\)\s?|\d{3}[.\-])\d{3}[.\-]\d{4}(?:\s?(?:x|ext\.?)\s?\d+)*", raw)
-    )
-    if formatted and len(digits) == 10:
+    if len(digits) == 10 and _US_FORMAT.fullmatch(raw):
         return True
+    context = bool(_PHONE_CONTEXT.search(before))
     end = text.find("\n", m.end())
     line = text[text.rfind("\n", 0, m.start()) + 1 : end if end >= 0 else None]
     alone_national = line.strip() == raw and re.fullmatch(r"0[1-9]\d{8,9}", digits) and " " in raw

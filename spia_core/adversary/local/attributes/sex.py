@@ -54,9 +54,7 @@ def _author_self(ctx: DocContext, d: Draft) -> list[Finding]:
         # "helped a mother", "talked to a dad": someone else; "to be a mom", "as a dad": self.
         if re.search(
             r"\b(?:to|with|for|from|met|saw|helped|like|than|of|and|by|is|was)\s+$", before
-        ):
-            continue
-        if re.search(r"\b(?:he|she|they|his|her|their)\b", ctx.text[s0:s], re.I):
+        ) or re.search(r"\b(?:he|she|they|his|her|their)\b", ctx.text[s0:s], re.I):
             continue
         sex = "Male" if m.group("m") or m.group("m2") or m.group("m3") else "Female"
         out.append(rule("sex.self_description").find(sex, [ctx.ev(s, e)]))
