@@ -81,7 +81,6 @@ def handle_to_name(handle: str) -> str:
     return " ".join(p[:1].upper() + p[1:] for p in parts)
 
 
-_PAIR = _CUES["pair"]
 #: Words after which a capitalised first name is a person in informal text ("tea with Kimberly").
 _NAME_CUE = re.compile(
     r"(?:\b(?P<prep>to|for|from|by)|\b(?:with|and|thanks|Thanks|met|meet|love|miss)|&|"
@@ -91,7 +90,6 @@ _NAME_CUE = re.compile(
     r"(?:,|\s\()?)"
     r"(?:\s+|(?<=\())(?P<name>[A-Z][a-z]{2,}(?: [A-Z][a-z]{2,})?)\b"
 )
-_VOCATIVE = _CUES["vocative"]
 #: A full name with no cue: a known first name and a known surname ("Helena Marsh").
 _FULL_NAME = re.compile(r"(?<![\w@#])(?P<first>[A-Z][a-z]{2,}) (?P<last>[A-Z][a-z]{2,})\b(?![@\w])")
 
@@ -110,7 +108,7 @@ def _is_first(word: str, world: bool = False) -> bool:
 def find_paired_names(text: str) -> list[Mention]:
     """'Ivo & Lena Kessler' -> 'Ivo Kessler' and 'Lena Kessler' (a shared surname)."""
     out = []
-    for m in _PAIR.finditer(text):
+    for m in _CUES["pair"].finditer(text):
         if not (_is_first(m.group("a")) and _is_first(m.group("b"))):
             continue
         nxt = re.match(r"\s+(\w+)", text[m.end() :])
@@ -130,7 +128,7 @@ def find_cue_names(text: str) -> list[Mention]:
     open the text ("with @JamesCruz")."""
     lower = set(re.findall(r"\b[a-z]+\b", text))
     out: list[Mention] = []
-    for m in [*_NAME_CUE.finditer(text), *_VOCATIVE.finditer(text)]:
+    for m in [*_NAME_CUE.finditer(text), *_CUES["vocative"].finditer(text)]:
         name, cue = m.group("name"), m.groupdict()
         first, noun = name.split()[0], cue.get("noun") or ""
         skip = noun in lexicons.words("not_person") or lexicons.fold(first) in lower
@@ -185,10 +183,6 @@ def find_cue_names(text: str) -> list[Mention]:
     return out
 
 
-_NOT_A_PERSON_SLOT = _CUES["not_a_person_slot"]
-_A_CERTAIN = _CUES["a_certain"]
-
-
 @functools.cache
 def _no_given() -> frozenset[str]:  # "Dear", "Uncle", "Chef" before a name: no given name
     jobs, w = lexicons.occupations()[0], lexicons.words
@@ -216,14 +210,14 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
         name = clean_name(m.group("name"))
         if name and lexicons.fold(name.split()[0]) not in lexicons.words("not_name"):
             add(Mention.at(m, "name", name=name, title=m.group("title")))
-    for m in _A_CERTAIN.finditer(text):  # "a certain P. Andronikou": a named third party
+    for m in _CUES["a_certain"].finditer(text):  # "a certain P. Andronikou": a named third party
         if not overlaps(*m.span(), taken):
             add(Mention.at(m, "name", "name", name=m.group("name"), source="certain"))
     for m in re.finditer(r"\b(?P<name>[A-Z][a-z]+(?:-[A-Z][a-z]+)?) (?P<title>LJ)\b", text):
         if not overlaps(*m.span(), taken):  # "Mummery LJ"
             add(Mention.at(m, "name", name=m.group("name"), role="judge"))
     for start, end, label, num in masks:
-        slot = _NOT_A_PERSON_SLOT.search(near := text[max(0, start - 30) : start])
+        slot = _CUES["not_a_person_slot"].search(near := text[max(0, start - 30) : start])
         social = label in {"LOC", "GPE", "ORG", "MISC", "DEM"} and SOCIAL.search(near)
         listed = label != "DEM" and _WITH_I.match(text, start)  # '[ORG], [LOC] and I drove'
         if (patterns.is_person_label(label) or social or listed) and slot is None:
@@ -295,9 +289,6 @@ def sign_off(text: str) -> Mention | None:
     return Mention(m.start("name"), m.end("name"), raw, "handle", name=name)
 
 
-_SELF_INTRO = _CUES["self_intro"]
-
-
 def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
     """First-person mentions outside quotes, and author names (header, handle, self-intro)."""
     quotes = [m.span() for m in QUOTE_SPANS.finditer(text)]
@@ -340,7 +331,7 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
         hl = None if org & set(re.split(r"[ -]", hl.group("name").lower())) else hl
     if hl and patterns.FIRST_PERSON.search(text) and is_given_name(hl.group("name")):
         names.append(Mention.at(hl, "handle", "name", name=hl.group("name")))
-    intro = _SELF_INTRO.search(text)
+    intro = _CUES["self_intro"].search(text)
     first = intro.group("name").split()[0] if intro else ""
     named = intro is not None and re.match(r"(?i)my name|it", intro.group(0))  # not "I am Irish"
     known = lexicons.fold(first) in lexicons.first_names() or (named and _is_first(first, True))

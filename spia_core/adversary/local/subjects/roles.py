@@ -27,8 +27,6 @@ _PREDICATE_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('predicate_word')})
 #: A verb right after an indefinite role makes it the subject of a clause: a person who acts.
 _ACTS_AFTER = re.compile(rf"\s+(?:\w+ly\s+)?(?:{lexicons.alternation('act_verb')})\b")
 
-_REPRESENTED, _OPENING, _OWN_CHOICE = _CUES["represented"], _CUES["opening"], _CUES["own_choice"]
-_MASKED_PROSECUTOR, _ANOTHER_PERSON = _CUES["masked_prosecutor"], _CUES["another_person"]
 #: A role that names the person after it: "Class teacher: Mrs X", "Her manager will be X".
 _NAMES_AFTER = re.compile(r"\s*:|\s+(?:is|was|will be) ")
 
@@ -122,7 +120,7 @@ def link_roles(st: SubjectState) -> None:
                 st.attach(d, r)
             continue
         pending.append(r)
-    for m in _REPRESENTED.finditer(st.text):
+    for m in _CUES["represented"].finditer(st.text):
         if (first := st.adjacent_after(m.end(), limit=2)) is not None:
             for p in st.chain(first, forward=True):
                 st.draft_of(p).roles.setdefault("lawyer", 0)
@@ -135,7 +133,7 @@ def link_roles(st: SubjectState) -> None:
                 continue
             st.new(r, holds=True)
             continue
-        own = _OWN_CHOICE.match(st.text, r.end)
+        own = _CUES["own_choice"].match(st.text, r.end)
         if own is not None:  # "the expert she had chosen": the party's own, someone new
             r.text = f"{r.text}{own.group(0)}"
             r.end = own.end()
@@ -151,7 +149,7 @@ def link_roles(st: SubjectState) -> None:
 def collectives(st: SubjectState) -> None:
     """'another person who ...', 'another employee' is a person of their own."""
     quotes = [(m.start(), m.end()) for m in re.finditer(r"“[^”]{0,3000}”", st.text)]
-    for m in _ANOTHER_PERSON.finditer(st.text):
+    for m in _CUES["another_person"].finditer(st.text):
         if any(s <= m.start() < e for s, e in quotes):
             continue
         r = Mention(m.start(), m.end("noun"), m.group(0).strip(" ,"), "role")
@@ -163,7 +161,7 @@ def collectives(st: SubjectState) -> None:
 def masked_officials(st: SubjectState) -> None:
     """A masked body that files an indictment is a public prosecutor ('[ORG] at [ORG] filed an
     indictment'); one that submits 'his written opinion' is a (principal) prosecutor too."""
-    for m in _MASKED_PROSECUTOR.finditer(st.text):
+    for m in _CUES["masked_prosecutor"].finditer(st.text):
         opinion = bool(m.group("opinion"))
         known = [
             d
@@ -194,7 +192,7 @@ def _unique_role_holder(st: SubjectState, r: Mention, d: Draft) -> Draft | None:
 
 def _link_opening_applicants(st: SubjectState) -> None:
     """'... lodged ... by a Turkish national, Mr X (and Mrs Y)' names the applicant(s)."""
-    m = _OPENING.search(st.text[:3000])
+    m = _CUES["opening"].search(st.text[:3000])
     if (first := st.adjacent_after(m.end(), limit=3) if m is not None else None) is None:
         return
     people = st.chain(first, forward=True)
