@@ -106,8 +106,7 @@ def header_key(text: str, m: Mention) -> bool:
     """'Status:', 'Attendees:' at the start of a line: a field key, not a name."""
     if len(_words(m.name or m.text)) != 1 or not text[m.end : m.end + 2].startswith(":"):
         return False
-    line_start = text.rfind("\n", 0, m.start) + 1
-    if text[line_start : m.start].strip():
+    if text[text.rfind("\n", 0, m.start) + 1 : m.start].strip():  # not at a line's start
         return False
     return lexicons.fold(m.name or m.text) not in lexicons.first_names()
 
