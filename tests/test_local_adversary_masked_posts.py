@@ -259,3 +259,22 @@ def test_another_couple_s_anniversary_is_not_the_writer_s_marriage(
     out = adversary.infer(text).subjects
     author = next(s for s in out if s.description.startswith("The author"))
     assert not [p for p in author.piis if p.keyword == "Married" and p.certainty > 2], author
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        # a death said before the masked kin word: the writer's parent, as 'passed away'
+        ("Lost my [DEM] on [DATETIME]. She was my rock for [DATETIME].", "Mother"),
+        ("We buried my [DEM] on [DATETIME]. He was a joiner all his life.", "Father"),
+        # an irregular past verb after the masked kin word is a person slot
+        ("My [DEM] built a shed for the twins and is now building a pond.", "Spouse"),
+    ],
+)
+def test_a_masked_relative_before_lost_or_an_irregular_past_verb(
+    adversary: LocalAdversary, text: str, label: str
+) -> None:
+    subjects = _subjects(adversary, text)
+    assert f"{label} of the author" in [d.split(" - ")[0] for d, _ in subjects], subjects
+    author = next(v for d, v in subjects if d.startswith("The author"))
+    assert author.get("RELATIONSHIP") != "Widowed", author

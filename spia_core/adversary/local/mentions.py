@@ -422,6 +422,7 @@ _MASKED_RELATIVE = re.compile(
     rf"[.!?;)]|\s*,(?! \[)| (?:\w+ly )?(?:\w+ed|{lexicons.alternation('slot_verb', 'kin_verb')})\b)"
 )
 _WIDOWED = re.compile(r"['’]s (?:death|surname)|,? (?:had )?(?:died|passed away|was killed)")
+_LATE = re.compile(r"\b(?:[Bb]uried|[Ll]ost) \w+ $|\blate $")  # 'my late [DEM]', 'lost my [DEM]'
 _PRONOUN = re.compile(r"\b(?:(?P<m>[Hh]e|[Hh]im|[Hh]is)|[Ss]he|[Hh]er)\b(?! \[DEM\])")
 _GUESS = {"young": ("son", "daughter", "child"), "elder parent": ("father", "mother", "parent")}
 _GUESS["dating"] = ("boyfriend", "girlfriend", "partner")  # an unmarried couple's cues
@@ -451,7 +452,7 @@ def _guess_relative(text: str, m: re.Match[str]) -> str:
         kinds, aged = ["dating"], None  # 'my [DEM] and I ...': a couple, whatever else is said
     cue = {k: rf"\b(?:{lexicons.alternation(*(c + '_cue' for c in k.split()))})\b" for k in kinds}
     young = owner in {"our", "their"} or (aged and re.match(r",? ?\[PERSON", text[m.end() :]))
-    died = _WIDOWED.match(text, m.end()) or " late " in m.group(0)  # the writer's: a parent
+    died = _WIDOWED.match(text, m.end()) or _LATE.search(text, m.start() - 8, m.start("kin"))
     default = "young" if young else "elder parent" if aged or (died and owner == "my") else ""
     kind = next((k for k in kinds if re.search(cue[k], window, re.I)), default)
     if not kind or (died and owner != "my"):  # 'his [DEM] died': only a spouse

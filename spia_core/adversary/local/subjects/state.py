@@ -148,8 +148,7 @@ class SubjectState:
         if self._token_starts is None:
             self._token_starts = [t.start for t in self.tokens]
         i = bisect.bisect_right(self._token_starts, pos - 1) - 1
-        tok = self.tokens[i] if i >= 0 else None
-        return tok if tok is not None and tok.start < pos <= tok.end else None
+        return tok if i >= 0 and (tok := self.tokens[i]).start < pos <= tok.end else None
 
     def adjacent_after(self, pos: int, limit: int = 4) -> Mention | None:
         people, starts = self._index()
