@@ -278,3 +278,26 @@ def test_a_masked_relative_before_lost_or_an_irregular_past_verb(
     assert f"{label} of the author" in [d.split(" - ")[0] for d, _ in subjects], subjects
     author = next(v for d, v in subjects if d.startswith("The author"))
     assert author.get("RELATIONSHIP") != "Widowed", author
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        # 'baby' or 'kid' before a sibling word is no child of the writer
+        ("My baby brother Tomasz is starting university in October.", "Brother"),
+        ("My kid sister just passed her driving test!", "Sister"),
+    ],
+)
+def test_a_kin_word_before_a_sibling_word_is_an_adjective(
+    adversary: LocalAdversary, text: str, label: str
+) -> None:
+    found = [d for d, _ in _subjects(adversary, text)]
+    assert any(f"{label.lower()} of the author" in d.lower() for d in found), found
+    assert not any(d.startswith("Child") for d in found), found
+
+
+def test_a_masked_relative_before_a_present_tense_verb_is_a_person(
+    adversary: LocalAdversary,
+) -> None:
+    labels = _labels(adversary, "Our [DEM] rings every evening from [LOC], which helps.")
+    assert any(x.endswith("of the author") for x in labels), labels

@@ -463,6 +463,7 @@ def _guess_relative(text: str, m: re.Match[str]) -> str:
 @functools.cache
 def _kin_regex() -> re.Pattern[str]:
     nums = r"two|three|four|five|six|seven|eight|nine|ten|\d{1,2}|twin"
+    kin = lexicons.kin_alternation()  # 'my baby brother', 'my kid sister': the sibling
     anchor = (
         r"my|My|his|His|her|Her|their|Their|our|Our|[Tt]he applicant['’]s|[Tt]he applicants['’]|"
         r"[Tt]he (?:first|second|third) applicant['’]s|[Tt]he [a-z]+['’]s|"
@@ -470,7 +471,7 @@ def _kin_regex() -> re.Pattern[str]:
     )
     return re.compile(
         rf"(?:\b(?P<anchor>{anchor})\s+)?(?:\b(?P<num>{nums})\s+)?(?:(?:(?!(?:and|or|the)\b)"
-        rf"[a-z]+|[\w\-]+-year-old)\s+){{0,2}}?(?P<kin>{lexicons.kin_alternation()})\b"
+        rf"[a-z]+|[\w\-]+-year-old)\s+){{0,2}}?(?P<kin>{kin})\b(?!\s+(?:brother|sister)s?\b)"
     )
 
 

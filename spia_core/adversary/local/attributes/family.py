@@ -134,8 +134,7 @@ def named_context(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
     for m in (m for m in d.mentions if m.kind in {"name", "placeholder", "handle"}):
         before = ctx.text[max(ctx.sentence_of(m.start)[0], m.start - 45) : m.start]
-        after = ctx.text[m.end : m.end + 25]
-        ev = [ctx.ev(m.start, m.end)]
+        after, ev = ctx.text[m.end : m.end + 25], [ctx.ev(m.start, m.end)]
         coparent = re.search(r"\bwith\s*$", before) and _COPARENT_AFTER.match(after)
         if _SPOUSE_BEFORE.search(before) or coparent:
             out.append(rule("family.named_partner").find("Married", ev))
