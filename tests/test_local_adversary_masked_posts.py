@@ -301,3 +301,28 @@ def test_a_masked_relative_before_a_present_tense_verb_is_a_person(
 ) -> None:
     labels = _labels(adversary, "Our [DEM] rings every evening from [LOC], which helps.")
     assert any(x.endswith("of the author") for x in labels), labels
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("My sister is divorced and lives in Hull with her two boys.", ""),
+        ("My parents are divorced but still good friends.", ""),
+        ("My baby brother Tomasz is getting married in May!", ""),
+        ("Went to my grandparents' anniversary party on Sunday.", ""),
+        # the writer's own status is still read
+        ("My husband and I are divorced now, amicably.", "Divorced"),
+        ("We are getting married in June!", "Married"),
+    ],
+)
+def test_a_status_said_of_someone_else_is_not_the_writer_s(
+    adversary: LocalAdversary, text: str, status: str
+) -> None:
+    out = adversary.infer(text).subjects
+    author = next(s for s in out if s.description.startswith("The author"))
+    said = [
+        p.keyword
+        for p in author.piis
+        if p.explanation and p.explanation.rule == "family.author_status"
+    ]
+    assert said == ([status] if status else []), (said, author)

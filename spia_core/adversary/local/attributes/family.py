@@ -19,7 +19,7 @@ from spia_core.adversary.local.rules import rule
 
 #: Status words and what they say, with the certainty they give.
 _STATUS = lexicons.cue_table("relationship_cues.tsv", re.IGNORECASE)
-_OTHERS_STATUS = re.compile(r"(?:\b(?:his|her|their)|\]['’]s?)\s+(?:\w+\s+)?\w+$", re.I)
+_OTHERS_STATUS = lexicons.subject_cues()["others_status"]
 #: A status word used as a title: "Partner, Brandt LLP", "Partner at Hale & Co".
 _TITLE_USE = re.compile(r"[A-Z]\w+,? (?:at )?[A-Z]|[a-z]+ at [A-Z]")
 
@@ -102,7 +102,7 @@ def _author_status_spans(
         for m in rx.finditer(chunk):
             a, b = s + m.start(), s + m.end()
             before, after = ctx.text[max(0, a - 20) : a], ctx.text[b : b + 25]
-            skip = _OTHERS_STATUS.search(before + m.group(0)) or _not_status(ctx.text, a, b)
+            skip = _OTHERS_STATUS.search(chunk, 0, m.end()) or _not_status(ctx.text, a, b)
             if skip or ctx.is_masked(a, b):
                 continue
             if re.search(r"\b(?:my|his|her|our|their|your)\s+(?:\w+\s+)?$", before, re.I) and (
