@@ -326,3 +326,15 @@ def test_a_status_said_of_someone_else_is_not_the_writer_s(
         if p.explanation and p.explanation.rule == "family.author_status"
     ]
     assert said == ([status] if status else []), (said, author)
+
+
+@pytest.mark.parametrize(
+    "text", ["My ex-[DEM] [PERSON] has stopped paying child support.", "My ex has the kids today."]
+)
+def test_an_ex_is_described_with_a_role_word_the_matcher_reads(
+    adversary: LocalAdversary, text: str
+) -> None:
+    from spia_core.evaluation.matching import primary_role
+
+    found = [d for d, _ in _subjects(adversary, text) if d.lower().startswith("ex")]
+    assert found and primary_role(found[0]) == "spouse", found  # was 'Ex of the author': author
