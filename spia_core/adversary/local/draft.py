@@ -42,8 +42,7 @@ class Draft:
 
     @property
     def best_name(self) -> str:
-        names = [m.name for m in self.names]
-        return max(names, key=lambda n: (len(n.split()), len(n)), default="")
+        return max((m.name for m in self.names), key=lambda n: (len(n.split()), len(n)), default="")
 
     @property
     def title(self) -> str:

@@ -43,8 +43,7 @@ def best(findings: list[Finding]) -> Finding | None:
         return None
 
     def key(f: Finding) -> tuple[int, int, int]:
-        first = min((e.start for e in f.evidence), default=0)
-        return (-f.certainty, -f.keyword.count("/"), first)
+        return (-f.certainty, -f.keyword.count("/"), min((e.start for e in f.evidence), default=0))
 
     ranked = sorted(findings, key=key)
     top = ranked[0]

@@ -90,8 +90,7 @@ def handle_tokens(raw: str) -> list[str]:
             else:
                 merged.append(p)
         tokens.extend(merged)
-    kept = [t for t in tokens if lexicons.fold(t) not in handle_words()]
-    return kept or tokens
+    return [t for t in tokens if lexicons.fold(t) not in handle_words()] or tokens
 
 
 def handle_name(raw: str) -> str:
@@ -109,8 +108,7 @@ def handle_name(raw: str) -> str:
 
 def email_name(address: str) -> str:
     """A person's name from an e-mail address ('' for role addresses like support@)."""
-    local = address.split("@", 1)[0]
-    parts = [p for p in re.split(r"[._\-+\d]+", local) if p]
+    parts = [p for p in re.split(r"[._\-+\d]+", address.split("@", 1)[0]) if p]  # local part
     if not parts or lexicons.fold(parts[0]) in lexicons.words("generic_local"):
         return ""
     if len(parts) == 1:

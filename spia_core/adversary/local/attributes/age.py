@@ -93,8 +93,7 @@ def _listed_birth(ctx: DocContext, d: Draft) -> list[Finding]:
                 named.sort(key=lambda o: o.child_index)
         if len(named) == len(years) and d in named:
             year = years[named.index(d)]
-            ev = [ctx.ev(m_start, m_end)]
-            return [rule("age.born_list").find(age_from_birth(year), ev)]
+            return [rule("age.born_list").find(age_from_birth(year), [ctx.ev(m_start, m_end)])]
     return []
 
 

@@ -37,8 +37,7 @@ _AGENT = re.compile(r"(?:er|or|ist|ian|ant|ent|man|woman|eer|ee|ier)s?$")
 @functools.cache
 def _words(kind: str) -> frozenset[str]:
     """A word class of ``work_words.tsv`` (not_kind, org_heads, position_heads...)."""
-    rows = {row[0]: row[1] for row in lexicons._read_tsv("work_words.tsv")}
-    return frozenset(rows[kind].split())
+    return frozenset(dict(lexicons._read_tsv("work_words.tsv"))[kind].split())
 
 
 @functools.cache

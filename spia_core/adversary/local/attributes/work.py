@@ -280,8 +280,7 @@ def _courts_and_offices(ctx: DocContext, d: Draft) -> list[Finding]:
     for m, off in segment_matches(ctx, d, _MINISTER):
         s, e = off + m.start(), off + m.end()
         if s - off < 80 and not ctx.is_masked(s, e):
-            ev = [ctx.ev(s, e)]
-            out.append(rule("work.minister").find(f"Ministry {m.group('of')}", ev))
+            out.append(rule("work.minister").find(f"Ministry {m.group('of')}", [ctx.ev(s, e)]))
     return out
 
 

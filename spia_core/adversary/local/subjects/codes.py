@@ -48,12 +48,6 @@ def _third_party_code(text: str, start: int, before: str, *, contact: bool = Fal
     return _OTHER_CUE.search(tail) is not None
 
 
-def _code_kind(before: str) -> str:
-    """What a masked code is, from the words before it ('passport number', 'e-mail address')."""
-    low = before.lower()[-40:]
-    return next((kind for w, kind in lexicons.word_map("code_kind").items() if w in low), "ID")
-
-
 _HOLDER_WORDS = rf"\b(?P<w>{lexicons.alternation('code_holder')})s?\b"
 
 
@@ -78,7 +72,8 @@ def masked_code_holders(st: SubjectState) -> None:
             continue
         d = st.new(Mention.at(m, "code", role=word))
         d.roles.setdefault("holder", 0)
-        d.code_kind = _code_kind(before)
+        kinds = lexicons.word_map("code_kind").items()  # what it is: 'passport number', ...
+        d.code_kind = next((kind for w, kind in kinds if w in before[-40:]), "ID")
 
 
 def _code_owner(st: SubjectState, c: CodeHit, prev_end: int) -> tuple[str, str]:

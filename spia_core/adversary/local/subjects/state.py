@@ -28,8 +28,7 @@ _FIRM = re.compile(r"(?:[A-Z][\w’'\-]+ )?[A-Z][\w’'\-]+, [A-Z][\w’'\-]+,? 
 def _firm_like(phrase: str) -> bool:
     """A list of capitalised words that reads as surnames (a firm), not as first names."""
     words = re.findall(r"[A-Z][\w’'\-]+", phrase)
-    firsts = sum(lexicons.fold(w) in lexicons.first_names() for w in words)
-    return firsts * 2 < len(words)
+    return sum(lexicons.fold(w) in lexicons.first_names() for w in words) * 2 < len(words)
 
 
 class SubjectState:
