@@ -107,8 +107,7 @@ def draft_prior_sex(d: Draft) -> str:
     """Cheap sex guess used for pronoun resolution (title, kin word, first name)."""
     if d.title_sex:
         return d.title_sex
-    kin = lexicons.kin_words().get(d.kin)
-    if kin and kin.sex:
+    if (kin := lexicons.kin_words().get(d.kin)) and kin.sex:
         return kin.sex
     name, _, _ = draft_name(d)
     return name_sex(name) if name else ""

@@ -62,8 +62,7 @@ def best(findings: list[Finding]) -> Finding | None:
 def _quote(ev: list[Evidence], limit: int = 3) -> str:
     seen: list[str] = []
     for e in ev:
-        t = " ".join(e.text.split())
-        if t and t not in seen:
+        if (t := " ".join(e.text.split())) and t not in seen:
             seen.append(t if len(t) <= 60 else t[:57] + "...")
         if len(seen) >= limit:
             break

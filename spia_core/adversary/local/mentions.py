@@ -177,8 +177,7 @@ def find_cue_names(text: str) -> list[Mention]:
     for m in patterns.HANDLE.finditer(text):
         if m.start() <= lead + 1 or text[max(0, m.start() - 1) : m.start()].isalnum():
             continue
-        name = handle_name(m.group(0))
-        if name and any(len(t) > 2 for t in name.split()):
+        if (name := handle_name(m.group(0))) and any(len(t) > 2 for t in name.split()):
             out.append(Mention.at(m, "handle", name=name))
     return out
 

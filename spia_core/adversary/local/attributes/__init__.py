@@ -18,8 +18,7 @@ def segment_matches(
     """Matches of ``rx`` inside the subject's segments; yields (match, offset of the segment)."""
     seen: set[tuple[int, int]] = set()
     for seg in (seg for seg in ctx.segs(d) if seg.via in vias):
-        chunk = ctx.text[seg.start : seg.end]
-        for m in rx.finditer(chunk):
+        for m in rx.finditer(ctx.text[seg.start : seg.end]):
             key = (seg.start + m.start(), seg.start + m.end())
             if key in seen:
                 continue

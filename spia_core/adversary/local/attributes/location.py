@@ -115,9 +115,8 @@ def role_courts(ctx: DocContext, d: Draft) -> list[tuple[str, int, int]]:
                 out.append((f"{phrase}'s Office", m.start, m.end))
             elif before and _place(before.group("place"), ctx.country) is not None:
                 s = m.start - len(before.group(0))
-                org = f"{before.group('place')} {m.text.strip()}'s Office"
                 if not ctx.is_masked(s, m.start):
-                    out.append((org, s, m.end))
+                    out.append((f"{before.group('place')} {m.text.strip()}'s Office", s, m.end))
     return out
 
 

@@ -87,8 +87,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     for m in d.mentions:
         if m.title and (sex := TITLES.get(m.title.lower().rstrip("."), "")):
             out.append(rule("sex.title").find(sex, [ctx.ev(m.start, m.start + len(m.title))]))
-    kin = lexicons.kin_words().get(d.kin)
-    if kin and kin.sex:
+    if (kin := lexicons.kin_words().get(d.kin)) and kin.sex:
         ev = [ctx.ev(m.start, m.end) for m in d.mentions if m.kind == "kin"][:1]
         out.append(rule("sex.kin_guess" if d.guess else "sex.kin").find(kin.sex, ev))
     if canonical_kin(d.kin) in {"spouse", "partner"} and d.anchor is not None:

@@ -106,8 +106,7 @@ def link_roles(st: SubjectState) -> None:
     for r in sorted(st.roles, key=lambda m: m.start):
         target = _role_target(st, r)
         if target is not None and r.plural:
-            people = st.chain(target, forward=target.start > r.start)
-            for i, p in enumerate(people, 1):
+            for i, p in enumerate(st.chain(target, forward=target.start > r.start), 1):
                 st.draft_of(p).roles.setdefault(r.role, i)
             continue
         if target is not None:
@@ -251,8 +250,7 @@ _KIN_BEFORE = re.compile(
 def _modifier(st: SubjectState, end: int) -> bool:
     """The word ending at ``end`` modifies the noun after it (dependency 'compound'); without
     a parse, a lower-case noun phrase right after it ("patient records") counts as one."""
-    tok = st.token_at(end)
-    if tok is not None and tok.dep:
+    if (tok := st.token_at(end)) is not None and tok.dep:
         return tok.dep in {"compound", "amod", "nmod"}
     return bool(
         re.match(r" (?:records?|notes?|files?|data|details|portal|system|list)\b", st.text[end:])
