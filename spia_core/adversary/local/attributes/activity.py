@@ -101,8 +101,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     if not d.is_author or getattr(ctx, "doc", None) is None:
         return []
     hits = _hits(_author_tokens(ctx, d))
-    hit = best_activity(hits)
-    if hit is None or hit[1] < MIN_SCORE:
+    if (hit := best_activity(hits)) is None or hit[1] < MIN_SCORE:
         return []
     label, _, cues = hit
     ev = [ctx.ev(hits[c].idx, hits[c].idx + len(hits[c].text)) for c in sorted(cues)[:4]]
