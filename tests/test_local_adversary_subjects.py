@@ -371,15 +371,6 @@ _JUDGMENT = (
 )
 
 
-def test_another_person_is_a_subject(adversary: LocalAdversary) -> None:
-    text = (
-        _JUDGMENT + "The applicant was charged with arranging the death of another person who "
-        "had planned to testify against him."
-    )
-    descs = _descriptions(text, adversary)
-    assert any(d.startswith("Person") and "witness" in d for d in descs)
-
-
 def test_another_employee_and_a_certain_name_are_people(adversary: LocalAdversary) -> None:
     text = (
         _JUDGMENT + "She objected that the post went to another employee rather than "

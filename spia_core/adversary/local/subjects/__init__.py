@@ -23,7 +23,7 @@ class SubjectPass:
 
     id: str
     run: Callable[[SubjectState], None]
-    #: "all"; "legal": judgments only (counted co-accused, masked prosecutors); "post":
+    #: "all"; "legal": judgments only (masked prosecutors); "post":
     #: texts with a writer that are no judgment (the writer's relatives and contacts).
     scope: str = "all"
 
@@ -39,7 +39,6 @@ PASSES: tuple[SubjectPass, ...] = (
     SubjectPass("subject.drop_weak_names", names.drop_weak_names),
     SubjectPass("subject.link_roles", roles.link_roles),
     SubjectPass("subject.role_nouns", roles.role_nouns),
-    SubjectPass("subject.collectives", roles.collectives, "legal"),
     SubjectPass("subject.masked_officials", roles.masked_officials, "legal"),
     SubjectPass("subject.author", author.link_author),
     SubjectPass("subject.self_intro_mask", author.self_intro_mask),

@@ -1,5 +1,5 @@
-"""Subject passes over role phrases: apposition, definite references, indefinite roles that act,
-counted unnamed groups and masked officials (mostly judgments)."""
+"""Subject passes over role phrases: apposition, definite references, indefinite roles that act
+and masked officials (mostly judgments)."""
 
 from __future__ import annotations
 
@@ -143,18 +143,6 @@ def link_roles(st: SubjectState) -> None:
             if r.anchor in _POSSESSIVE_DETS and r.role != "agent":  # "his supervisor"
                 owner = st.resolve_anchor(r)
                 d.anchor = owner if owner is not d else None
-
-
-def collectives(st: SubjectState) -> None:
-    """'another person who ...', 'another employee' is a person of their own."""
-    quotes = [(m.start(), m.end()) for m in re.finditer(r"“[^”]{0,3000}”", st.text)]
-    for m in _CUES["another_person"].finditer(st.text):
-        if any(s <= m.start() < e for s, e in quotes):
-            continue
-        r = Mention(m.start(), m.end("noun"), m.group(0).strip(" ,"), "role")
-        if re.search(r"\b(?:testif|witness|give evidence)", st.text[m.end() : m.end() + 100]):
-            r.role = "witness"
-        st.new(r, holds=bool(r.role))
 
 
 def masked_officials(st: SubjectState) -> None:
