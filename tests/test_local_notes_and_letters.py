@@ -295,3 +295,117 @@ def test_a_child_at_university_is_no_young_child(adversary: LocalAdversary) -> N
     daughter = next(s for s in subjects if s.description.startswith("Daughter of"))
     assert _value(son, "AGE") != "3-12" and _value(son, "OCCUPATION") != "Unemployed"
     assert _value(daughter, "AGE") == "3-12"
+
+
+def _author(subjects: list[Subject]) -> Subject:
+    return next(s for s in subjects if "author of the text" in s.description)
+
+
+def test_a_dash_after_a_signed_name_starts_the_role(adversary: LocalAdversary) -> None:
+    text = "Hi all,\n\nThe shop shuts early on Friday for stocktaking.\n\nThanks, Jo - Senior Buyer"
+    subjects = _subjects(adversary, text)
+    assert [_value(s, "NAME") for s in subjects if _value(s, "NAME")] == ["Jo"]
+    assert _value(_named(subjects, "Jo"), "POSITION") == "Senior Buyer"
+
+
+def test_us_in_capitals_of_a_sentence_start_is_no_country(adversary: LocalAdversary) -> None:
+    subjects = _subjects(adversary, "Us porters never get a proper break on nights.")
+    assert _value(_author(subjects), "LOCATION") == ""
+    assert _value(_author(subjects), "NATIONALITY") == ""
+
+
+def test_someone_who_used_to_be_a_cook_is_not_the_writer(adversary: LocalAdversary) -> None:
+    text = "We stayed two nights. The owner, a cheerful man, used to be a ship's cook."
+    assert _value(_author(_subjects(adversary, text)), "OCCUPATION") == ""
+
+
+def test_a_client_who_is_a_mother_of_two_has_the_children(adversary: LocalAdversary) -> None:
+    text = (
+        "I act for my client, Rhona Vale. My client is a single mother of two and works as a "
+        "cleaner. Her heating has been broken since March.\n\nYours faithfully,\nPiet Amsel"
+    )
+    subjects = _subjects(adversary, text)
+    writer = _author(subjects)
+    assert _value(writer, "RELATIONSHIP") == ""
+    assert not any(s.description.endswith("of the author") for s in subjects)
+    assert not any(
+        _value(s, "OCCUPATION") == "Cleaner" for s in subjects if "Child" in s.description
+    )
+
+
+def test_a_job_after_a_count_of_children_is_the_parents(adversary: LocalAdversary) -> None:
+    subjects = _subjects(adversary, "Mum of two here, and a welder by trade. Long week.")
+    assert not any(s.description.startswith("Mother of the author") for s in subjects)
+    assert not any(
+        _value(s, "OCCUPATION") == "Welder" for s in subjects if "Child" in s.description
+    )
+
+
+def test_a_job_in_the_next_clause_is_not_the_writers(adversary: LocalAdversary) -> None:
+    subjects = _subjects(adversary, "I am a single dad and my brother is a roofer.")
+    assert _value(_author(subjects), "OCCUPATION") == ""
+
+
+def test_a_post_in_brackets_is_only_the_name_before_it(adversary: LocalAdversary) -> None:
+    text = "Present: Ines Roper (chair), Colm Ahern, Beata Lisowska (treasurer)\nNo apologies."
+    subjects = _subjects(adversary, text)
+    assert _value(_named(subjects, "Colm Ahern"), "POSITION") == ""
+    assert _value(_named(subjects, "Beata Lisowska"), "POSITION") == "Treasurer"
+
+
+def test_a_role_then_a_man_called_name_is_one_person(adversary: LocalAdversary) -> None:
+    text = "We stayed at a farm in Kerry. The owner, a quiet man called Fintan, keeps bees."
+    subjects = _subjects(adversary, text)
+    assert "owner" in _named(subjects, "Fintan").description.lower()
+    assert not any(s.description.lower().startswith("owner") for s in subjects)
+
+
+def test_counted_children_after_his_wife_are_his(adversary: LocalAdversary) -> None:
+    text = "My uncle Teodor died on Monday. He leaves his wife Nadia, two sons and a dog."
+    subjects = _subjects(adversary, text)
+    sons = [s for s in subjects if s.description.startswith("Son")]
+    assert len(sons) == 2
+    assert all("of Teodor" in s.description or "of the uncle" in s.description for s in sons)
+
+
+def test_joined_a_firm_as_a_head_of_states_the_post(adversary: LocalAdversary) -> None:
+    text = "Thrilled to say I joined Harlow Mills as Head of Quality Assurance this week!"
+    assert _value(_author(_subjects(adversary, text)), "POSITION") == "Head of Quality Assurance"
+
+
+def test_a_he_and_then_a_she_with_no_names_are_two_people(adversary: LocalAdversary) -> None:
+    text = "Same with the flat below us. He drives a night bus and she sings in a choir."
+    descriptions = [s.description.lower() for s in _subjects(adversary, text)]
+    assert any("man called 'he'" in d for d in descriptions)
+    assert any("woman called 'she'" in d for d in descriptions)
+
+
+def test_someone_who_ran_a_shop_kept_a_business(adversary: LocalAdversary) -> None:
+    subjects = _subjects(adversary, "My grandmother ran a hardware shop in Cobh for years.")
+    gran = next(s for s in subjects if s.description.startswith("Grandmother"))
+    assert _value(gran, "OCCUPATION") == "Shop owner"
+    text = "We run a guesthouse by the harbour, so summers are busy."
+    assert _value(_author(_subjects(adversary, text)), "OCCUPATION") == "Guesthouse owner"
+    assert (
+        _value(_author(_subjects(adversary, "I ran a half marathon in May.")), "OCCUPATION") == ""
+    )
+
+
+def test_a_clinic_note_with_no_i_is_about_its_header_person(adversary: LocalAdversary) -> None:
+    text = (
+        "Patient: Oona Brannagh\nReviewed on the ward. 72-year-old retired librarian with a "
+        "chest infection. Discharged home with antibiotics."
+    )
+    patient = _named(_subjects(adversary, text), "Oona Brannagh")
+    assert _value(patient, "AGE") == "72"
+    assert "librarian" in _value(patient, "OCCUPATION").lower()
+
+
+def test_a_masked_doctor_is_no_name_and_a_job_title_is_no_person(
+    adversary: LocalAdversary,
+) -> None:
+    text = "Seen today with knee pain.\nDr XXXXX, Consultant Rheumatologist"
+    subjects = _subjects(adversary, text)
+    names = [_value(s, "NAME") for s in subjects]
+    assert "XXXXX" not in names
+    assert "Consultant Rheumatologist" not in names

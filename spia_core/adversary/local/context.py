@@ -13,7 +13,7 @@ import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.draft import Draft, draft_prior_sex
 from spia_core.adversary.local.evidence import span
 from spia_core.adversary.local.mentions import overlaps
-from spia_core.adversary.local.patterns import FEMALE_PRONOUN, MALE_PRONOUN, PRONOUN
+from spia_core.adversary.local.patterns import FEMALE_PRONOUN, FIRST_PERSON, MALE_PRONOUN, PRONOUN
 from spia_core.adversary.local.patterns import LIST_GAP as _LIST_GAP
 from spia_core.model import Evidence
 
@@ -67,7 +67,9 @@ def build_segments(ctx: DocContext) -> None:
     """Attribute stretches of text to subjects: after each mention up to the next person, and
     sentences that open with a pronoun to the most recent subject of that sex."""
     ctx.pre_sex.update({id(d): draft_prior_sex(d) for d in ctx.drafts})
-    refs = [(m.start, m.end, d) for d in ctx.drafts for m in d.mentions if m.kind != "code"]
+    silent = {"code", "parent_of"}  # a code; "a mum of two and a nurse": the parent's stretch
+    mentions = [(m, d) for d in ctx.drafts for m in d.mentions if not {m.kind, m.source} & silent]
+    refs = [(m.start, m.end, d) for m, d in mentions]
     refs.sort(key=lambda r: r[0])
     starts = [r[0] for r in refs]
     out: dict[int, list[Segment]] = {id(d): [] for d in ctx.drafts}
@@ -103,6 +105,14 @@ def build_segments(ctx: DocContext) -> None:
         nxt = bisect.bisect_right(starts, pos)
         stop = min(sent_end, refs[nxt][0] if nxt < len(refs) else len(ctx.text))
         out[id(target)].append(Segment(pos, max(stop, m.end()), "pronoun"))
+    # A note about one person ("Patient: Ann Lee\nSeen today. Retired teacher.") with no "I" in
+    # it: a sentence that names no one is about the person its first line names.
+    head = ctx.text.find("\n")
+    topic = [d for d in ctx.drafts if not d.is_author and d.mentions and d.mentions[0].start < head]
+    if len(topic) == 1 and not FIRST_PERSON.search(ctx.text):
+        for s, e in ctx.sentences:
+            if s > head and not any(s <= r[0] < e for r in refs):
+                out[id(topic[0])].append(Segment(s, e, "mention"))
     ctx.segments = out
 
 

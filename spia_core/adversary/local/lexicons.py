@@ -78,6 +78,7 @@ class Gazetteer:
             self.places[fold(name)] = Place(name, name, is_country=True, population=10**9)
         for alias, name in word_map("country_alias").items():
             self.places[fold(alias)] = Place(name, name, is_country=True, population=10**9)
+        self.capital_aliases = {fold(a) for a in word_map("country_alias") if a.isupper()}  # US
         self.us_states = us_states = {s["code"]: s["name"] for s in gc.get_us_states().values()}
         for state in us_states.values():
             self.places.setdefault(fold(state), Place(state, "United States", population=10**7))
@@ -107,7 +108,9 @@ class Gazetteer:
 
     def lookup(self, name: str) -> Place | None:
         """The most populous place called ``name`` (countries win), or None."""
-        return self.places.get(fold(name.strip().strip(".,;:")).removeprefix("the "))
+        key = fold(surface := name.strip().strip(".,;:")).removeprefix("the ")
+        caps = key not in self.capital_aliases or surface.split()[-1].isupper()  # not "Us nurses"
+        return self.places.get(key) if caps else None
 
 
 @functools.cache

@@ -58,7 +58,7 @@ _LEAD_TITLES = re.compile(rf"^(?:(?:{lexicons.alternation('lead_title')})\.?\s+)
 
 def clean_name(raw: str) -> str:
     """Strip titles, possessives and punctuation from a name."""
-    name = raw.strip().strip(",;:!?()[]“”\"'")
+    name = re.split(r"\s[-–—]\s", raw, maxsplit=1)[0].strip().strip(",;:!?()[]“”\"'")  # "Jo - Chef"
     name = _LEAD_TITLES.sub("", re.sub(r"['’]s$", "", name))
     return name.strip(" .,") if not re.search(r"\b[A-Z]\.$", name) else name.strip(" ,")
 
@@ -71,6 +71,8 @@ def plausible_name(name: str) -> bool:
     if len(words) > 5 or any(lexicons.fold(w) in lexicons.words("not_name") for w in words):
         return False
     if lexicons.gazetteer().country(name) or lexicons.fold(name) in lexicons.demonyms():
+        return False  # and not a job title ("Consultant Orthopaedic Surgeon" tagged PERSON):
+    if lexicons.job_label(name):
         return False
     return not name.isupper() or len(name) <= 3
 
@@ -197,7 +199,7 @@ _FORM_NAME = re.compile(
 def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> list[Mention]:
     """Titled names, NER PERSON entities, person placeholders, paired first names."""
     out: list[Mention] = find_paired_names(text)
-    taken: list[tuple[int, int]] = [(m.start, m.end) for m in out]
+    taken = [(m.start, m.end) for m in out] + [(s, e) for s, e, *_ in masks]  # "Dr XXXX": no name
 
     def add(m: Mention, span: tuple[int, int] | None = None) -> None:
         out.append(m)
@@ -258,7 +260,7 @@ _CLOSING_LINE = re.compile(
     r"(?:,?[ \t]*(?:\n[ \t]*){1,2}|[,:][ \t]*)|(?<=[.!?])[ \t]+[-–—]+[ \t]*)"  # "... — Ann, Cork"
     r"(?P<name>(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof|Professor)\.? )?(?:[A-Z]\. ?){0,3}[A-Z][a-z]+"
     r"(?:[ -][A-Z][\w'’\-]+){0,2})"
-    r"(?:,[ \t]*(?P<role>[A-Za-z][\w'’ \-]{1,40}?))?[ \t]*(?=\n|$)"
+    r"(?:(?:,|[ \t]+[-–—])[ \t]*(?P<role>[A-Za-z][\w'’ \-]{1,40}?))?[ \t]*(?=\n|$)"
 )
 _LAST_BLOCK = _CUES["last_block"]
 
@@ -494,8 +496,10 @@ def _possessed_kin(text: str) -> list[Mention]:
             anchor, start = own[-1][0].strip().lower(), start + own[-1].start()
         prev = out[-1] if out else None
         listed = prev and prev.anchor not in {"", "a", "an"} and not prev.plural
-        if not anchor and listed and patterns.LIST_GAP.match(text[prev.end : ks]):
-            anchor = prev.anchor  # "my Mum and Dad": Dad is the writer's too
+        gap = text[prev.end : m.start("num") if m["num"] else ks] if prev else ""
+        gap = re.sub(r"^(?:\s+[A-Z][\w'’-]+)+", "", gap)  # "his wife Ada, two sons"
+        if not anchor and listed and patterns.LIST_GAP.match(gap):
+            anchor = prev.anchor  # "my Mum and Dad", "his wife Ada, two sons": his too
         of_kin = prev and prev.anchor and re.fullmatch(r"['’]s\s+", text[prev.end : ks])
         if of_kin and not anchor and rules.enabled("subject.kin_of_kin"):  # "my sister's husband"
             out.append(Mention.at(m, "kin", "kin", role=kin.word, anchor=f"{prev.text}'s"))
@@ -533,8 +537,13 @@ def _counted_children(text: str, out: list[Mention]) -> None:
     """'parent of two', 'one amazing kid', 'a one-year-old'."""
     kinmap = lexicons.kin_words()
     for m in [*_CUES["parent_of"].finditer(text), *_CUES["little_ones"].finditer(text)]:
-        n = patterns.number_value(m.group("num")) or 1
-        out.append(Mention.at(m, "kin", "num", role="child", anchor="my", count=n, plural=True))
+        parent = kinmap.get(m.group(0).split()[0].lower())  # "mother" of "mother of two"
+        third = parent and patterns.THIRD_COPULA.search(text[max(0, m.start() - 60) : m.start()])
+        anchor = {"Female": "her", "Male": "his"}.get(parent.sex, "their") if third else "my"
+        n, src = patterns.number_value(m.group("num")) or 1, "parent_of" if parent else ""
+        kw = {"role": "child", "anchor": anchor, "count": n, "plural": True, "source": src}
+        out[:] = [k for k in out if not m.start() <= k.start < m.end()]  # "Mum of two": the writer
+        out.append(Mention.at(m, "kin", "num", **kw))
     for m in _CUES["one_child"].finditer(text):
         if any(k.start <= m.start("kin") < k.end for k in out):
             continue

@@ -101,9 +101,12 @@ def _speaker(ctx: DocContext, tok: Any) -> Draft | None:
     return memo[tok.i]
 
 
+_CLIMB = {"attr", "pobj", "prep", "conj", "acomp", "appos", "xcomp"}  # "X used to be a cook": X
+
+
 def _clause_subject(ctx: DocContext, tok: Any) -> Draft | None:
     verb = tok.head
-    while verb.dep_ in {"attr", "pobj", "prep", "conj", "acomp", "appos"} and verb.head is not verb:
+    while verb.dep_ in _CLIMB and verb.head is not verb:
         if verb.dep_ == "conj" and any(c.dep_ == "nsubj" for c in verb.children):
             break  # "I teach and my husband is a mechanic": the second clause has its own subject
         verb = verb.head
@@ -252,7 +255,7 @@ def _coordinated_job(tok: Any) -> Any | None:
     for i in range(tok.i + 1, min(len(doc), tok.i + 5)):
         if doc[i].text.lower() in {"and", "&"}:
             for j in range(i + 1, min(len(doc), i + 7)):
-                if doc[j].text in _STOP_PUNCT:
+                if doc[j].text in _STOP_PUNCT or doc[j].dep_.startswith("nsubj"):  # a new clause
                     return None
                 if _title(doc[j]) is not None and (j + 1 == len(doc) or _title(doc[j + 1]) is None):
                     return doc[j]
@@ -366,21 +369,27 @@ def _does(ctx: DocContext, d: Draft, verb: Any) -> list[Finding]:
     obj = next((c for c in kids if c.dep_ == "dobj"), None) or next(iter(at), None)
     if subj is None or obj is None or obj.text.lower() in _words("no_work_object"):
         return []
-    own = any(c.dep_ == "poss" for c in obj.children)  # "I drive my kids": one's own, no job
+    owner = verb.lower_ in _words("run_verbs") and obj.lower_ in _words("business_nouns")
+    own = any(c.dep_ == "poss" for c in obj.children) and not owner  # "I drive my kids": no job
     if own or any(c.dep_ in {"aux", "auxpass", "neg", "xcomp"} for c in kids) or verb.i < subj.i:
         return []
-    agent, s, e = _agent_of(verb.text), subj.idx, obj.idx + len(obj.text)
-    bare = subj.text.lower() != "i" and not verb.text.lower().endswith("s")  # "they teach"
-    if bare or not agent or ctx.is_masked(s, e) or _speaker(ctx, verb) is not d:
+    agent, s, e = "owner" if owner else _agent_of(verb.text), subj.idx, obj.idx + len(obj.text)
+    mine = {"i", "we"} if owner else {"i"}  # "we run a café"; "my gran ran a shop": hers
+    said = verb.lower_.endswith("s") or verb.lower_ in {"ran", "owned"}
+    bare = subj.lower_ not in mine and not said  # "they teach"
+    if bare or not agent or ctx.is_masked(s, e) or _speaker(ctx, subj) is not d:
         return []
     w, table = obj.text.lower(), lexicons.occupations()[0]  # "I drive a bus" -> Bus driver
-    label = next((c for c in (f"{w} {agent}", f"{w[:-1]} {agent}") if c in table), agent)
+    label = next((c for c in (f"{w} {agent}", f"{w[:-1]} {agent}") if c in table or owner), agent)
     pastime = obj.dep_ == "pobj" and (agent in _words("pastimes") or not obj.text.islower())
     if pastime or (label == agent and agent in _words("position_heads")):
         return []  # "I swim at the pool"; "I manage four flats" (a post), not "a hotel manager"
     living = any(c.text.lower() in {"living", "trade"} for p in kids for c in p.children)
     cert = 4 if living else 3 if {c.lower_ for c in at} - {"home", "night", "weekends"} else None
-    ev, label = [ctx.ev(verb.idx, e)], lexicons.job_label(label)
+    ev, label = (
+        [ctx.ev(verb.idx, e)],
+        lexicons.job_label(label) or label.capitalize(),
+    )  # Bakery owner
     return [rule("occupation.does").find(label, ev, certainty=cert)]
 
 
@@ -419,8 +428,8 @@ def _profile(ctx: DocContext, d: Draft) -> list[Finding]:
             continue
         ev = [ctx.ev(m.start("title"), m.end("title"))]
         out = [rule("occupation.profile").find(hit[0], ev)]
-        if _RANK.search(m.group("title")):
-            out.append(rule("occupation.rank").find(m.group("title"), ev))
+        if rank := next((p for p in m.group("title").split(" - ") if _RANK.search(p)), None):
+            out.append(rule("occupation.rank").find(rank, ev))  # "Jo - Senior Pharmacist"
         org, o = (m.group("org") or "").strip(), m.start("org")
         if org and not ctx.is_masked(o, o + len(org)):
             out.append(rule("work.org").find(org, [ctx.ev(o, o + len(org))]))
@@ -592,7 +601,8 @@ def _job_tokens(doc: Any) -> list[tuple[Any, str]]:
         elif (rule_id := _pattern(tok)) is not None:
             out.append((tok, rule_id))
         elif low in _ORG_WORDS or (
-            _agent_of(low) and any(c.dep_ == "dobj" or c.lower_ == "at" for c in tok.children)
+            (_agent_of(low) or low in _words("run_verbs"))
+            and any(c.dep_ == "dobj" or c.lower_ == "at" for c in tok.children)
         ):
             out.append((tok, "other"))
     return out

@@ -187,7 +187,9 @@ def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
         if re.search(r"\bretired\s+(?:[\w-]+\s+){0,2}$", ctx.text[max(0, s - 30) : s], re.I):
             label = retired(label)  # "Retired postman here": the past job, as annotators write it
         if ctx.text[s - 1 : s] + ctx.text[e : e + 1] == "()":  # "Sam Hale (treasurer)" in minutes:
-            out.append(rule("work.job_position").find(job_position(m.group(0)), ev, certainty=3))
+            if any(not ctx.text[x.end : s - 1].strip() for x in d.mentions if x.end < s):
+                post = job_position(m.group(0))  # "A, B (treasurer)": B's
+                out.append(rule("work.job_position").find(post, ev, certainty=3))
             continue  # a post in a club or meeting, not a job
         if d.is_author:  # only a hint ("my doctor"); attributes.occupation reads stated jobs
             if _NOT_HELD_BEFORE.search(ctx.text, max(0, s - 40), s):

@@ -45,7 +45,7 @@ def link_author(st: SubjectState) -> None:
     quotes = [m.span() for m in QUOTE_SPANS.finditer(st.text)]  # "we", "our", "us": a writer
     we = any(  # not "our Leeds warehouse", "our Acme team": an organisation's voice
         not overlaps(*m.span(), quotes) and not _OUR_BODY.match(st.text, m.start())
-        for m in re.finditer(r"\b(?:[Ww]e|[Oo]ur|us)\b", st.text)
+        for m in re.finditer(r"\b(?:[Ww]e|[Oo]ur|[Uu]s)\b", st.text)
     )
     if not legal and not st.firsts and not st.author_names and (post_like or we or _elided(st)):
         st.new(Mention(0, 0, "", "author")).is_author = True

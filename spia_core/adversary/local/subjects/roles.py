@@ -28,7 +28,7 @@ _PREDICATE_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('predicate_word')})
 _ACTS_AFTER = re.compile(rf"\s+(?:\w+ly\s+)?(?:{lexicons.alternation('act_verb')})\b")
 
 #: A role that names the person after it: "Class teacher: Mrs X", "Her manager will be X".
-_NAMES_AFTER = re.compile(r"\s*:|\s+(?:is|was|will be) ")
+_NAMES_AFTER = re.compile(r"\s*:|\s+(?:is|was|will be) |,? an? (?:[\w-]+ ){0,3}(?:called|named) ")
 
 
 def _possessor(anchor: str) -> str:
@@ -286,6 +286,11 @@ def pronoun_person(st: SubjectState) -> None:
     m = said[0] if said and said[0].group(0) in {"He", "She"} else None  # "She reports ..."
     if m is None or not re.search(r"(?:^|[.!?]\s+)$", st.text[: m.start()]):
         return
-    if not any(k.start < m.start() for k in st.kins + st.roles):
-        said_as = f"the {'woman' if m.group(0) == 'She' else 'man'} called '{m.group(0).lower()}'"
-        st.new(Mention(m.start(), m.start(), said_as, "role", role="pronoun"))  # zero-width
+    male = bool(patterns.MALE_PRONOUN.fullmatch(m[0]))
+    other = next((o for o in said if bool(patterns.MALE_PRONOUN.fullmatch(o[0])) != male), None)
+    known = [k.start for k in st.kins + st.roles]
+    for p in (m, other) if other else (m,):  # "He works nights and she teaches piano": two
+        if not any(k < p.start() for k in known):
+            who = "man" if patterns.MALE_PRONOUN.fullmatch(p[0]) else "woman"
+            said_as = f"the {who} called '{p[0].lower()}'"
+            st.new(Mention(p.start(), p.start(), said_as, "role", role="pronoun"))  # zero-width
