@@ -409,3 +409,17 @@ def test_a_masked_doctor_is_no_name_and_a_job_title_is_no_person(
     names = [_value(s, "NAME") for s in subjects]
     assert "XXXXX" not in names
     assert "Consultant Rheumatologist" not in names
+
+
+def test_a_colleague_of_mine_is_a_person(adversary: LocalAdversary) -> None:
+    text = "A coworker of mine got promoted to area manager today. Honestly she earned it."
+    subjects = _subjects(adversary, text)
+    colleague = next(s for s in subjects if "coworker" in s.description.lower())
+    assert _value(colleague, "SEX") == "Female"
+
+
+def test_an_opening_past_verb_before_a_semicolon_is_the_writers(
+    adversary: LocalAdversary,
+) -> None:
+    text = "Had lunch with an old school friend today; she now flies planes for a living."
+    assert any("author of the text" in s.description for s in _subjects(adversary, text))

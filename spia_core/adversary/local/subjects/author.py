@@ -45,7 +45,7 @@ def link_author(st: SubjectState) -> None:
     quotes = [m.span() for m in QUOTE_SPANS.finditer(st.text)]  # "we", "our", "us": a writer
     we = any(  # not "our Leeds warehouse", "our Acme team": an organisation's voice
         not overlaps(*m.span(), quotes) and not _OUR_BODY.match(st.text, m.start())
-        for m in re.finditer(r"\b(?:[Ww]e|[Oo]ur|[Uu]s)\b", st.text)
+        for m in re.finditer(r"\b(?:[Ww]e|[Oo]urs?|[Uu]s)\b", st.text)
     )
     if not legal and not st.firsts and not st.author_names and (post_like or we or _elided(st)):
         st.new(Mention(0, 0, "", "author")).is_author = True
@@ -83,7 +83,7 @@ def _elided(st: SubjectState) -> bool:
     Lima') or with 'Twelve years as a nurse': its writer speaks of themself."""
     if re.match(r"\W*(?:\w+ )?years? as an? ", st.text, re.I):
         return True
-    root = next((i for i, t in enumerate(st.tokens[:3]) if t.dep == "ROOT"), None)
+    root = next((i for i, t in enumerate(st.tokens[:3]) if t.dep in {"ROOT", "ccomp"}), None)
     if root is None:
         return False
     word = st.text[st.tokens[root].start : st.tokens[root].end]

@@ -88,13 +88,16 @@ def _role_draft(st: SubjectState, r: Mention) -> Draft | None:
     return max(fits, key=last) if exact or r.ordinal == 0 or len(fits) > 1 else fits[0]
 
 
+_OF_MINE = (" of mine", " of ours")
+
+
 def _indefinite_is_person(st: SubjectState, r: Mention) -> bool:
     """'A judge of the County Court wrote ...' is a person; 'was a judge' is a predicate."""
     before = st.text[max(0, r.start - 40) : r.start]
     if _PREDICATE_BEFORE.search(before):
         return False
-    if _ACTS_AFTER.match(st.text[r.end : r.end + 30]):
-        return True  # "..., a judge of the County Court told the applicant"
+    if _ACTS_AFTER.match(st.text[r.end : r.end + 30]) or st.text.startswith(_OF_MINE, r.end):
+        return True  # "..., a judge of the County Court told the applicant"; "a friend of mine"
     if re.search(r"[,(]\s*$", before):
         return False  # apposition to something that is not a person mention
     return bool(r.qualifier.strip("|")) or r.anchor in {"another", "one"}
@@ -125,7 +128,8 @@ def link_roles(st: SubjectState) -> None:
                 st.draft_of(p).roles.setdefault("lawyer", 0)
     _link_opening_applicants(st)
     for r in (r for r in pending if not r.plural or r.anchor in {"one"}):
-        if r.role not in standalone and r.anchor not in {"another", "one"}:
+        mine = st.text.startswith(_OF_MINE, r.end)  # "a colleague of mine": someone new
+        if r.role not in standalone and r.anchor not in {"another", "one"} and not mine:
             continue  # "the witness" is a reference; "another witness" is someone new
         if r.anchor in {"a", "an", "another", "one"}:
             if not _indefinite_is_person(st, r):
