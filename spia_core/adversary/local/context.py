@@ -109,7 +109,8 @@ def build_segments(ctx: DocContext) -> None:
     # it: a sentence that names no one is about the person its first line names.
     head = ctx.text.find("\n")
     topic = [d for d in ctx.drafts if not d.is_author and d.mentions and d.mentions[0].start < head]
-    if len(topic) == 1 and not FIRST_PERSON.search(ctx.text):
+    field = re.match(r"[ \t]*[A-Z][\w /]{0,30}:", ctx.text)  # a form's first line, not a story's
+    if len(topic) == 1 and field and not FIRST_PERSON.search(ctx.text):
         for s, e in ctx.sentences:
             if s > head and not any(s <= r[0] < e for r in refs):
                 out[id(topic[0])].append(Segment(s, e, "mention"))
