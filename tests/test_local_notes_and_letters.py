@@ -423,3 +423,14 @@ def test_an_opening_past_verb_before_a_semicolon_is_the_writers(
 ) -> None:
     text = "Had lunch with an old school friend today; she now flies planes for a living."
     assert any("author of the text" in s.description for s in _subjects(adversary, text))
+
+
+def test_a_baby_brother_is_a_brother_not_a_child(adversary: LocalAdversary) -> None:
+    subjects = _subjects(adversary, "My baby brother Cormac is getting married in June!")
+    assert "brother of the author" in _named(subjects, "Cormac").description
+    assert not any(s.description.startswith("Child") for s in subjects)
+
+
+def test_a_closing_word_of_praise_is_no_signature(adversary: LocalAdversary) -> None:
+    text = "Thanks to my cousin Aoife for driving me to the airport at 4am. Legend."
+    assert _value(_author(_subjects(adversary, text)), "NAME") == ""

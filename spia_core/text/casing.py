@@ -88,6 +88,11 @@ def _lexicon() -> tuple[frozenset[str], frozenset[str], frozenset[str], frozense
     return frozenset(common), frozenset(vocab), given, frozenset(surnames)
 
 
+def english_word(word: str) -> bool:
+    """``word`` (lower case) is in the English vocabulary of the lemmatizer's tables."""
+    return word in _lexicon()[1]
+
+
 @functools.cache
 def _places() -> dict[str, int]:
     """One-word place names (folded) and demonyms -> population (demonyms: a country's)."""

@@ -16,6 +16,7 @@ from spia_core.adversary.local.mentions import overlaps
 from spia_core.adversary.local.patterns import CLOSING
 from spia_core.adversary.local.rules import rule
 from spia_core.model import Evidence
+from spia_core.text.casing import english_word
 
 _HEADER = re.compile(
     r"\A\s*(?:\[[A-Z_]+\]\s*)?(?:(?:Seller|Buyer|User|Contact|Author|Poster|Reviewer)\s*)?(?:Name|name|Username|"
@@ -76,6 +77,8 @@ def signed_name(text: str) -> tuple[str, int, int] | None:
             continue
         if " " not in raw and first in lexicons.demonyms():  # "I am Kenyan": a nationality
             continue
+        if " " not in raw and english_word(first) and first not in lexicons.first_names():
+            continue  # "... at 4am. Legend.": praise, not a signature
         if m.re is _SIGNED and _ADDRESSED.search(text, max(0, len(text) - 80), m.start(key)):
             continue  # "So proud of you, Thandi.": the person addressed, not the writer
         return raw, m.start(key), m.end(key)
