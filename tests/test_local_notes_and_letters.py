@@ -434,3 +434,21 @@ def test_a_baby_brother_is_a_brother_not_a_child(adversary: LocalAdversary) -> N
 def test_a_closing_word_of_praise_is_no_signature(adversary: LocalAdversary) -> None:
     text = "Thanks to my cousin Aoife for driving me to the airport at 4am. Legend."
     assert _value(_author(_subjects(adversary, text)), "NAME") == ""
+
+
+def test_a_statement_i_am_the_manager_and_a_man_who_acted(adversary: LocalAdversary) -> None:
+    text = (
+        "I am the night supervisor at the depot on Quay Road. At ten a man in a red cap, aged "
+        "about forty, climbed the fence while I was on my rounds."
+    )
+    subjects = _subjects(adversary, text)
+    writer = _author(subjects)
+    assert "supervisor" in writer.description.lower()
+    assert any(s.description.lower().startswith("man") for s in subjects)
+    assert len([s for s in subjects if "supervisor" in s.description.lower()]) == 1
+
+
+def test_when_a_man_came_in_says_nothing_of_the_writers_sex(adversary: LocalAdversary) -> None:
+    text = "I was serving when a man came in and asked for the manager."
+    sex = next(p for p in _author(_subjects(adversary, text)).piis if p.tag == "SEX")
+    assert sex.certainty <= 1

@@ -53,7 +53,8 @@ def _author_self(ctx: DocContext, d: Draft) -> list[Finding]:
         before = ctx.text[max(s0, s - 25) : s]
         # "helped a mother", "talked to a dad": someone else; "to be a mom", "as a dad": self.
         if re.search(
-            r"\b(?:to|with|for|from|met|saw|helped|like|than|of|and|by|is|was)\s+$", before
+            r"\b(?:to|with|for|from|met|saw|helped|like|than|of|and|by|is|was|when|while)\s+$",
+            before,
         ) or re.search(r"\b(?:he|she|they|his|her|their)\b", ctx.text[s0:s], re.I):
             continue
         sex = "Male" if m.group("m") or m.group("m2") or m.group("m3") else "Female"

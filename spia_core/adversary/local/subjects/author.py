@@ -25,8 +25,12 @@ def self_intro_mask(st: SubjectState) -> None:
         intro = _INTRO.search(st.text[max(0, p.start - 16) : p.start])
         if p.kind == "placeholder" and intro and not after:
             st.merge(st.author, st.draft_of(p))
+    for d in [d for d in st.drafts if d.alive and not d.is_author] if st.author else []:
+        if any(m.kind == "role" and _I_AM.search(st.text, 0, m.start) for m in d.mentions):
+            st.merge(st.author, d)  # "I am the deputy manager of X": the writer's post
 
 
+_I_AM = re.compile(r"\bI(?: am|['’]m| was)\s+\Z")
 _INTRO = re.compile(r"\b(?:I am|I['’]m|[Mm]y name is|[Tt]his is|[Ii]t['’]s|[Ii]t is)\s*\Z")
 
 

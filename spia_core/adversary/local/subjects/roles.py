@@ -205,6 +205,10 @@ _AGED_PERSON = re.compile(
     r"\b(?:[Aa]n?)\s+(?:\d{1,3}|[a-z]+(?:-[a-z]+)?)-year-old\s+"
     rf"(?P<noun>{lexicons.alternation('aged_person_noun')})\b"
 )
+#: "a man in a grey hoodie ... took": an indefinite person noun that is a clause's subject.
+_SOMEONE = re.compile(
+    r"\b[Aa]n? (?:young |old |tall |elderly )?(?P<noun>man|woman|lad|guy|bloke|girl|boy)\b"
+)
 _COPULA_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('copula')})\s+$")
 
 
@@ -259,6 +263,10 @@ def role_nouns(st: SubjectState) -> None:
     found = [(m, m.group("noun").lower()) for m in _ROLE_NOUN.finditer(st.text)]
     found += [(m, m.group("noun").lower()) for m in _AGED_PERSON.finditer(st.text)]
     found += [(m, m.group("noun").lower()) for m in _CUES["my_contact"].finditer(st.text)]
+    doers = (
+        m for m in _SOMEONE.finditer(st.text) if getattr(st.token_at(m.end()), "dep", "") == "nsubj"
+    )
+    found += [(m, m.group("noun").lower()) for m in doers]
     for m, noun in sorted(found, key=lambda x: x[0].start()):
         if any(s <= m.start() < e for s, e in taken):
             continue
@@ -271,7 +279,7 @@ def role_nouns(st: SubjectState) -> None:
             d = st.draft_of(target)
         elif target is not None or predicate is not None:
             continue  # "she is the tenant", "is a 45-year-old man": said of someone known
-        elif m.re is _AGED_PERSON:
+        elif m.re in (_AGED_PERSON, _SOMEONE):
             d = st.new()
         else:
             d = _antecedent(st, r) or st.new()
