@@ -452,3 +452,8 @@ def test_when_a_man_came_in_says_nothing_of_the_writers_sex(adversary: LocalAdve
     text = "I was serving when a man came in and asked for the manager."
     sex = next(p for p in _author(_subjects(adversary, text)).piis if p.tag == "SEX")
     assert sex.certainty <= 1
+
+
+def test_a_phrasal_verb_is_no_trade(adversary: LocalAdversary) -> None:
+    subjects = _subjects(adversary, "My ex picks the twins up from school on Fridays.")
+    assert not any(_value(s, "OCCUPATION") == "Picker" for s in subjects)

@@ -359,6 +359,9 @@ def _field_agent(m: re.Match[str]) -> str:
     return lexicons.job_label(" ".join([*mod, agent])) or " ".join([*mod, agent]).capitalize()
 
 
+_NOT_DOING = {"aux", "auxpass", "neg", "xcomp", "prt"}  # "will drive", "picks the kids up"
+
+
 def _does(ctx: DocContext, d: Draft, verb: Any) -> list[Finding]:
     """'I teach chemistry', 'She welds pipes': a verb and object whose agent is a job title."""
     if not verb.text.isalpha() or verb.dep_ not in {"ROOT", "conj", "ccomp", "advcl", "relcl"}:
@@ -371,7 +374,7 @@ def _does(ctx: DocContext, d: Draft, verb: Any) -> list[Finding]:
         return []
     owner = verb.lower_ in _words("run_verbs") and obj.lower_ in _words("business_nouns")
     own = any(c.dep_ == "poss" for c in obj.children) and not owner  # "I drive my kids": no job
-    if own or any(c.dep_ in {"aux", "auxpass", "neg", "xcomp"} for c in kids) or verb.i < subj.i:
+    if own or any(c.dep_ in _NOT_DOING for c in kids) or verb.i < subj.i:
         return []
     agent, s, e = "owner" if owner else _agent_of(verb.text), subj.idx, obj.idx + len(obj.text)
     mine = {"i", "we"} if owner else {"i"}  # "we run a café"; "my gran ran a shop": hers
