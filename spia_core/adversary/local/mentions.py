@@ -71,8 +71,8 @@ def plausible_name(name: str) -> bool:
     if len(words) > 5 or any(lexicons.fold(w) in lexicons.words("not_name") for w in words):
         return False
     if lexicons.gazetteer().country(name) or lexicons.fold(name) in lexicons.demonyms():
-        return False  # and not a job title ("Consultant Orthopaedic Surgeon" tagged PERSON):
-    if lexicons.job_label(name):
+        return False
+    if lexicons.job_label(name):  # "Consultant Orthopaedic Surgeon" tagged PERSON
         return False
     return not name.isupper() or len(name) <= 3
 

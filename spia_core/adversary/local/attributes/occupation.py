@@ -389,10 +389,7 @@ def _does(ctx: DocContext, d: Draft, verb: Any) -> list[Finding]:
         return []  # "I swim at the pool"; "I manage four flats" (a post), not "a hotel manager"
     living = any(c.text.lower() in {"living", "trade"} for p in kids for c in p.children)
     cert = 4 if living else 3 if {c.lower_ for c in at} - {"home", "night", "weekends"} else None
-    ev, label = (
-        [ctx.ev(verb.idx, e)],
-        lexicons.job_label(label) or label.capitalize(),
-    )  # Bakery owner
+    ev, label = [ctx.ev(verb.idx, e)], lexicons.job_label(label) or label.capitalize()
     return [rule("occupation.does").find(label, ev, certainty=cert)]
 
 
