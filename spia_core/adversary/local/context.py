@@ -112,7 +112,8 @@ def build_segments(ctx: DocContext) -> None:
     field = re.match(r"[ \t]*[A-Z][\w /]{0,30}:", ctx.text)  # a form's first line, not a story's
     if len(topic) == 1 and field and not FIRST_PERSON.search(ctx.text):
         for s, e in ctx.sentences:
-            if s > head and not any(s <= r[0] < e for r in refs):
+            i = bisect.bisect_left(starts, s)  # the first mention at or after the sentence start
+            if s > head and (i == len(starts) or starts[i] >= e):
                 out[id(topic[0])].append(Segment(s, e, "mention"))
     ctx.segments = out
 

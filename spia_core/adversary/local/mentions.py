@@ -559,6 +559,10 @@ def _counted_children(text: str, out: list[Mention]) -> None:
         out.append(Mention.at(m, "kin", role=role, anchor="my"))
 
 
+#: Children a masked count stands for when nothing else says how many ("our [QUANTITY] kids").
+MASKED_CHILDREN = 4
+
+
 def _masked_kin(text: str, out: list[Mention]) -> None:
     """Kin words a masker hid: "His [DEM] died", "born in X and Y", "a present from her [DEM]"."""
     for m in _CUES["masked_born"].finditer(text):  # "leaving [QUANTITY] [DEM] born in X and Y"
@@ -580,7 +584,7 @@ def _masked_kin(text: str, out: list[Mention]) -> None:
             role, anchor = _guess_relative(text, m), m.group("anchor").lower()
             out.append(Mention.at(m, "kin", role=role, anchor=anchor, source="guess"))
             if m["two"]:  # mum and dad, wife and kids; 'her [DEM] and [QUANTITY] [DEM]': children,
-                n = 4 if "[Q" in m["two"] else 1  # four as in masked_counts
+                n = MASKED_CHILDREN if "[Q" in m["two"] else 1
                 out[-1].role, role = (role, "child") if n > 1 else _PAIRS.get(role, (role, "child"))
                 kw = {"role": role, "anchor": anchor, "count": n, "plural": n > 1}
                 out.append(

@@ -18,7 +18,7 @@ CLOSING = (
 )
 #: The gap between two items of a list of people ("A, B and C").
 LIST_GAP = re.compile(r"^\s*(?:,|and|&|, and|,\s*and)\s*$")
-#: Text ending in "<someone other than the writer> is a", before "mother of two" or "single".
+#: Text ending in "<someone other than the writer> is a", before "mother of two".
 THIRD_COPULA = re.compile(
     r"(?:\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]he) \w+|\b[Ss]?[Hh]e|\b[A-Z][a-z]+),? "
     r"(?:is|was|became|has been) (?:\w+ ){0,2}\Z"

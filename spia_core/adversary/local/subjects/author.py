@@ -26,7 +26,8 @@ def self_intro_mask(st: SubjectState) -> None:
         if p.kind == "placeholder" and intro and not after:
             st.merge(st.author, st.draft_of(p))
     for d in [d for d in st.drafts if d.alive and not d.is_author] if st.author else []:
-        if any(m.kind == "role" and _I_AM.search(st.text, 0, m.start) for m in d.mentions):
+        before = (st.text[max(0, m.start - 40) : m.start] for m in d.mentions if m.kind == "role")
+        if any(_I_AM.search(b) for b in before):
             st.merge(st.author, d)  # "I am the deputy manager of X": the writer's post
 
 

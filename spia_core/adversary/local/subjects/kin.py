@@ -9,7 +9,7 @@ import re
 import spia_core.adversary.local.lexicons as lexicons
 import spia_core.adversary.local.rules as rules
 from spia_core.adversary.local.draft import Draft, draft_prior_sex
-from spia_core.adversary.local.mentions import Mention
+from spia_core.adversary.local.mentions import MASKED_CHILDREN, Mention
 from spia_core.adversary.local.names import is_given_name
 from spia_core.adversary.local.subjects.state import SubjectState
 
@@ -220,7 +220,7 @@ def masked_counts(st: SubjectState) -> None:
         kin = {"sons": "son", "daughters": "daughter"}.get(word, "child")
         end = listed.end() if (listed := _LISTED.match(st.text, m.end())) else 0
         named = [p for p in st.people_between(m.end(), end) if not st.draft_of(p).kin]
-        n = {"trio": 3, "duo": 2, "pair": 2}.get((m.group("group") or "").lower(), 4)
+        n = {"trio": 3, "duo": 2, "pair": 2}.get((m.group("group") or "").lower(), MASKED_CHILDREN)
         n = len(re.findall(r"\[[A-Z]", listed.group(0))) if listed else n
         n = 2 if re.match(r"[^.!?]*\b(?:both of them|the two of them)\b", st.text[m.end() :]) else n
         for i in range(1, n + 1):
