@@ -6,7 +6,7 @@ import random
 import re
 
 from spia_core.adversary.local import lexicons
-from spia_core.text.alternation import WordAlternation
+from spia_core.text.alternation import RegexSet, WordAlternation, prefix_tree
 
 WORDS = ["night nurse", "nurse", "nurses", "care worker", "care", "baker", "Ba", "x-ray tech"]
 TEXTS = [
@@ -43,3 +43,36 @@ def test_the_job_taxonomy_pattern_is_unchanged() -> None:
     text = "She was a retired school nurse, then a Police Officer and later a sous-chef."
     assert jobs.pattern == rx.pattern
     assert _spans(jobs, text) == _spans(rx, text) != []
+
+
+def test_prefix_tree_matches_as_the_alternation_longest_first() -> None:
+    words = ["son", "sons", "sister", "step-son", "s", "mum", "mummy", "Mum", "a.b"]
+    plain = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    tree = prefix_tree(words)
+    assert tree == "(?:Mum|a\\.b|mum(?:my)?|s(?:ister|on(?:s)?|tep\\-son)?)"
+    rng = random.Random(5)
+    # text built from the words themselves so that prefixes of one another meet at one place
+    texts = [" ".join(rng.choice([*words, "x", "sonny", "mumm", "a-b"]) for _ in range(40))]
+    texts += [t.replace(" ", "") for t in texts] + TEXTS
+    for tail in (r"\b", "", r"(?=\s)", r"\b(?!\s+sister)"):
+        a, b = re.compile(f"(?:{plain}){tail}"), re.compile(f"(?:{tree}){tail}")
+        for text in texts:
+            assert [m.span() for m in a.finditer(text)] == [m.span() for m in b.finditer(text)]
+
+
+def test_regex_set_gives_each_regex_its_own_matches() -> None:
+    patterns = [
+        re.compile(r"\b(?:nurse|nurses)\b"),
+        re.compile(r"(?P<num>\d+)\s*(?:kg|km)"),
+        re.compile(r"\b(?:care(?: worker)?)\b"),
+        re.compile(r"(?<=night )(?P<num>\w+)"),  # a group name used twice: joined without it
+        re.compile(r"x*"),  # matches the empty string: its own finditer
+    ]
+    joined = RegexSet(patterns)
+    assert joined._any is not None
+    apart = RegexSet([*patterns, re.compile(r"(a)\1")])  # a back-reference: scanned alone
+    assert apart._any is None
+    text = "night nurse 12 kg, 3km care worker; nurses careful xx night care " + TEXTS[1]
+    for regexes in (joined, apart):
+        for rx, found in zip(regexes.patterns, regexes.finditer_each(text), strict=False):
+            assert [m.span() for m in found] == [m.span() for m in rx.finditer(text)]

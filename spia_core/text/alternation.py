@@ -9,13 +9,37 @@ runs a regex holding only the words whose first character can match there.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 _NEVER = re.compile(r"(?!)")
+_NAMED = re.compile(r"\(\?P<\w+>")
+_REFERS = re.compile(r"\(\?P=|\(\?\(|\\[1-9]")  # a back-reference or a conditional group
+
+
+def prefix_tree(words: Iterable[str]) -> str:
+    """The words as one regex alternation factored by common prefixes ('son|sons|sister' ->
+    's(?:on(?:s)?|ister)'): the same matches as their alternation longest first (of the
+    alternatives matching at one place, each a prefix of the next, the longest is tried first),
+    without trying every word at every position. For case-sensitive patterns only."""
+    tree: dict[str, dict] = {}
+    for word in words:
+        node = tree
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict[str, dict]) -> str:
+        kids = [re.escape(ch) + emit(sub) for ch, sub in sorted(node.items()) if ch]
+        if "" in node and kids:
+            return f"(?:{'|'.join(kids)})?"
+        return kids[0] if len(kids) == 1 else f"(?:{'|'.join(kids)})" if kids else ""
+
+    return emit(tree)
 
 
 def _alternation(words: list[str], flags: int) -> re.Pattern[str]:
@@ -72,3 +96,38 @@ class WordAlternation:
 
     def findall(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> list[str]:
         return [m.group(1) for m in self.finditer(string, pos, endpos)]
+
+
+class RegexSet:
+    """Several regexes over one text, scanned once: a lookahead of their alternation finds
+    every position where one of them can match, and each is then tried at those positions
+    only, which gives exactly its own ``finditer`` (regexes that cannot be joined, with
+    different flags or back-references, are scanned one by one)."""
+
+    def __init__(self, patterns: Sequence[re.Pattern[str]]) -> None:
+        self.patterns = list(patterns)
+        self._any: re.Pattern[str] | None = None
+        flags = {p.flags for p in self.patterns}
+        if len(flags) == 1 and not any(_REFERS.search(p.pattern) for p in self.patterns):
+            joined = "|".join(f"(?:{_NAMED.sub('(?:', p.pattern)})" for p in self.patterns)
+            with contextlib.suppress(re.error):  # a global inline flag ('(?i)...'): apart
+                self._any = re.compile(f"(?={joined})", flags.pop())
+
+    def finditer_each(self, text: str) -> list[list[re.Match[str]]]:
+        """The matches of each regex in ``text`` (its ``finditer``), in the regexes' order."""
+        if self._any is None:
+            return [list(rx.finditer(text)) for rx in self.patterns]
+        starts = [m.start() for m in self._any.finditer(text)]
+        return [self._tried(rx, text, starts) for rx in self.patterns]
+
+    @staticmethod
+    def _tried(rx: re.Pattern[str], text: str, starts: list[int]) -> list[re.Match[str]]:
+        out: list[re.Match[str]] = []
+        pos = 0
+        for p in starts:
+            if p >= pos and (m := rx.match(text, p)) is not None:
+                if m.end() == p:  # an empty match: finditer's own stepping rules apply
+                    return list(rx.finditer(text))
+                out.append(m)
+                pos = m.end()
+        return out

@@ -130,12 +130,20 @@ def _compound(word: str, vocab: frozenset[str]) -> bool:
     return any(word[:i] in vocab and _in_vocab(word[i:], vocab) for i in range(3, len(word) - 2))
 
 
-def _cased_letters(text: str) -> tuple[int, int]:
-    from spia_core.exposure import without_placeholders
+def _bare(text: str) -> str:
+    """``text`` with every placeholder blanked (same length; a placeholder never spans lines)."""
+    from spia_core.exposure import find_placeholders
 
-    counts = Counter(without_placeholders(text)).items()
-    letters = [(c, n) for c, n in counts if c.isalpha() and c.lower() != c.upper()]
-    return sum(n for c, n in letters if c.isupper()), sum(n for _, n in letters)
+    out = list(text)
+    for r in find_placeholders(text):
+        out[r.start : r.end] = " " * (r.end - r.start)
+    return "".join(out)
+
+
+def _capitals(bare: str, min_letters: int = 0) -> bool:
+    letters = [(c, n) for c, n in Counter(bare).items() if c.isalpha() and c.lower() != c.upper()]
+    upper, total = sum(n for c, n in letters if c.isupper()), sum(n for _, n in letters)
+    return total >= (min_letters or MIN_LETTERS) and upper >= CAPS_SHARE * total
 
 
 def _uppers(text: str) -> int:
@@ -145,8 +153,7 @@ def _uppers(text: str) -> int:
 def mostly_capitals(text: str, min_letters: int = 0) -> bool:
     """True when the text is written in capitals (``CAPS_SHARE`` of its cased letters, at
     least ``min_letters`` of them: default ``MIN_LETTERS``)."""
-    upper, total = _cased_letters(text)
-    return total >= (min_letters or MIN_LETTERS) and upper >= CAPS_SHARE * total
+    return _capitals(_bare(text), min_letters)
 
 
 def _recase(raw: str, kind: str) -> str:
@@ -245,10 +252,10 @@ def _overrides(text: str, found: list[re.Match[str]]) -> list[str]:
 def capital_spans(text: str) -> list[tuple[int, int]]:
     """The parts of ``text`` written in capitals: all of it, or its lines of at least
     ``MIN_LINE_LETTERS`` cased letters that are (a heading, a form's values); [] for none."""
-    if mostly_capitals(text):
+    if _capitals(bare := _bare(text)):
         return [(0, len(text))]
-    lines = (m for m in _LINE.finditer(text) if _uppers(m.group()) >= 8)
-    return [m.span() for m in lines if mostly_capitals(m.group(), MIN_LINE_LETTERS)]
+    lines = (m.span() for m in _LINE.finditer(text) if _uppers(m.group()) >= 8)
+    return [(s, e) for s, e in lines if _capitals(bare[s:e], MIN_LINE_LETTERS)]
 
 
 def _streets(text: str, found: list[re.Match[str]], kinds: list[str]) -> list[str]:

@@ -124,6 +124,7 @@ _CUE_MAX_HITS = 3
 _PRIOR_WEIGHT = 1.2
 #: Smallest city counted when a place name escaped the NER mask.
 _CITY_MIN_POP = 50_000
+_COUNTRY_CUES = ("country_cues.tsv", 0, r"\b(?:{})\b")  # the cue table, read as whole words
 
 
 def _unmasked_cities(ctx: DocContext) -> list[tuple[int, int, str]]:
@@ -227,8 +228,8 @@ def _vote_places(b: _Ballot) -> None:
     """Country cues (laws, currencies; none in a person's name), unmasked cities, NER places."""
     ctx, text, gaz, dem = b.ctx, b.ctx.text, lexicons.gazetteer(), lexicons.demonyms()
     blocked = [(s, e) for s, e, lab in ctx.ents if lab == "PERSON"] + [m[:2] for m in ctx.masks]
-    for rx, country, weight in lexicons.cue_table("country_cues.tsv", template=r"\b(?:{})\b"):
-        free = (m for m in rx.finditer(text) if not overlaps(*m.span(), blocked))
+    for (_, country, weight), found in lexicons.cue_matches(text, *_COUNTRY_CUES):
+        free = (m for m in found if not overlaps(*m.span(), blocked))
         for m in itertools.islice(free, _CUE_MAX_HITS if weight > 1 else 1):
             b.vote(country, weight * 0.7, m.start(), m.end())
     trip = _CUES["travel_to"]  # 'a week in Porto', 'flew to Oslo': no vote
@@ -256,9 +257,9 @@ def _vote_codes_and_drafting(b: _Ballot) -> None:
         b.vote(by_iso.get(c.country_iso, ""), 3, c.start, c.end)
     for s, e, country in contact_countries(b.ctx.text):
         b.vote(country, 3, s, e)
-    for rx, country, w in lexicons.cue_table("drafting_cues.tsv"):
-        if m := rx.search(b.ctx.text):
-            b.vote(country, w, m.start("cue"), m.end("cue"))
+    for (_, country, w), found in lexicons.cue_matches(b.ctx.text, "drafting_cues.tsv"):
+        if found:  # the first
+            b.vote(country, w, found[0].start("cue"), found[0].end("cue"))
 
 
 def infer_country(ctx: DocContext) -> None:

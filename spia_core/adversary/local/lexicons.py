@@ -12,10 +12,11 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from spia_core import derived_cache
 from spia_core.paths import DATA_DIR as BUNDLED_DATA_DIR
-from spia_core.text.alternation import WordAlternation
+from spia_core.text.alternation import RegexSet, WordAlternation
 
 # Lookups fold text as the scorer does (lower case, no accents): one folding for the project.
 from spia_core.text.normalise import fold
@@ -136,6 +137,16 @@ def cue_table(
     regex (``r"\\b(?:{})\\b"``: whole words)."""
     rows = _read_tsv(name)
     return tuple((re.compile(template.format(r[0]), flags), r[1], int(r[2])) for r in rows)
+
+
+@functools.cache
+def _cue_set(*table: Any) -> RegexSet:
+    return RegexSet([row[0] for row in cue_table(*table)])
+
+
+def cue_matches(text: str, *table: Any) -> Iterator[tuple[tuple[re.Pattern[str], str, int], list]]:
+    """Each row of ``cue_table(*table)`` with its matches in ``text`` (all rows in one scan)."""
+    return zip(cue_table(*table), _cue_set(*table).finditer_each(text), strict=True)
 
 
 @functools.cache

@@ -11,6 +11,7 @@ import spia_core.adversary.local.lexicons as lexicons
 import spia_core.adversary.local.patterns as patterns
 import spia_core.adversary.local.rules as rules
 from spia_core.adversary.local.names import handle_name, is_given_name, name_sets, world_given_names
+from spia_core.text.alternation import prefix_tree
 
 _CUES = lexicons.subject_cues()
 
@@ -464,7 +465,7 @@ def _guess_relative(text: str, m: re.Match[str]) -> str:
 @functools.cache
 def _kin_regex() -> re.Pattern[str]:
     nums = r"two|three|four|five|six|seven|eight|nine|ten|\d{1,2}|twin"
-    kin = lexicons.kin_alternation()  # 'my baby brother', 'my kid sister': the sibling
+    kin = prefix_tree(lexicons.kin_words())  # 'my baby brother', 'my kid sister': the sibling
     anchor = (
         r"my|My|his|His|her|Her|their|Their|our|Our|[Tt]he applicant['’]s|[Tt]he applicants['’]|"
         r"[Tt]he (?:first|second|third) applicant['’]s|[Tt]he [a-z]+['’]s|"

@@ -92,8 +92,8 @@ def find_codes(text: str) -> list[CodeHit]:
         add(tag, m.start(), m.end(), m.group("cc"))
     for m in _SSN.finditer(text):
         add("IDENTIFICATION_NUMBER", m.start(), m.end(), "US")
-    for rx, tag, digits in lexicons.cue_table("code_cues.tsv", re.IGNORECASE):
-        for m in rx.finditer(text):  # "passport no. X1234567": a labelled number
+    for (_, tag, digits), found in lexicons.cue_matches(text, "code_cues.tsv", re.IGNORECASE):
+        for m in found:  # "passport no. X1234567": a labelled number
             if re.search(rf"\d{{{digits}}}", m.group("num")):
                 add(tag, m.start("num"), m.end("num"))
     for m in _PHONE.finditer(text):

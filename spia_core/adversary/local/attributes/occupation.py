@@ -237,8 +237,9 @@ def _pattern(tok: Any) -> str | None:
             return "occupation.stated"
         if head.i == head.sent.start or (head.i > 0 and head.doc[head.i - 1].is_sent_start):
             return "occupation.stated_weak"
-    fellow = any(c.dep_ == "amod" and c.text.lower() == "fellow" for c in tok.children)
-    if fellow and tok.dep_ in {"pobj", "dobj", "nsubj", "ROOT", "attr"}:  # "fellow nurses"
+    if tok.dep_ in {"pobj", "dobj", "nsubj", "ROOT", "attr"} and any(  # "fellow nurses"
+        c.dep_ == "amod" and c.text.lower() == "fellow" for c in tok.children
+    ):
         return "occupation.stated_weak"
     if tok.dep_ == "appos" or (tok.dep_ == "compound" and tok.text.islower() and tok.head.is_title):
         # "Nadia Rahman, pharmacist", "my neighbour, a fire officer", "local baker Priya Raman"
@@ -333,6 +334,7 @@ def _studying(ctx: DocContext, tok: Any) -> list[Finding]:
     ]
 
 
+@functools.cache  # asked for every token of a text
 def _agent_of(verb: str) -> str:
     """The taxonomy title of a verb's agent noun ('welds' -> 'welder'), or '' when none."""
     table, _ = lexicons.occupations()
