@@ -457,3 +457,23 @@ def test_when_a_man_came_in_says_nothing_of_the_writers_sex(adversary: LocalAdve
 def test_a_phrasal_verb_is_no_trade(adversary: LocalAdversary) -> None:
     subjects = _subjects(adversary, "My ex picks the twins up from school on Fridays.")
     assert not any(_value(s, "OCCUPATION") == "Picker" for s in subjects)
+
+
+@pytest.mark.parametrize("name", ["█████ ██████", "[NAME] [NAME]", "XXXX XXXXXXX"])
+def test_a_name_masked_word_by_word_signs_as_one_writer(
+    adversary: LocalAdversary, name: str
+) -> None:
+    text = (
+        "Dear Mrs Achterberg,\n\nI write to confirm that your lease ends on 1 April and that "
+        f"the deposit will be returned in full.\n\nKind regards,\n{name}\nLettings Manager"
+    )
+    subjects = _subjects(adversary, text)
+    assert len(subjects) == 2  # the writer and the addressee, no third person
+    assert "manager" in _value(_author(subjects), "OCCUPATION").lower()
+
+
+def test_a_patient_masked_word_by_word_is_one_person(adversary: LocalAdversary) -> None:
+    text = "Patient: XXXXX XXXXXXXX\nSeen in clinic today. 64-year-old retired postman."
+    subjects = _subjects(adversary, text)
+    assert len(subjects) == 1
+    assert _value(subjects[0], "AGE") == "64"

@@ -72,12 +72,17 @@ def ordinal(word: str) -> int:
 def masked_spans(text: str) -> list[tuple[int, int, str, str]]:
     """(start, end, label, number) of every placeholder the product reads as a mask
     (``exposure.find_placeholders``: [PERSON_2], <LOC>, ***, ████, "(name withheld)" ...);
-    label '' for generic masks."""
-    out = []
+    label '' for generic masks. Two alike generic or person masks a space apart are one (a
+    name masked word by word: "█████ ██████", "[NAME] [NAME]")."""
+    out: list[tuple[int, int, str, str]] = []
     for r in exposure.find_placeholders(text):
-        number = _MASK_NUMBER.search(r.text)
         label = "" if r.label in GENERIC_LABELS else r.label
-        out.append((r.start, r.end, label, number.group(1) if number else ""))
+        number = m[1] if (m := _MASK_NUMBER.search(r.text)) else ""
+        joined = out and out[-1][2:] == (label, number) and text[out[-1][1] : r.start] == " "
+        if joined and (not label or is_person_label(label)):
+            out[-1] = (out[-1][0], r.end, label, number)
+        else:
+            out.append((r.start, r.end, label, number))
     return out
 
 
