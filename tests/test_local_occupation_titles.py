@@ -96,6 +96,10 @@ def test_activity_rows_name_taxonomy_codes() -> None:
         ("@chef_marta : New menu goes live tonight, wish me luck!", "Chef"),
         ("Seller Name: DataAnalystKim | Location: Leeds\nSelling my old desk.", "Data analyst"),
         ("Long week, but I made it to Friday #ProudTeacher", "Teacher"),
+        ("Twelve hours on my feet and I'd do it again tomorrow. #nurselife", "Nurse"),
+        ("Fitted the last cupboard door of the week! #proudcarpenter", "Carpenter"),
+        ("Four call-outs before lunch and my van is a mess #electricianproblems", "Electrician"),
+        ("Sunday roast with my whole family #cookingwithkids", ""),
         ("Update: I sold the desk, thanks all.", ""),
     ],
 )
@@ -192,3 +196,37 @@ def test_no_activity_cue_is_another_trade_s_job_title() -> None:
 )
 def test_words_anyone_says_are_no_trade(post: str) -> None:
     assert _author(post, "OCCUPATION") == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "who", "job"),
+    [
+        (
+            "My uncle spent his whole career in the police before moving to Cork.",
+            "Uncle",
+            "Police officer",
+        ),
+        ("My sister works in retail and hates the Christmas rush.", "Sister", "Retail worker"),
+        (
+            "Our neighbour has worked in construction since he left school.",
+            "neighbour",
+            "Construction worker",
+        ),
+    ],
+)
+def test_another_person_s_field_of_work(text: str, who: str, job: str) -> None:
+    assert [k for k, _ in _person(text, who, "OCCUPATION")] == [job]
+    assert _author(text, "OCCUPATION") == ""  # the writer's sentence is about someone else
+
+
+def test_the_writer_s_field_is_not_their_children_s() -> None:
+    text = (
+        "With two lovely kids and twenty years of nursing behind me, I know how tiring nights are."
+    )
+    people = LocalAdversary().infer(text).subjects
+    jobs = {
+        s.description.split(" - ")[0]: [p.keyword for p in s.piis if p.tag == "OCCUPATION"]
+        for s in people
+    }
+    assert jobs.pop("The author") == ["Nurse"]
+    assert jobs and all("Nurse" not in j for j in jobs.values())

@@ -20,7 +20,6 @@ from spia_core.adversary.local.rules import rule
 
 _BE = frozenset({"am", "'m", "’m", "m", "is", "'s", "’s", "was", "been", "be", "are", "being"})
 _MADE = frozenset({"promoted", "appointed", "elected", "named", "made"})
-_FIRST = frozenset({"i", "me", "we"})
 _DEAR = re.compile(r"(?:^|\n)\s*Dear\s+(?:\w+\.? )?\Z")  # a greeting right before a name
 _RANK = re.compile(rf"\b(?:{lexicons.alternation('rank_word')})\b", re.IGNORECASE)
 _STUDY_VERBS = frozenset({"studying", "study", "studies", "studied", "enrolled", "majoring"})
@@ -113,7 +112,7 @@ def _clause_subject(ctx: DocContext, tok: Any) -> Draft | None:
     if "relcl" in (verb.dep_, tok.dep_):  # "my wife, who teaches / works as": the noun's
         return _named(ctx, (tok if tok.dep_ == "relcl" else verb).head)
     subj = next((c for c in verb.children if c.dep_ in {"nsubj", "nsubjpass"}), None)
-    if subj is None or subj.text.lower() in _FIRST:  # "Been a nurse for ten years.": the author
+    if subj is None or subj.lower_ in {"i", "me", "we"}:  # "Been a nurse for ten years."
         return next((d for d in ctx.drafts if d.is_author), None)
     if subj.text.lower() == "you":  # a letter's "you have been a driver": the greeted addressee
         greeted = (
@@ -441,12 +440,15 @@ def _profile(ctx: DocContext, d: Draft) -> list[Finding]:
 
 _THIRD = re.compile(r"\b(?:his|her|their)\b", re.I)
 _FIRST_PERSON_ANY = re.compile(r"\b(?:I|I['’]m|I['’]ve|my|me|we|our|us)\b")
+_I_WE = re.compile(r"\b(?:I|[Ww]e)\b")
 
 
 def author_matches(ctx: DocContext, d: Draft, rx: re.Pattern[str]) -> list[tuple[int, int]]:
     """Spans of ``rx`` that speak about a post's author: the author's own segments, and other
     text too unless it is in a sentence about someone else ("She ...") or a sentence with no
     first-person word ("my kids and thirty years of nursing" stays the author's)."""
+    if not d.is_author:  # another subject: the matches in their own segments
+        return [(o + m.start(), o + m.end()) for m, o in segment_matches(ctx, d, rx)]
     own = [(g.start, g.end) for g in ctx.segs(d) if g.via == "mention"]
     theirs = [
         (g.start, g.end)
@@ -455,18 +457,15 @@ def author_matches(ctx: DocContext, d: Draft, rx: re.Pattern[str]) -> list[tuple
         for g in ctx.segs(o)
         if g.via == "pronoun"
     ]
-    out = []
-    for m in rx.finditer(ctx.text):
-        s, e = m.start(), m.end()
-        if any(a <= s and e <= b for a, b in own):
-            out.append((s, e))
-            continue
-        if any(a <= s < b for a, b in theirs):
-            continue
-        s0, e0 = ctx.sentence_of(s)
-        if _FIRST_PERSON_ANY.search(ctx.text[s0:e0]):
-            out.append((s, e))
-    return out
+    return [
+        (s, e)
+        for s, e in (m.span() for m in rx.finditer(ctx.text))
+        if any(a <= s and e <= b for a, b in own)
+        or (
+            not any(a <= s < b for a, b in theirs)
+            and _FIRST_PERSON_ANY.search(ctx.text[slice(*ctx.sentence_of(s))])
+        )
+    ]
 
 
 @functools.cache
@@ -481,8 +480,7 @@ def _education_cues() -> tuple[tuple[str, re.Pattern[str]], ...]:
 def _degree(ctx: DocContext, d: Draft) -> list[Finding]:
     """EDUCATION: the first row of ``education_cues.tsv`` matching the person's own text."""
     for value, rx in _education_cues():
-        theirs = [(o + m.start(), o + m.end()) for m, o in segment_matches(ctx, d, rx)]
-        for s, e in author_matches(ctx, d, rx) if d.is_author else theirs:
+        for s, e in author_matches(ctx, d, rx):
             if not ctx.is_masked(s, e) and not (d.is_author and _THIRD.search(ctx.text, s, e)):
                 ev = [ctx.ev(s, e)]  # "in my second year of a nursing degree": a student too
                 out = [rule("occupation.education_stated").find(value, ev)]
@@ -500,6 +498,8 @@ _TAGS = {
         re.MULTILINE,
     ),
 }
+_A = "|".join(_words("tag_affixes"))  # words glued to a job in a hashtag ('#proudnurse')
+_TAG_AFFIX = re.compile(rf"^(?:{_A})(?=[a-z]{{4}})|(?<=[a-z]{{4}})(?:{_A})$")
 
 
 def _tagged_job(ctx: DocContext) -> list[Finding]:
@@ -511,6 +511,7 @@ def _tagged_job(ctx: DocContext) -> list[Finding]:
             if rule_id == "work.handle" and not re.search(r"[a-z][A-Z]|\d|_", m[key]):
                 continue  # a plain word before a colon ("Update:") is no handle
             words = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", m[key])]
+            words = _TAG_AFFIX.sub(r" \g<0> ", " ".join(words)).split()  # '#nurselife'
             cut = [words[i : i + n] for n in (3, 2, 1) for i in range(len(words) - n + 1)]
             hits = (" ".join(w) for w in cut if len(w[0]) > 2 and " ".join(w) in table)
             if phrase := next(hits, ""):
@@ -544,7 +545,7 @@ def _posts(ctx: DocContext, d: Draft) -> list[Finding]:
 
 #: "I work in retail", "ten years in accounting", "my shift at the bakery", "I run a bakery".
 _AT_WORK = (
-    r"\b(?:(?:(?:I|I['’]ve|I['’]m|I have|we|we['’]ve)(?: \w+){{0,2}}? (?:work|worked|working|works)"
+    r"\b(?:(?:(?:I|I['’]ve|I['’]m|I have|we|we['’]ve){1}(?: \w+){{0,2}}? work(?:s|ed|ing)?"
     r"|years?|decades?|careers?|stint|jobs?|colleagues|co-?workers|boss|(?:my|our) (?:shift|job)s?"
     r") (?P<in>in|at|for)|(?P<of>(?:years|decades) of)|(?P<own>(?:I|we) (?:\w+ )?(?:run|own|opened"
     r")))(?: (?:a|an|the|our|my|this))?(?: (?:local|small|big|busy|large|nearby|new|same|little|"
@@ -554,12 +555,14 @@ _AT_WORK = (
 
 
 def _workplace(ctx: DocContext, d: Draft) -> list[Finding]:
-    """The job a field or workplace the author works in implies (``work_places.tsv``; its row
+    """The job a field or workplace the person works in implies (``work_places.tsv``; its row
     '*' is any field whose agent noun is a job: 'proofreading is my day job')."""
-    for rx, label, certainty in lexicons.cue_table("work_places.tsv", re.I, _AT_WORK):
+    at_work = _AT_WORK.replace("{1}", "" if d.is_author else "?")  # "my son works in retail"
+    for rx, label, certainty in lexicons.cue_table("work_places.tsv", re.I, at_work):
         for s, e in author_matches(ctx, d, rx):
             m = rx.match(ctx.text, s)
-            if ctx.is_masked(s, e) or m is None or (m["of"] and certainty < 3):
+            said = d.is_author or not _I_WE.search(ctx.text, *ctx.sentence_of(s))  # 'I' speaks
+            if ctx.is_masked(s, e) or m is None or (m["of"] and certainty < 3) or not said:
                 continue  # "ten years of school": no workplace
             job = _field_agent(m) if label == "*" else label
             job = f"{m['p'].capitalize()} owner" if m["own"] and certainty < 3 else job
@@ -571,8 +574,8 @@ def _workplace(ctx: DocContext, d: Draft) -> list[Finding]:
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
     if d.is_author:
-        out += _tagged_job(ctx) + _profile(ctx, d) + _posts(ctx, d) + _workplace(ctx, d)
-    out += _degree(ctx, d)
+        out += _tagged_job(ctx) + _profile(ctx, d) + _posts(ctx, d)
+    out += _degree(ctx, d) + _workplace(ctx, d)
     if (doc := getattr(ctx, "doc", None)) is None:
         return out
     if "occupation" not in ctx.memo:  # the same for every subject: scan the tokens once
@@ -590,9 +593,6 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     return out
 
 
-_ORG_WORDS = frozenset({"at", "for", "with", "joined", "join", "joining"})
-
-
 def _job_tokens(doc: Any) -> list[tuple[Any, str]]:
     """Tokens of job patterns (rule id), study words ("study"), work verbs and 'at' ("other")."""
     out: list[tuple[Any, str]] = []
@@ -602,7 +602,7 @@ def _job_tokens(doc: Any) -> list[tuple[Any, str]]:
             out.append((tok, "study"))
         elif (rule_id := _pattern(tok)) is not None:
             out.append((tok, rule_id))
-        elif low in _ORG_WORDS or (
+        elif low in {"at", "for", "with", "joined", "join", "joining"} or (
             (_agent_of(low) or low in _words("run_verbs"))
             and any(c.dep_ == "dobj" or c.lower_ == "at" for c in tok.children)
         ):
