@@ -477,3 +477,57 @@ def test_a_patient_masked_word_by_word_is_one_person(adversary: LocalAdversary) 
     subjects = _subjects(adversary, text)
     assert len(subjects) == 1
     assert _value(subjects[0], "AGE") == "64"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We have two girls, Ella and Rose, and a very old cat.",
+        "We have two girls, Ella (7) and Rose (4), and a very old cat.",
+        "Our kids, Ella (7) and Rose (4), love the beach.",
+    ],
+)
+def test_children_listed_by_name_are_the_writers_children(
+    adversary: LocalAdversary, text: str
+) -> None:
+    subjects = _subjects(adversary, text)
+    assert len(subjects) == 3  # the writer and two children, each named
+    children = [s for s in subjects if "of the author" in s.description and _value(s, "NAME")]
+    assert sorted(_value(s, "NAME") for s in children) == ["Ella", "Rose"]
+    if "(7)" in text:
+        assert sorted(_value(s, "AGE") for s in children) == ["4", "7"]
+
+
+def test_masked_children_listed_with_ages_keep_their_ages(adversary: LocalAdversary) -> None:
+    text = "My husband [NAME] and I have two girls, [NAME] (7) and [NAME] (4). We love it here."
+    subjects = _subjects(adversary, text)
+    daughters = [s for s in subjects if s.description.startswith("Daughter")]
+    assert sorted(_value(s, "AGE") for s in daughters) == ["4", "7"]
+    assert len(subjects) == 4  # writer, husband, two daughters
+
+
+def test_a_name_ner_found_once_is_the_same_person_where_it_missed_it(
+    adversary: LocalAdversary,
+) -> None:
+    text = (
+        "The chair welcomed Tomás, who moved into flat 12 in August with his partner. "
+        "Tomás works nights as a porter at the General Hospital."
+    )
+    tomas = _named(_subjects(adversary, text), "Tomás")
+    assert _value(tomas, "OCCUPATION") == "Porter"
+
+
+def test_our_eldest_of_counted_children_is_the_first_and_keeps_her_age(
+    adversary: LocalAdversary,
+) -> None:
+    text = "We came here with the two kids. Our eldest (14) wants to train as a baker like me."
+    kids = [s for s in _subjects(adversary, text) if "of the author" in s.description]
+    assert len(kids) == 2
+    assert [_value(s, "AGE") for s in kids if s.description.startswith("Child 1")] == ["14"]
+
+
+def test_our_youngest_of_counted_children_is_the_last(adversary: LocalAdversary) -> None:
+    text = "We have three kids. Our youngest, 4, still naps after lunch."
+    kids = [s for s in _subjects(adversary, text) if "of the author" in s.description]
+    assert len(kids) == 3
+    assert [_value(s, "AGE") for s in kids if s.description.startswith("Child 3")] == ["4"]

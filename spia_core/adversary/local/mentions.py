@@ -89,7 +89,8 @@ _NAME_CUE = re.compile(
     r"(?:\b(?P<prep>to|for|from|by)|\b(?:with|and|thanks|Thanks|met|meet|love|miss)|&|"
     rf"\b(?P<kin>{lexicons.alternation('name_cue')})\b,?|"
     # "our guide Pemba", "my foreman Kwabena": a possessed noun, then the name in apposition
-    r"\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir) (?:[a-z]+ )?(?P<noun>[a-z]+(?:-in-law)?)"
+    r"\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|two|three|four|five|six|\d) (?:[a-z]+ )?"
+    r"(?P<noun>[a-z]+(?:-in-law)?)"
     r"(?:,|\s\()?)"
     r"(?:\s+|(?<=\())(?P<name>[A-Z][a-z]{2,}(?: [A-Z][a-z]{2,})?)\b"
 )
@@ -170,12 +171,6 @@ def find_cue_names(text: str) -> list[Mention]:
         name = m.group("name")
         if not overlaps(*m.span(), taken) and _is_first(name) and lexicons.fold(name) not in lower:
             out.append(Mention.at(m, "name", "name", name=name, source="cue"))
-    spans = [(x.start, x.end) for x in out]  # "Tomasz and I ... Tomasz booked": again
-    for name, source in dict.fromkeys((n.name, n.source) for n in out if n.kind == "name"):
-        for m in re.finditer(rf"(?<![\w@#]){re.escape(name)}\b", text):
-            if not overlaps(*m.span(), spans):
-                out.append(Mention.at(m, "name", name=name, source=source))
-                spans.append(m.span())
     lead = len(text) - len(text.lstrip())
     for m in patterns.HANDLE.finditer(text):
         if m.start() <= lead + 1 or text[max(0, m.start() - 1) : m.start()].isalnum():
@@ -482,6 +477,9 @@ _PRAISED = re.compile(
     r"(?<!arried to )(?<!ngaged to )(?<!\[DEM\] to )\b(?:[Tt]he|world['’]s) (?:very )?"
     rf"(?:{lexicons.alternation('praise_word')})\s+$"
 )
+#: Names or person masks listed right after a plural kin word ("our kids, Ella (7) and Rose").
+_ITEM = r"(?:[A-Z][a-z]+|\[[A-Z]+(?:_\d+)?\])(?:\s*\(\d{1,2}\))?"
+_NAMED_LIST = re.compile(rf",?\s+{_ITEM}(?:(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*){_ITEM})+")
 
 
 def _possessed_kin(text: str) -> list[Mention]:
@@ -514,6 +512,8 @@ def _possessed_kin(text: str) -> list[Mention]:
         )
         ages = re.match(r" ?\((\d{1,2}(?:(?:,| and| &) ?\d{1,2})+)\)", text[m.end() : m.end() + 30])
         num_word = num_word or (str(len(re.findall(r"\d+", ages[1]))) if ages else "")  # (9, 6)
+        if plural and anchor and not num_word and (named := _NAMED_LIST.match(text, m.end())):
+            num_word = str(len(re.findall(r"[A-Z]\w+", named[0])))  # "our kids, Ella (7) and Rose"
         num = patterns.number_value(num_word) if num_word and plural else None  # "twin brother"
         generic = not anchor and not text[:ks].endswith(("the ", "The "))
         if plural and num is None and (kin.word != "parent" or generic):
@@ -555,7 +555,8 @@ def _counted_children(text: str, out: list[Mention]) -> None:
             continue
         role = m.group("kin").lower()
         if role.endswith("est") and any(k.plural and kinmap[k.role].age_hint for k in out):
-            continue  # "our three kids ... our eldest": one of them
+            out.append(Mention.at(m, "kin", role="child", anchor="my", source=role))  # "our 3 kids
+            continue  # ... our eldest": one of them (kin.link_kin)
         role = role if role in kinmap and not m.group("age") else "child"
         out.append(Mention.at(m, "kin", role=role, anchor="my"))
 

@@ -43,6 +43,11 @@ def link_kin(st: SubjectState) -> None:
         if anchor is None and rules.enabled("subject.kin_possessor"):
             anchor = _possessor(st, k)
         word = lexicons.canonical_kin(kinmap[k.role].word if k.role in kinmap else k.role)
+        if k.source in {"eldest", "oldest", "youngest"}:  # the first (last) of counted children
+            group = [d for d in st.drafts if d.alive and d.anchor is anchor and d.child_count > 1]
+            if group:
+                st.attach(group[-1 if k.source == "youngest" else 0], k)
+            continue
         if k.count > 1:
             first = st.adjacent_after(k.end, limit=3)
             named = st.chain(first, forward=True) if first is not None else []

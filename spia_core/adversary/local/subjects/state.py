@@ -54,6 +54,13 @@ class SubjectState:
                 n.source = "cue"
             spans = [(n.start, n.end) for n in names]
             names += [c for c in cues if not overlaps(c.start, c.end, spans)]
+        c = lexicons.common_words()  # a name found once, again where NER and the cues missed it
+        found = {n.name: n.source for n in names if n.kind == "name" and n.name.lower() not in c}
+        alternatives = "|".join(map(re.escape, sorted(found, key=len, reverse=True)))
+        again = re.finditer(rf"(?<![\w@#-])(?:{alternatives})(?![\w-])", text) if found else ()
+        spans = [(n.start, n.end) for n in names]  # "Tomasz and I ... Tomasz booked"
+        hits = [m for m in again if not overlaps(*m.span(), spans)]
+        names += [Mention.at(m, "name", name=m[0], source=found[m[0]]) for m in hits]
         if not self.legal and rules.enabled("subject.partner_firms"):
             firms = [m.span() for m in _FIRM.finditer(text) if _firm_like(m.group(0))]
             names = [
