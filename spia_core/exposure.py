@@ -19,12 +19,15 @@ from spia_core.taxonomy import DEFAULT_MIN_CERTAINTY, DIRECT_TAGS, DISPLAY_NAMES
 #: Masking placeholders: [REDACTED], [PERSON], [PERSON_2], [LOC], <PERSON>, {NAME}, ***, ███,
 #: ■■■, XXX (three or more capital X as a word), [X], a bare REDACTED, and bracketed notes that
 #: say something was taken out: [Name removed], (name withheld), <redacted>, [s.40(2)].
+#: Every alternative opens with a character, not a look-behind ('XXX' not after a letter or
+#: digit is 'X(?<![A-Za-z0-9]X)XX', '\bREDACTED' is 'R(?<!\wR)EDACTED'), so that a search
+#: skips straight to the characters that can open a placeholder.
 PLACEHOLDER = re.compile(
     r"\[(?P<label>[A-Za-z][A-Za-z_ ]{0,30}?)(?:[_ -]?\d+)?\]"
     r"|<(?P<label2>[A-Z][A-Z_]{1,30}?)(?:_?\d+)?>"
     r"|\{\{?(?P<label3>[A-Z][A-Z_]{1,30}?)(?:_?\d+)?\}?\}"
     r"|\[(?P<note>[^\[\]\n]{1,50})\]|[(<](?P<aside>[^()<>\n]{1,50})[)>]"
-    r"|\*{3,}|█+|[▇▆■▬▮▓]{2,}|(?<![A-Za-z0-9])X{3,}(?![A-Za-z0-9])|\bREDACTED\b"
+    r"|\*{3,}|█+|[▇▆■▬▮▓]{2,}|X(?<![A-Za-z0-9]X)X{2,}(?![A-Za-z0-9])|R(?<!\wR)EDACTED\b"
 )
 #: Bracketed words that are masks of no particular type.
 _GENERIC = frozenset(

@@ -22,9 +22,11 @@ def _spans(pattern, text: str, *args: int) -> list[tuple[tuple[int, int], str]]:
 
 
 def test_same_matches_as_the_regex_on_written_text_and_random_slices() -> None:
-    for flags in (re.IGNORECASE, 0):
-        rx = re.compile(r"\b(" + "|".join(map(re.escape, WORDS)) + r")\b", flags)
-        fast = WordAlternation(WORDS, flags)
+    tree = sorted((w.lower() for w in WORDS), key=len, reverse=True)  # read as a prefix tree
+    for flags, words in ((re.IGNORECASE, WORDS), (0, WORDS), (re.IGNORECASE, tree), (0, tree)):
+        rx = re.compile(r"\b(" + "|".join(map(re.escape, words)) + r")\b", flags)
+        fast = WordAlternation(words, flags)
+        assert fast._tree == (words is tree)
         assert fast.pattern == rx.pattern and fast.flags == rx.flags
         rng = random.Random(3)
         for text in TEXTS:
@@ -76,3 +78,32 @@ def test_regex_set_gives_each_regex_its_own_matches() -> None:
     for regexes in (joined, apart):
         for rx, found in zip(regexes.patterns, regexes.finditer_each(text), strict=False):
             assert [m.span() for m in found] == [m.span() for m in rx.finditer(text)]
+
+
+def test_regex_set_joins_regexes_of_other_flags_and_reads_pieces_of_a_text() -> None:
+    patterns = [
+        re.compile(r"\b(?:phd|master['’]?s)\b", re.IGNORECASE),  # case-insensitive
+        re.compile(r"\bMA\b(?! student)"),  # case-sensitive: not 'ma', 'Ma'
+        re.compile(r"\bma\w*", re.IGNORECASE | re.MULTILINE),
+    ]
+    joined = RegexSet(patterns)
+    assert joined._any is not None and joined._any.pattern.startswith(r"\b(?=")
+    text = "A PhD, an MA and a Masters; ma MA student. Ma\nmaths PHD xMA"
+    for rx, found in zip(patterns, joined.finditer_each(text), strict=True):
+        assert [m.span() for m in found] == [m.span() for m in rx.finditer(text)]
+    # pieces are read as texts of their own (the 'MA' of 'xMA' opens a piece: a word there),
+    # and a stretch matched again from an overlapping piece counts once
+    n = len(text)
+    spans = [(0, 12), (10, 27), (7, 27), (n - 2, n)]
+    for rx, found in zip(patterns, joined.finditer_spans(text, spans), strict=True):
+        want: dict[tuple[int, int], tuple[tuple[int, int], int]] = {}
+        for a, b in spans:
+            for m in rx.finditer(text[a:b]):
+                want.setdefault((a + m.start(), a + m.end()), (m.span(), a))
+        assert [(m.span(), a) for m, a in found] == list(want.values())
+    found = joined.finditer_spans(text, spans)
+    assert [[text[a + m.start() : a + m.end()] for m, a in f] for f in found] == [
+        ["PhD", "Masters"],
+        ["MA", "MA"],
+        ["MA", "Masters", "MA"],
+    ]

@@ -3,14 +3,16 @@
 Python's ``re`` tries every alternative of a large alternation at every word start; a
 taxonomy of thousands of job titles then costs tens of microseconds per character.
 :class:`WordAlternation` finds exactly the matches of that one regex (same spans, same
-alternative chosen: the first in list order that matches), but at each candidate position it
-runs a regex holding only the words whose first character can match there.
+alternative chosen: the first in list order that matches): with the words factored into one
+prefix tree (:func:`prefix_tree`) when that gives the same matches, else by running at each
+candidate position a regex holding only the words whose first character can match there.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
@@ -59,10 +61,19 @@ class WordAlternation:
         # characters (compared as the regex compares them, case folding included)
         self._start = re.compile(rf"\b(?=[{firsts}])", flags) if firsts else _NEVER
         self._by_char: dict[str, re.Pattern[str]] = {}
+        # Words listed longest first that case folding cannot confuse (no IGNORECASE, or all
+        # in lower-case ASCII: no character of a text matches two of their letters): the
+        # alternation is one prefix tree (same matches), which ``re`` itself searches fast.
+        longest_first = all(len(a) >= len(b) for a, b in itertools.pairwise(self.words))
+        plain = not flags & re.IGNORECASE or all(w.isascii() and w == w.lower() for w in self.words)
+        self._tree = longest_first and plain
 
     @functools.cached_property
     def regex(self) -> re.Pattern[str]:
-        """The one big regex (compiled when first asked: compiling it takes about a second)."""
+        """The one regex: the words' prefix tree when it gives the same matches, else the big
+        alternation (compiled when first asked: compiling it takes about a second)."""
+        if self._tree:
+            return re.compile(r"\b(" + prefix_tree(self.words) + r")\b", self._flags)
         return _alternation(self.words, self._flags)
 
     def __getattr__(self, name: str) -> Any:
@@ -81,6 +92,9 @@ class WordAlternation:
         self, string: str, pos: int = 0, endpos: int = sys.maxsize
     ) -> Iterator[re.Match[str]]:
         """The regex's non-overlapping matches, left to right (its ``finditer``)."""
+        if self._tree:
+            yield from self.regex.finditer(string, pos, endpos)
+            return
         endpos = min(endpos, len(string))
         while pos <= endpos:
             cand = self._start.search(string, pos, endpos)
@@ -98,27 +112,62 @@ class WordAlternation:
         return [m.group(1) for m in self.finditer(string, pos, endpos)]
 
 
+#: Flags a regex keeps inside a joined pattern of other flags, as a scoped group '(?i-m:...)'.
+_SCOPED = ((re.IGNORECASE, "i"), (re.MULTILINE, "m"), (re.DOTALL, "s"))
+
+
+def _scoped(rx: re.Pattern[str], flags: int, cut: int = 0) -> str:
+    on = "".join(c for f, c in _SCOPED if rx.flags & f and not flags & f)
+    off = "".join(c for f, c in _SCOPED if flags & f and not rx.flags & f)
+    return f"(?{on}{'-' + off if off else ''}:{_NAMED.sub('(?:', rx.pattern[cut:])})"
+
+
 class RegexSet:
-    """Several regexes over one text, scanned once: a lookahead of their alternation finds
-    every position where one of them can match, and each is then tried at those positions
-    only, which gives exactly its own ``finditer`` (regexes that cannot be joined, with
-    different flags or back-references, are scanned one by one)."""
+    """Several regexes over one text, scanned once: a lookahead of their alternation (each
+    with its own flags) finds every position where one of them can match, and each is then
+    tried at those positions only, which gives exactly its own ``finditer`` (regexes that
+    cannot be joined, with back-references or other flags, are scanned one by one)."""
 
     def __init__(self, patterns: Sequence[re.Pattern[str]]) -> None:
         self.patterns = list(patterns)
         self._any: re.Pattern[str] | None = None
-        flags = {p.flags for p in self.patterns}
-        if len(flags) == 1 and not any(_REFERS.search(p.pattern) for p in self.patterns):
-            joined = "|".join(f"(?:{_NAMED.sub('(?:', p.pattern)})" for p in self.patterns)
+        odd = (
+            p.flags & ~(re.I | re.M | re.S | re.U) or _REFERS.search(p.pattern)
+            for p in self.patterns
+        )
+        if len(self.patterns) > 1 and not any(odd):
+            flags = self.patterns[0].flags
+            # a word boundary that opens every regex is tested once, before the lookahead
+            cut = 2 * all(p.pattern.startswith(r"\b") for p in self.patterns)
+            joined = "|".join(_scoped(p, flags, cut) for p in self.patterns)
             with contextlib.suppress(re.error):  # a global inline flag ('(?i)...'): apart
-                self._any = re.compile(f"(?={joined})", flags.pop())
+                self._any = re.compile(r"\b" * bool(cut) + f"(?={joined})", flags)
 
     def finditer_each(self, text: str) -> list[list[re.Match[str]]]:
         """The matches of each regex in ``text`` (its ``finditer``), in the regexes' order."""
         if self._any is None:
             return [list(rx.finditer(text)) for rx in self.patterns]
-        starts = [m.start() for m in self._any.finditer(text)]
+        if not (starts := [m.start() for m in self._any.finditer(text)]):
+            return [[] for _ in self.patterns]
         return [self._tried(rx, text, starts) for rx in self.patterns]
+
+    def finditer_spans(
+        self, text: str, spans: Iterable[tuple[int, int]]
+    ) -> list[list[tuple[re.Match[str], int]]]:
+        """Per regex, its matches in each piece ``text[a:b]`` of ``spans`` (read as a text of its
+        own), as (match, a); a stretch of ``text`` matched again from a later piece is left out."""
+        out: list[dict[tuple[int, int], tuple[re.Match[str], int]]] = [{} for _ in self.patterns]
+        for a, b in spans:
+            for found, keep in zip(self.finditer_each(text[a:b]), out, strict=True):
+                for m in found:
+                    keep.setdefault((a + m.start(), a + m.end()), (m, a))
+        return [list(keep.values()) for keep in out]
+
+    @staticmethod
+    @functools.cache
+    def of(patterns: tuple[re.Pattern[str], ...]) -> RegexSet:
+        """The set of these regexes, built once."""
+        return RegexSet(patterns)
 
     @staticmethod
     def _tried(rx: re.Pattern[str], text: str, starts: list[int]) -> list[re.Match[str]]:

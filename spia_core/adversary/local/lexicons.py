@@ -139,14 +139,10 @@ def cue_table(
     return tuple((re.compile(template.format(r[0]), flags), r[1], int(r[2])) for r in rows)
 
 
-@functools.cache
-def _cue_set(*table: Any) -> RegexSet:
-    return RegexSet([row[0] for row in cue_table(*table)])
-
-
 def cue_matches(text: str, *table: Any) -> Iterator[tuple[tuple[re.Pattern[str], str, int], list]]:
     """Each row of ``cue_table(*table)`` with its matches in ``text`` (all rows in one scan)."""
-    return zip(cue_table(*table), _cue_set(*table).finditer_each(text), strict=True)
+    rows = cue_table(*table)
+    return zip(rows, RegexSet.of(tuple(r[0] for r in rows)).finditer_each(text), strict=True)
 
 
 @functools.cache

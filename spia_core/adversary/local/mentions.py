@@ -73,9 +73,8 @@ def plausible_name(name: str) -> bool:
         return False
     if lexicons.gazetteer().country(name) or lexicons.fold(name) in lexicons.demonyms():
         return False
-    if lexicons.job_label(name):  # "Consultant Orthopaedic Surgeon" tagged PERSON
-        return False
-    return not name.isupper() or len(name) <= 3
+    # not a job ("Consultant Orthopaedic Surgeon" tagged PERSON) nor a word in capitals
+    return not lexicons.job_label(name) and (not name.isupper() or len(name) <= 3)
 
 
 def handle_to_name(handle: str) -> str:

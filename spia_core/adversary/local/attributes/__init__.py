@@ -8,22 +8,19 @@ from collections.abc import Iterator
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft
 
+_VIAS = ("mention", "pronoun", "list")
+
 
 def segment_matches(
-    ctx: DocContext,
-    d: Draft,
-    rx: re.Pattern[str],
-    vias: tuple[str, ...] = ("mention", "pronoun", "list"),
+    ctx: DocContext, d: Draft, rx: re.Pattern[str], vias: tuple[str, ...] = _VIAS
 ) -> Iterator[tuple[re.Match[str], int]]:
     """Matches of ``rx`` inside the subject's segments; yields (match, offset of the segment)."""
     seen: set[tuple[int, int]] = set()
     for seg in (seg for seg in ctx.segs(d) if seg.via in vias):
         for m in rx.finditer(ctx.text[seg.start : seg.end]):
-            key = (seg.start + m.start(), seg.start + m.end())
-            if key in seen:
-                continue
-            seen.add(key)
-            yield m, seg.start
+            if (key := (seg.start + m.start(), seg.start + m.end())) not in seen:
+                seen.add(key)
+                yield m, seg.start
 
 
 def lookback(ctx: DocContext, d: Draft, width: int = 90) -> Iterator[tuple[str, int]]:

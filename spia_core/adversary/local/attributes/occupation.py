@@ -554,10 +554,20 @@ _AT_WORK = (
 )
 
 
+@functools.cache
+def _any_workplace(at_work: str) -> re.Pattern[str]:
+    """``at_work`` with every row of ``work_places.tsv`` at once: it matches where a row does."""
+    rows = lexicons._read_tsv("work_places.tsv")
+    return re.compile(at_work.format("|".join(f"(?:{r[0]})" for r in rows)), re.I)
+
+
 def _workplace(ctx: DocContext, d: Draft) -> list[Finding]:
     """The job a field or workplace the person works in implies (``work_places.tsv``; its row
     '*' is any field whose agent noun is a job: 'proofreading is my day job')."""
     at_work = _AT_WORK.replace("{1}", "" if d.is_author else "?")  # "my son works in retail"
+    texts = [ctx.text] if d.is_author else [ctx.text[g.start : g.end] for g in ctx.segs(d)]
+    if not any(map(_any_workplace(at_work).search, texts)):
+        return []  # what every row matches: none of them can (one scan instead of one a row)
     for rx, label, certainty in lexicons.cue_table("work_places.tsv", re.I, at_work):
         for s, e in author_matches(ctx, d, rx):
             m = rx.match(ctx.text, s)

@@ -101,9 +101,7 @@ def _code_owner(st: SubjectState, c: CodeHit, prev_end: int) -> tuple[str, str]:
         return "mine", ""
     if other is not None:
         return "other", word
-    if c.tag in {"IDENTIFICATION_NUMBER", "PASSPORT_NUMBER"}:
-        return "other", ""
-    return "", ""
+    return ("other", "") if c.tag in {"IDENTIFICATION_NUMBER", "PASSPORT_NUMBER"} else ("", "")
 
 
 def attach_codes(st: SubjectState) -> None:

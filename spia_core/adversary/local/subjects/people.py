@@ -133,7 +133,7 @@ def looks_english(text: str) -> bool:
     words = re.findall(r"[^\W\d_]+", exposure.without_placeholders(text).lower())[:3000]
     if len(words) < 8:
         return True
-    hits = {lang: sum(w in s for w in words) for lang, s in _stop_words().items()}
+    hits = {lang: sum(map(s.__contains__, words)) for lang, s in _stop_words().items()}
     best = max(hits, key=hits.__getitem__)
     # Words shared by several languages ("in", "die", "a") weigh for all; another language
     # must lead clearly, with several of its own function words.
