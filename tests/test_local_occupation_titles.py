@@ -230,3 +230,28 @@ def test_the_writer_s_field_is_not_their_children_s() -> None:
     }
     assert jobs.pop("The author") == ["Nurse"]
     assert jobs and all("Nurse" not in j for j in jobs.values())
+
+
+@pytest.mark.parametrize(
+    ("text", "who", "job"),
+    [
+        (
+            "My wife spends her days debugging the checkout code and deploying fixes.",
+            "Wife",
+            "Software developer",
+        ),
+        (
+            "My cousin Ana works long nights on the ward, charting vitals before the handover.",
+            "Ana",
+            "Nurse",
+        ),
+    ],
+)
+def test_another_person_s_trade_words(text: str, who: str, job: str) -> None:
+    assert _person(text, who, "OCCUPATION") == [(job, 1)]
+    assert _author(text, "OCCUPATION") == ""
+
+
+def test_trade_words_in_a_text_with_no_writer_are_the_case_s() -> None:
+    text = "Mr Dale spent the morning charting vitals on the ward before the handover."
+    assert _person(text, "Dale", "OCCUPATION") == []

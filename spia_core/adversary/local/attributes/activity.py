@@ -44,7 +44,11 @@ def _cues() -> tuple[Any, ...]:
 
 def _author_tokens(ctx: DocContext, d: Draft) -> list[Any]:
     """Tokens of the text outside every other subject's segments, every mask and the item of a
-    sale listing (what is sold is no work)."""
+    sale listing (what is sold is no work); another subject's: those of their own sentences."""
+    if not d.is_author:  # (a placeholder is never a trade word)
+        own = (g for g in ctx.segs(d) if g.via != "list")
+        own = [ctx.doc.char_span(g.start, g.end, alignment_mode="expand") for g in own]
+        return [t for s in own if s for t in s]
     spans = [(g.start, g.end) for o in ctx.drafts if o is not d for g in ctx.segs(o)]
     spans += [m.span("item") for m in [lexicons.subject_cues()["item"].search(ctx.text)] if m]
     spans = sorted(spans + [(s, e) for s, e, _, _ in ctx.masks])
@@ -68,9 +72,7 @@ def _hits(tokens: list[Any]) -> dict[str, Any]:
         if i + 1 < len(tokens) and tokens[i + 1].i == t.i + 1:
             two = {w := tokens[i + 1].text.lower(), re.sub(r"(?<!s)s$", "", w)}
             forms |= {f"{a} {b}" for a in forms for b in two}
-        for form in forms:
-            if form in index and form not in out:
-                out[form] = t
+        out |= dict.fromkeys(forms & index.keys() - out.keys(), t)
     return out
 
 
@@ -98,15 +100,13 @@ def best_activity(hits: dict[str, Any]) -> tuple[str, float, list[str]] | None:
 
 
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
-    if not d.is_author or getattr(ctx, "doc", None) is None:
-        return []
+    if getattr(ctx, "doc", None) is None or not any(o.is_author for o in ctx.drafts):
+        return []  # a text with no writer (a judgment): its trade words are the case's
     hits = _hits(_author_tokens(ctx, d))
     if (hit := best_activity(hits)) is None or hit[1] < MIN_SCORE:
         return []
-    label, _, cues = hit
-    ev = [ctx.ev(hits[c].idx, hits[c].idx + len(hits[c].text)) for c in sorted(cues)[:4]]
-    out = [rule("occupation.activity").find(label, ev := sorted(ev, key=lambda e: e.start))]
-    job = lexicons.occupations()[0].get(label.lower())  # its usual schooling, as a guess
-    if job is not None and job.education:
+    ev = [ctx.ev(hits[c].idx, hits[c].idx + len(hits[c].text)) for c in sorted(hit[2])[:4]]
+    out = [rule("occupation.activity").find(hit[0], ev := sorted(ev, key=lambda e: e.start))]
+    if (job := lexicons.occupations()[0].get(hit[0].lower())) and job.education:  # as a guess
         out.append(rule("occupation.job_education").find(job.education, ev, certainty=1))
     return out
