@@ -78,11 +78,9 @@ def masked_spans(text: str) -> list[tuple[int, int, str, str]]:
     for r in exposure.find_placeholders(text):
         label = "" if r.label in GENERIC_LABELS else r.label
         number = m[1] if (m := _MASK_NUMBER.search(r.text)) else ""
-        joined = out and out[-1][2:] == (label, number) and text[out[-1][1] : r.start] == " "
-        if joined and (not label or is_person_label(label)):
-            out[-1] = (out[-1][0], r.end, label, number)
-        else:
-            out.append((r.start, r.end, label, number))
+        same = out and out[-1][2:] == (label, number) and text[out[-1][1] : r.start] == " "
+        start = out.pop()[0] if same and (not label or is_person_label(label)) else r.start
+        out.append((start, r.end, label, number))
     return out
 
 
