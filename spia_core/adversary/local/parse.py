@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     """One parsed token (character offsets, dependency label, head index, case)."""
 
     start: int
@@ -18,12 +16,15 @@ class Token:
 
 
 def tokens_of(doc: Any) -> list[Token]:
-    """The tokens of a spaCy ``Doc`` (dependency labels are '' without a parser). Heads come
-    from one array call: reading ``token.head`` per token builds a Python object each time."""
-    import numpy as np
+    """The tokens of a spaCy ``Doc`` (dependency labels are '' without a parser), read from two
+    array calls: reading ``token.head`` or ``token.dep_`` per token builds Python objects."""
+    from spacy.attrs import DEP, HEAD, IDX, IS_LOWER, LENGTH
 
-    heads = doc.to_array(["HEAD"]).astype(np.int64).reshape(-1) if len(doc) else []
+    if not len(doc):
+        return []
+    rows = doc.to_array([IDX, LENGTH, HEAD, IS_LOWER]).astype("int64").tolist()
+    deps = [doc.vocab.strings[d] if d else "" for d in doc.to_array(DEP).tolist()]
     return [
-        Token(t.idx, t.idx + len(t.text), t.dep_, i + int(heads[i]), t.text.islower())
-        for i, t in enumerate(doc)
+        Token(i, i + n, dep, k + head, bool(low))
+        for k, ((i, n, head, low), dep) in enumerate(zip(rows, deps, strict=True))
     ]
