@@ -255,3 +255,17 @@ def test_another_person_s_trade_words(text: str, who: str, job: str) -> None:
 def test_trade_words_in_a_text_with_no_writer_are_the_case_s() -> None:
     text = "Mr Dale spent the morning charting vitals on the ward before the handover."
     assert _person(text, "Dale", "OCCUPATION") == []
+
+
+@pytest.mark.parametrize(
+    ("post", "job"),
+    [
+        ("After a decade of nursing I finally took a week off.", "Nurse"),
+        ("Eighteen years teaching and I still get nervous on the first day.", "Teacher"),
+        ("Six years bookkeeping for small firms has made me love a tidy ledger.", "Bookkeeper"),
+    ],
+)
+def test_years_in_a_field_without_of(post: str, job: str) -> None:
+    author = LocalAdversary().infer(post).subjects[0]
+    found = [(p.keyword, p.explanation.rule) for p in author.piis if p.tag == "OCCUPATION"]
+    assert found == [(job, "occupation.workplace")]

@@ -545,12 +545,12 @@ def _posts(ctx: DocContext, d: Draft) -> list[Finding]:
 
 #: "I work in retail", "ten years in accounting", "my shift at the bakery", "I run a bakery".
 _AT_WORK = (
-    r"\b(?:(?:(?:I|I['’]ve|I['’]m|I have|we|we['’]ve){1}(?: \w+){{0,2}}? work(?:s|ed|ing)?"
-    r"|years?|decades?|careers?|stint|jobs?|colleagues|co-?workers|boss|(?:my|our) (?:shift|job)s?"
-    r") (?P<in>in|at|for)|(?P<of>(?:years|decades) of)|(?P<own>(?:I|we) (?:\w+ )?(?:run|own|opened"
-    r")))(?: (?:a|an|the|our|my|this))?(?: (?:local|small|big|busy|large|nearby|new|same|little|"
-    r"family))? (?P<p>{0})\b(?!\s+(?:of|degree|course|student|school|college|class)s?\b)"
-    r"|\b(?P<q>{0}) (?:is|has been|was) (?:what pays the bills|my (?:day )?job)"
+    r"\b(?:(?:(?:I|I['’]ve|I['’]m|I have|we|we['’]ve){1}(?: \w+){{0,2}}? work(?:s|ed|ing)?|years?|"
+    r"decades?|careers?|stint|jobs?|colleagues|co-?workers|boss|(?:my|our) (?:shift|job)s?)"
+    r" (?P<in>in|at|for)|(?P<of>(?:year|decade)s?(?: of)?)|(?P<own>(?:I|we) (?:\w+ )?(?:run|own|"
+    r"opened)))(?: (?:a|an|the|our|my|this))?(?: (?:local|small|big|busy|large|nearby|new|same|"
+    r"little|family))? (?P<p>{0})\b(?!\s+(?:of|degree|course|student|school|college|class)s?\b)|"
+    r"\b(?P<q>{0}) (?:is|has been|was) (?:what pays the bills|my (?:day )?job)"
 )
 
 
