@@ -11,6 +11,7 @@ inference counted in the exposure rests on evidence covering it.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 
 from spia_core.model import DocumentExposure, PlaceholderReading, Subject, SubjectExposure
@@ -81,7 +82,12 @@ def _bracket_label(raw: str) -> str | None:
 
 def find_placeholders(text: str) -> list[PlaceholderReading]:
     """Every masking placeholder of ``text``, in order, with its label ('' when generic)."""
-    out: list[PlaceholderReading] = []
+    return [PlaceholderReading(*found) for found in _placeholders(text)]
+
+
+@functools.lru_cache(maxsize=8)  # an audit asks about the same text several times
+def _placeholders(text: str) -> tuple[tuple[int, int, str, str], ...]:
+    out: list[tuple[int, int, str, str]] = []
     pos = 0
     while m := PLACEHOLDER.search(text, pos):
         pos = m.end()
@@ -93,10 +99,10 @@ def find_placeholders(text: str) -> list[PlaceholderReading]:
             raw = m.group("label2") or m.group("label3") or ""
             label = "" if raw.lower() in _GENERIC else raw.upper()
         if label is not None:
-            out.append(PlaceholderReading(m.start(), m.end(), m.group(0), label))
+            out.append((m.start(), m.end(), m.group(0), label))
         else:  # a bracket of text: a mask inside it ("the chair ([PERSON_2])") still counts
             pos = m.start() + 1
-    return out
+    return tuple(out)
 
 
 def without_placeholders(text: str, filler: str = " ") -> str:

@@ -630,3 +630,20 @@ def test_cli_progress_names_each_step_and_says_when_a_stage_is_still_running() -
     assert sum("people" in p for p in printed) == 1 and printed[-1].startswith("[100%] done")
     time.sleep(0.5)
     assert out.getvalue().splitlines() == printed  # closed by 'done': no line after it
+
+
+def test_placeholders_of_a_text_read_again_are_fresh_readings() -> None:
+    text = "Dear [PERSON_1], your [ORG] account (name withheld) ends XXXX 4411. ███ signed"
+    first = find_placeholders(text)
+    assert [(p.text, p.label) for p in first] == [
+        ("[PERSON_1]", "PERSON"),
+        ("[ORG]", "ORG"),
+        ("(name withheld)", "NAME"),
+        ("XXXX", ""),
+        ("███", ""),
+    ]
+    first[0].inferred.append("0:NAME")  # what an audit writes into a reading
+    first[0].seen_through = True
+    again = find_placeholders(text)  # the same text again (read from a cache)
+    assert again == find_placeholders(text) and again[0] is not first[0]
+    assert again[0].inferred == [] and not again[0].seen_through

@@ -172,8 +172,7 @@ def contact_countries(text: str) -> list[tuple[int, int, str]]:
     for m in _INTL_PHONE.finditer(text):
         digits = re.sub(r"\D", "", m.group(0))
         regions = (phonenumbers.region_code_for_country_code(int(digits[:n])) for n in (1, 2, 3))
-        region = next((r for r in regions if r and r != "ZZ"), None)
-        if country := gaz.countries_by_iso.get(region):
+        if country := gaz.countries_by_iso.get(next((r for r in regions if r and r != "ZZ"), None)):
             out.append((m.start(), m.end(), country))
     for m in _CUES["cc_tld"].finditer(text):
         tld = m.group("tld")
