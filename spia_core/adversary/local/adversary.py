@@ -45,9 +45,8 @@ def _owner(d: Draft) -> str:
     if a.kin and not a.best_name and a.anchor is not d and a.anchor is not a:
         return "the " + _kin_phrase(a)  # "husband of the sister of the author"
     said = [m.text for m in a.mentions if m.kind == "role"]  # a slot's role: "the patient"
-    said += [
-        f"the {m.role.lower()}" if m.role else m.text for m in a.mentions if m.kind == "placeholder"
-    ]
+    slots = [m for m in a.mentions if m.kind == "placeholder"]
+    said += [f"the {m.role.lower()}" if m.role else m.text for m in slots]
     your = any(m.anchor == "your" for m in d.mentions)  # a letter's "your son"
     said.append("the addressee" if your else "another subject")
     return a.best_name or re.sub(r"^(?:The|Our|My)\b", lambda w: w[0].lower(), said[0])

@@ -72,9 +72,7 @@ def split_run(token: str) -> list[str]:
                     best = (score, [first, last])
     if best is not None:
         return best[1]
-    if t[1:] in lasts:
-        return [t[0], t[1:]]
-    return [t[:-1]] if t[:-1] in lasts else [t]
+    return [t[0], t[1:]] if t[1:] in lasts else [t[:-1]] if t[:-1] in lasts else [t]
 
 
 def handle_tokens(raw: str) -> list[str]:

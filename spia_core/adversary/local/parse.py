@@ -24,7 +24,5 @@ def tokens_of(doc: Any) -> list[Token]:
         return []
     rows = doc.to_array([IDX, LENGTH, HEAD, IS_LOWER]).astype("int64").tolist()
     deps = [doc.vocab.strings[d] if d else "" for d in doc.to_array(DEP).tolist()]
-    return [
-        Token(i, i + n, dep, k + head, bool(low))
-        for k, ((i, n, head, low), dep) in enumerate(zip(rows, deps, strict=True))
-    ]
+    pairs = enumerate(zip(rows, deps, strict=True))
+    return [Token(i, i + n, dep, k + head, bool(low)) for k, ((i, n, head, low), dep) in pairs]

@@ -63,8 +63,7 @@ def _in_scope(p: SubjectPass, st: SubjectState) -> bool:
 
 
 def _order(d: Draft) -> tuple[int, int]:
-    lead = 0 if d.is_author or ("applicant" in d.roles and d.roles["applicant"] <= 1) else 1
-    return (lead, d.first)
+    return (0 if d.is_author or d.roles.get("applicant", 2) <= 1 else 1, d.first)
 
 
 def find_subjects(

@@ -77,9 +77,7 @@ def _role_draft(st: SubjectState, r: Mention) -> Draft | None:
 
         def same_owner(d: Draft) -> bool:
             owners = {_possessor(m.anchor) for m in d.mentions if m.kind == "role"} - {""}
-            if owner == "applicant":
-                return not owners or "applicant" in owners
-            return owner in owners
+            return owner in owners or (owner == "applicant" and not owners)
 
         found = [d for d in found if same_owner(d)]
     exact = [d for d in found if any(q == (pre, comp) for q in quals(d))]
