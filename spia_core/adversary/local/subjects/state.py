@@ -16,6 +16,7 @@ from spia_core.adversary.local.parse import Token
 from spia_core.adversary.local.patterns import LIST_GAP as _LIST_GAP
 from spia_core.adversary.local.patterns import ordinal as ordinal_of
 from spia_core.adversary.local.subjects import people
+from spia_core.text.alternation import prefix_tree
 
 _APPOS_AFTER = re.compile(r"^\s*(?:\(\s*[“\"‘']?\s*|,\s*(?:who was |who is )?|\s)$")
 _APPOS_BEFORE = re.compile(r"^\s*[,(:]?\s*(?:(?:namely|i\.e\.)\s*)?$")
@@ -56,10 +57,9 @@ class SubjectState:
             names += [c for c in cues if not overlaps(c.start, c.end, spans)]
         c = lexicons.common_words()  # a name found once, again where NER and the cues missed it
         found = {n.name: n.source for n in names if n.kind == "name" and n.name.lower() not in c}
-        alternatives = "|".join(map(re.escape, sorted(found, key=len, reverse=True)))
-        again = re.finditer(rf"(?<![\w@#-])(?:{alternatives})(?![\w-])", text) if found else ()
+        again = rf"(?<![\w@#-])(?:{prefix_tree(found) or '(?!)'})(?![\w-])"  # longest name first
         spans = [(n.start, n.end) for n in names]  # "Tomasz and I ... Tomasz booked"
-        hits = [m for m in again if not overlaps(*m.span(), spans)]
+        hits = [m for m in re.finditer(again, text) if not overlaps(*m.span(), spans)]
         names += [Mention.at(m, "name", name=m[0], source=found[m[0]]) for m in hits]
         if not self.legal and rules.enabled("subject.partner_firms"):
             firms = [m.span() for m in _FIRM.finditer(text) if _firm_like(m.group(0))]
