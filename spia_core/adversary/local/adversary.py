@@ -194,10 +194,7 @@ class LocalAdversary:
         progress.report(0, 1, "parse")
         doc = parse(text, pipe)  # the audit's one parse of this text (shared with other stages)
         ents = [(e.start_char, e.end_char, e.label_) for e in doc.ents]
-        if doc.has_annotation("SENT_START"):
-            sents = [(s.start_char, s.end_char) for s in doc.sents]
-        else:
-            sents = _rule_sentences(text)
+        sents = _sentences(doc, text)
         t1 = time.perf_counter()
         masks = masked_spans(text)
         decisions: list[tuple[str, int, int, str]] = []
@@ -246,19 +243,19 @@ def _author_holds_the_rest(ctx: DocContext) -> None:
         return
     covered = sorted((g.start, g.end) for d in ctx.drafts if d is not author for g in ctx.segs(d))
     pos, gaps = 0, []
-    for start, end in covered:
+    for start, end in [*covered, (len(ctx.text), len(ctx.text))]:
         if start > pos:
             gaps.append(Segment(pos, start, "mention"))
         pos = max(pos, end)
-    if pos < len(ctx.text):
-        gaps.append(Segment(pos, len(ctx.text), "mention"))
     ctx.segments.setdefault(id(author), []).extend(
         g for g in gaps if ctx.text[g.start : g.end].strip()
     )
 
 
-def _rule_sentences(text: str) -> list[tuple[int, int]]:
-    """Sentence spans without a parser: the stretches between sentence breaks."""
+def _sentences(doc, text: str) -> list[tuple[int, int]]:
+    """Sentence spans: the parser's, else the stretches between sentence breaks."""
+    if doc.has_annotation("SENT_START"):
+        return [(s.start_char, s.end_char) for s in doc.sents]
     breaks = re.finditer(r"(?<=[.!?])\s+(?=[A-Z“\"(\[])|\n{2,}", text)
     cuts = [0, *(i for m in breaks for i in m.span()), len(text)]
     return list(zip(cuts[::2], cuts[1::2], strict=True))

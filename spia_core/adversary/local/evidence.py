@@ -49,12 +49,10 @@ def best(findings: list[Finding]) -> Finding | None:
     top = ranked[0]
     # Merge evidence from findings that agree with the winner.
     merged = list(top.evidence)
-    seen = {(e.start, e.end) for e in merged}
     agree = [f for f in ranked[1:] if f.keyword.lower() == top.keyword.lower()]
     for e in (e for f in agree for e in f.evidence):
-        if (e.start, e.end) not in seen and len(merged) < 6:
+        if len(merged) < 6 and all((x.start, x.end) != (e.start, e.end) for x in merged):
             merged.append(e)
-            seen.add((e.start, e.end))
     certainty = min(5, top.certainty + (1 if len(agree) >= 2 and top.certainty < 3 else 0))
     return Finding(top.tag, top.keyword, certainty, top.hardness, merged, top.rule, top.explains)
 

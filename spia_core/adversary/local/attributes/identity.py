@@ -26,21 +26,13 @@ _HEADER = re.compile(
 
 @dataclass(frozen=True)
 class NameChoice:
-    """The NAME chosen for a subject, with its certainty, evidence and the rule used."""
+    """The NAME chosen for a subject, with its certainty, evidence and how it was found (a
+    mention, header, signoff or email: the rule ``identity.name_<source>``)."""
 
     name: str
     certainty: int
     evidence: list[Evidence]
     source: str
-
-
-def name_rule(source: str) -> str:
-    """The rule id of a NAME choice: how the name was found (a mention, header, e-mail)."""
-    return {
-        "header": "identity.name_header",
-        "email": "identity.name_email",
-        "signoff": "identity.name_signoff",
-    }.get(source, "identity.name_mention")
 
 
 _NAME_WORDS = r"[A-Z][\w'’\-]+(?: (?:[A-Z]\.|[A-Z][\w'’\-]+)){0,2}"
@@ -103,7 +95,7 @@ def subject_name(ctx: DocContext, d: Draft) -> NameChoice | None:
     emails = [c.value for c in d.codes if c.tag == "EMAIL_ADDRESS"]
     value, cert, best = draft_name(d)
     if best is not None:
-        return NameChoice(value, cert, [ctx.ev(best.start, best.end)], best.kind)
+        return NameChoice(value, cert, [ctx.ev(best.start, best.end)], "mention")
     lead = ctx.text[: len(ctx.text) - len(ctx.text.lstrip())]
     opens = any(m.kind == "placeholder" and m.start == len(lead) for m in d.mentions)
     if (d.is_author or opens) and (head := header_name(ctx.text)) is not None:
@@ -127,5 +119,6 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         rule("identity.code").find(c.value, [ctx.ev(c.start, c.end)], tag=c.tag) for c in d.codes
     ]
     if (c := subject_name(ctx, d)) is not None:
-        out.insert(0, rule(name_rule(c.source)).find(c.name, c.evidence, certainty=c.certainty))
+        found = rule(f"identity.name_{c.source}").find(c.name, c.evidence, certainty=c.certainty)
+        out.insert(0, found)
     return out

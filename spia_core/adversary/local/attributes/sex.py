@@ -59,13 +59,10 @@ def _author_self(ctx: DocContext, d: Draft) -> list[Finding]:
             continue
         sex = "Male" if m.group("m") or m.group("m2") or m.group("m3") else "Female"
         out.append(rule("sex.self_description").find(sex, [ctx.ev(s, e)]))
-    for m in _EMOJI_SEX.finditer(ctx.text):
+    hits = [("sex.gendered_emoji", m) for m in _EMOJI_SEX.finditer(ctx.text)][:1]  # the first
+    for rid, m in hits + [("sex.hashtag", m) for m in _HASHTAG.finditer(ctx.text)]:
         sex = "Male" if (m.group("m") or m.group("m2")) else "Female"
-        out.append(rule("sex.gendered_emoji").find(sex, [ctx.ev(*m.span())]))
-        break
-    for m in _HASHTAG.finditer(ctx.text):
-        sex = "Male" if (m.group("m") or m.group("m2")) else "Female"
-        out.append(rule("sex.hashtag").find(sex, [ctx.ev(*m.span())]))
+        out.append(rule(rid).find(sex, [ctx.ev(*m.span())]))
     return out
 
 

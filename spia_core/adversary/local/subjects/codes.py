@@ -16,14 +16,11 @@ _CUES = lexicons.subject_cues()
 
 _QUOTE_OPEN = re.compile(r"[“\"][^”\"\n]{0,60}$")
 
-_OTHER_CUE = re.compile(
-    rf"\b(?:{lexicons.alternation('other_cue')})\b(?:(?!\b(?:my|our|i|me)\b)[^.;:])*$"
-)
-
-#: Cues that an e-mail address or phone number is someone else's ("addresses like X",
-#: "I emailed X", "contacted X").
-_OTHER_CONTACT = re.compile(
-    rf"\b(?:{lexicons.alternation('contact_cue')})\b(?:(?!\b(?:my|our|i|me)\b)[^.;:])*$"
+#: A cue that a code is someone else's, then no first person to the end ("like X"); for an
+#: e-mail address or phone number, contact_cue ("addresses like X", "I emailed X").
+_OTHER_CUE, _OTHER_CONTACT = (
+    re.compile(rf"\b(?:{lexicons.alternation(c)})\b(?:(?!\b(?:my|our|i|me)\b)[^.;:])*$")
+    for c in ("other_cue", "contact_cue")
 )
 
 _CONTACT_TAGS = frozenset({"PHONE_NUMBER", "EMAIL_ADDRESS"})
@@ -87,11 +84,8 @@ def _code_owner(st: SubjectState, c: CodeHit, prev_end: int) -> tuple[str, str]:
     word = re.match(r"\w+", before[other:]).group(0) if other is not None else ""
     word = {"records": "", "record": "", "account": "", "profile": ""}.get(word, word)
     mine = _last(r"\b(?:my|our|i|me|mine)\b", before)
-    if (
-        word
-        and mine is not None
-        and re.match(rf"(?:my|our) {word} (?:id|number|no\b|card)", before[mine:])
-    ):
+    own = rf"(?:my|our) {word} (?:id|number|no\b|card)"
+    if word and mine is not None and re.match(own, before[mine:]):
         other = None  # "my student ID", "our customer number": the writer's own
     if re.search(r"\bcorrect\b|\bcredentials?\b|\bvalid\b", before[-45:]):
         return "mine", ""
