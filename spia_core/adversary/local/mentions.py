@@ -552,12 +552,10 @@ def _counted_children(text: str, out: list[Mention]) -> None:
         before = text[max(0, m.start() - 30) : m.start()]
         if m.group("age") and not re.search(r"\b(?:with|and|&|have|has|our|my)\s*$", before):
             continue
-        role = m.group("kin").lower()
-        if role.endswith("est") and any(k.plural and kinmap[k.role].age_hint for k in out):
-            out.append(Mention.at(m, "kin", role="child", anchor="my", source=role))  # "our 3 kids
-            continue  # ... our eldest": one of them (kin.link_kin)
-        role = role if role in kinmap and not m.group("age") else "child"
-        out.append(Mention.at(m, "kin", role=role, anchor="my"))
+        word = m.group("kin").lower()  # "our 3 kids ... our eldest": one of them (kin.link_kin)
+        eldest = word.endswith("est") and any(k.plural and kinmap[k.role].age_hint for k in out)
+        role = word if word in kinmap and not m.group("age") and not eldest else "child"
+        out.append(Mention.at(m, "kin", role=role, anchor="my", source=word if eldest else ""))
 
 
 #: Children a masked count stands for when nothing else says how many ("our [QUANTITY] kids").
@@ -587,10 +585,8 @@ def _masked_kin(text: str, out: list[Mention]) -> None:
             if m["two"]:  # mum and dad, wife and kids; 'her [DEM] and [QUANTITY] [DEM]': children,
                 n = MASKED_CHILDREN if "[Q" in m["two"] else 1
                 out[-1].role, role = (role, "child") if n > 1 else _PAIRS.get(role, (role, "child"))
-                kw = {"role": role, "anchor": anchor, "count": n, "plural": n > 1}
-                out.append(
-                    Mention.between(text, m.end(), m.end("two"), "kin", source="guess", **kw)
-                )
+                kw = {"anchor": anchor, "count": n, "plural": n > 1, "source": "guess"}
+                out.append(Mention.between(text, m.end(), m.end("two"), "kin", role=role, **kw))
     for m in re.finditer(r"\b(?P<anchor>[Oo]ur|[Mm]y) little ones?\b", text):
         out.append(Mention.at(m, "kin", role="child", anchor=m.group("anchor").lower()))
 
