@@ -142,9 +142,10 @@ def cue_matches(text: str, *table: Any) -> Iterator[tuple[tuple[re.Pattern[str],
 
 
 @functools.cache
-def subject_cues() -> dict[str, re.Pattern[str]]:
-    """The named regexes of ``subject_cues.tsv`` (key -> compiled pattern)."""
-    return {key: rx for rx, key, _ in cue_table("subject_cues.tsv")}
+def subject_cues(name: str = "subject_cues.tsv") -> dict[str, re.Pattern[str]]:
+    """The named regexes (key -> compiled pattern) of ``subject_cues.tsv`` (subject finding) or
+    of ``attribute_cues.tsv`` (the attribute rules)."""
+    return {key: rx for rx, key, _ in cue_table(name)}
 
 
 @dataclass(frozen=True)

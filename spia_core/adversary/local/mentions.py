@@ -185,10 +185,7 @@ def _no_given() -> frozenset[str]:  # "Dear", "Uncle", "Chef" before a name: no 
     return lexicons.common_words() | w("not_name") | w("role_noun") | {*lexicons.kin_words(), *jobs}
 
 
-_FORM_NAME = re.compile(
-    r"(?im)^[ \t]*(?P<role>[a-z]+)[ \t]+(?:full[ \t]+)?name[ \t]*:[ \t]*"
-    r"(?P<name>(?-i:[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+){1,3}))[ \t]*$"
-)
+_FORM_NAME = _CUES["form_name"]
 
 
 def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> list[Mention]:
@@ -426,10 +423,7 @@ _PAIRS = dict.fromkeys(_GUESS["elder parent"], ("mother", "father"))  # 'my [DEM
 _PAIRS |= dict.fromkeys(_GUESS["young"], ("son", "daughter"))
 _GUESS["apart"] = _GUESS["elder parent"]  # 'my [DEM] rang from her flat': lives apart, no spouse
 #: An age said of a masked relative ('my [DEM] [PERSON] is [DATETIME]', 'She is [QUANTITY]').
-_AGED = re.compile(
-    r"^,? ?(?:\[PERSON(?:_\d+)?\],? )?(?:who )?(?:is|turned|turns|\() ?\[(?:DATETIME|QUANTITY)\]"
-    r"|\b(?:[Ss]he|[Hh]e)(?:['’]s| is| turned| turns) \[(?:DATETIME|QUANTITY)\]"
-)
+_AGED = _CUES["masked_aged"]
 
 
 def _guess_relative(text: str, m: re.Match[str]) -> str:

@@ -19,10 +19,7 @@ CLOSING = (
 #: The gap between two items of a list of people ("A, B and C", "A (7) and B").
 LIST_GAP = re.compile(r"^\s*(?:\(\d{1,2}\)\s*)?(?:,|and|&|, and|,\s*and)\s*$")
 #: Text ending in "<someone other than the writer> is a", before "mother of two".
-THIRD_COPULA = re.compile(
-    r"(?:\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]he) \w+|\b[Ss]?[Hh]e|\b[A-Z][a-z]+),? "
-    r"(?:is|was|became|has been) (?:\w+ ){0,2}\Z"
-)
+THIRD_COPULA = _CUES["third_copula"]
 PERSON_LABELS = frozenset({"PERSON", "PER", "NAME", "PERSON_NAME"})
 #: Labels of placeholders that say nothing of what they hide ("[REDACTED]"): generic masks.
 GENERIC_LABELS = frozenset({"REDACTED", "REMOVED", "MASKED", "CENSORED", "HIDDEN", "ANONYMISED"})

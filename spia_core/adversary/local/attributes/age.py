@@ -16,6 +16,8 @@ from spia_core.adversary.local.mentions import Mention
 from spia_core.adversary.local.rules import rule
 from spia_core.taxonomy import REFERENCE_DATE
 
+_CUES = lexicons.subject_cues("attribute_cues.tsv")
+
 _MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
 _UNITS = list(lexicons.word_map("number_unit"))  # "one" ... "nineteen", in order
 _TENS = {w: int(v) for w, v in lexicons.word_map("number_ten").items()}  # "twenty" -> 20
@@ -24,11 +26,7 @@ NUMBER_WORDS: dict[str, int] = {w: i for i, w in enumerate(_UNITS, 1)} | _TENS
 NUMBER_WORDS.update(
     {f"{t}-{u}": v + i for t, v in _TENS.items() for i, u in enumerate(_UNITS[:9], 1)}
 )
-_BORN = re.compile(
-    r"\b[Bb]orn\s+(?:(?:in|at)\s+[A-Z][\w\-]+(?: [A-Z][\w\-]+)?,?\s+(?=(?:in|on)\s))?"
-    r"(?:on\s+|in\s+)?(?:(?P<day>\d{1,2})\s+(?P<month>[A-Z][a-z]+)\s+|"
-    r"(?P<month2>[A-Z][a-z]+)\s+(?P<day2>\d{1,2}),?\s+)?(?:in\s+)?(?P<year>1[89]\d\d|20[0-2]\d)\b"
-)
+_BORN = _CUES["born"]
 _AGED = re.compile(
     r"\b(?:aged\s+(?P<a>\d{1,3})|(?P<b>\d{1,3})[- ]years?[- ]old|age of (?P<c>\d{1,3})|"
     r"(?:I am|I'm|I’m)\s+(?P<d>\d{1,2})\b(?!\s*(?:%|kg|km|years? (?:of|in|at|with|since)))|(?P<e>\d{1,2})\s*(?:yo|y/o)\b|"  # noqa: E501
@@ -47,18 +45,12 @@ _AGED = re.compile(
     r"|\b(?:he|she)(?: is|['’]s)(?: only| just| now| nearly| almost)? (?P<v>[1-9]\d?)(?=[,.;!?)]| and\b| years?\b(?! (?:of|in|at|with|since))))",  # noqa: E501
     re.IGNORECASE | re.MULTILINE,
 )
-_DECADE = re.compile(
-    r"\b(?i:in|into|hit|hitting|reached|entering) (?:my|his|her|their) (?:(?P<q>early|mid|late)[- ])?(?P<dec>twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties|[2-9]0s)\b|\b(?P<s>[2-9]0)[- ]?something\b"  # noqa: E501
-)
+_DECADE = _CUES["decade"]
 _DECADES = {w: int(v) for w, v in lexicons.word_map("decade").items()}  # "forties" -> 40
 #: "class of 2010" (school leavers are about 18), "born in '88", "Class of '05".
 _CLASS_OF = re.compile(r"\b[Cc]lass of (?:(?P<y4>(?:19|20)\d\d)|['’](?P<y2>\d\d))\b")
 _BORN_SHORT = re.compile(r"\b[Bb]orn in ['’](?P<y2>\d\d)\b")
-#: "The applicants were born in 1931 and 1936, respectively", "two sons born in 1979 and
-#: 1983": several birth years in one list.
-_BORN_LIST = re.compile(
-    r"\b[Bb]orn\s+in\s+(?P<list>(?:1[89]\d\d|20[0-2]\d)(?:(?:,\s*|,?\s+and\s+)(?:1[89]\d\d|20[0-2]\d))+)"
-)
+_BORN_LIST = _CUES["born_list"]
 _YEAR = re.compile(r"(?<![\w/])(?:19[5-9]\d|20[0-2]\d)(?![\w/])")  # not in 'Ref 12/2024/7'
 
 
@@ -101,12 +93,7 @@ def _listed_birth(ctx: DocContext, d: Draft) -> list[Finding]:
 #: (before), "Ines, 29, ..." or "my son (7)" or "partner (36M)" (after).
 _AGE_IN = re.compile(r"\b(?P<n>\d+|[a-z]+(?:-[a-z]+)?)[- ](?P<u>year|month)s?[- ]old\b", re.I)
 _AGE_BEFORE = re.compile(_AGE_IN.pattern + r"(?:(?:\s+[\w-]+){1,3}\s*,)?\s+$", re.I)
-_AGE_AFTER = re.compile(
-    r"(?:\s+here)?\s*(?:,\s*(?P<n>[1-9]\d?)(?=\s*(?:,|and\b|\.|$))|\(\s*(?P<p>[1-9]\d?)\s*[MFmf]?\))"
-    r"|,? (?:who )?(?:is|was|just|has just|recently)? ?(?:turned|turns|is|was) (?P<t>[1-9]\d?)"
-    r"(?=\s*(?:[,.!?;)]|(?:and|but|now|today|yesterday|on|in|last|next|this|years?)\b|$))"
-    r"|['’]s (?P<b>[1-9]\d)(?:st|nd|rd|th)\b"
-)
+_AGE_AFTER = _CUES["age_after"]
 _AGE_LIST = re.compile(r"\s*(?:\(|,\s*aged\s+)\d\d?(?:\s*(?:,|and|&)\s*\d\d?)+\)?")
 
 

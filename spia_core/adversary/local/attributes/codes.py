@@ -7,22 +7,15 @@ from dataclasses import dataclass
 
 import spia_core.adversary.local.lexicons as lexicons
 
+_CUES = lexicons.subject_cues("attribute_cues.tsv")
+
 _EMAIL = re.compile(r"\b[\w.+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+\b")
-_PREFIXED = re.compile(
-    r"\b(?P<cc>[A-Z]{2})-(?P<kind>ID|DL|PP|PASS|SSN|NIN)-(?P<num>[A-Z0-9]{4,14})\b"
-)
+_PREFIXED = _CUES["prefixed_code"]
 _SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
 #: A phone-like run: "+44 20 7946 0958", "(022) 148-2097", "+61.3.1472.1472", "001-970-538-0274x11".
-_PHONE = re.compile(
-    r"(?<![\w+\-./])(?:\+\d{1,3}|\(\+?\d{1,4}\)|\d{1,5})(?:[ .\-]?(?:\(\d{1,4}\)|\d{1,5})){1,6}"
-    r"(?:\s?(?:x|ext\.?)\s?\d{1,6})*(?![\w\-])"
-)
+_PHONE = _CUES["phone"]
 _PHONE_CONTEXT = re.compile(rf"{lexicons.alternation('phone_cue')}|tel\b", re.IGNORECASE)
-_NOT_PHONE_BEFORE = re.compile(
-    r"(?:no\.|nos\.|application|case|§|article|\bcode|error|version|record|order|invoice|ref\b|"
-    r"reference|(?-i:\bID\b|\b[A-Z]{3})|(?<!phone )#|[$€£¥₹₺]|\btoken|\bpatch|\bbuild)\s*[:(]?\s*$",
-    re.IGNORECASE,
-)
+_NOT_PHONE_BEFORE = _CUES["not_phone_before"]
 _PASSPORT_NEAR = re.compile(r"(?<![\w\-])[A-Z]{0,2}\d{6,9}(?![\w\-])")
 
 
@@ -45,10 +38,7 @@ def _possible_international(digits: str) -> bool:
         return False
 
 
-_DATE_LIKE = re.compile(
-    r"(?:19|20)\d{2}[\s.\-/]\d{1,2}[\s.\-/]\d{1,2}|\d{1,2}[\s.\-/]\d{1,2}[\s.\-/](?:19|20)\d{2}"
-    r"|(?:(?:19|20)\d{2}[\s\-]+)+(?:19|20)\d{2}"
-)
+_DATE_LIKE = _CUES["date_like"]
 _US_FORMAT = re.compile(r"(?:\(\d{3}\)\s?|\d{3}[.\-])\d{3}[.\-]\d{4}(?:\s?(?:x|ext\.?)\s?\d+)*")
 
 

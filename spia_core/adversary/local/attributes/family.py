@@ -17,6 +17,8 @@ from spia_core.adversary.local.lexicons import canonical_kin
 from spia_core.adversary.local.patterns import FIRST_PERSON
 from spia_core.adversary.local.rules import rule
 
+_CUES = lexicons.subject_cues("attribute_cues.tsv")
+
 #: Status words and what they say, with the certainty they give.
 _STATUS = lexicons.cue_table("relationship_cues.tsv", re.IGNORECASE)
 _OTHERS_STATUS = lexicons.subject_cues()["others_status"]
@@ -33,11 +35,7 @@ def _not_status(text: str, a: int, b: int) -> bool:
 
 _THIRD_PERSON = re.compile(r"\b(?:he|she|they|his|her|their|him|them)\b", re.I)
 #: Cues that survive masking: "[DEM] life with [PERSON]", "our little ones", "our 3 kids".
-_SHARED_FAMILY = re.compile(
-    r"\bour\s+(?:\[\w+\]\s+|\w+\s+){0,2}?(?:little ones?|kids|kiddos|children|babies|baby|"
-    r"son|daughter|sons|daughters|twins|family|home|\[[A-Z]+\])",
-    re.I,
-)
+_SHARED_FAMILY = _CUES["shared_family"]
 _LIFE_WITH = re.compile(r"\b(?:life|home|weekend|evening|time) with \[PERSON(?:_\d+)?\]", re.I)
 #: A person named right after "married life with", "married to", "my hubby" is the spouse;
 #: "evening with X and our little one" makes X the co-parent.
@@ -46,29 +44,12 @@ _SPOUSE_BEFORE = re.compile(
     rf"\b(?:my|our) (?:dear |amazing |lovely )?(?:{lexicons.alternation('spouse_word')}),?)\s*$"
 )
 _COPARENT_AFTER = re.compile(r"^\s*(?:and|&)\s+(?:our|my)\b")
-_PARENTS_BEFORE = re.compile(
-    r"\b(?:my|our)\s+(?:parents|folks|\[[A-Z]+\])\s*[,:(]?\s*"
-    r"(?:(?:\[PERSON(?:_\d+)?\]|[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s*(?:,|&|and)\s*)?$"
-)
+_PARENTS_BEFORE = _CUES["parents_before"]
 #: "His wife died on ...", "the death of his wife", "after her husband's death".
-_DIED_AFTER = re.compile(
-    r"(?:['’]s death|,? who)?\s*(?:had |has |was |then )?(?:died|passed away|was killed|"
-    r"deceased|death)\b"
-)
+_DIED_AFTER = _CUES["died_after"]
 _DEATH_OF = re.compile(r"\b(?:death|loss|murder|killing) of\s+(?:his|her|their|my)?\s*$")
 _DEM_LIFE = re.compile(r"\[(?:DEM|NORP|MISC)\] life\b")
-#: Masked status structures that read as a parent raising children alone (masking hides the
-#: status word, the structure survives): "a [DEM] [DEM] of [QUANTITY]" ("a single dad of 4"),
-#: "[DEM] but devoted to my [QUANTITY] [DEM]" (a status one must overcome: "Separated but
-#: devoted to my girls"), and a masked word listed among life's hardships ("tough years -
-#: [DEM], two jobs ..."). Divorce is the commonest way to be a lone parent.
-_LONE_PARENT = re.compile(
-    r"\b[Aa] \[DEM\] \[DEM\] (?:of|to) \[(?:QUANTITY|CARDINAL)\]"
-    r"|(?:^|[.!?:–—\-]\s*|\n)\[DEM\],? but (?:\w+ ){0,2}(?:dedicated|devoted|committed|"
-    r"determined|grateful|thankful|blessed|happy|proud|still|strong|focused)\b"
-    r"|\b(?:curveballs?|challenges|struggles|hardships|(?:hard|tough|rough) (?:times|years?)|"
-    r"hits? hard|ups and downs|a lot on my plate|juggling)\b[^.!?\n]{0,12}?[–—:\-]\s*\[DEM\],"
-)
+_LONE_PARENT = _CUES["lone_parent"]
 _PARENTS = {"father", "mother", "parent", "stepfather", "stepmother"}
 _CHILDREN = {"child", "kid", "son", "daughter", "kiddo", "baby", "stepson", "stepdaughter"}
 

@@ -18,10 +18,7 @@ from spia_core.adversary.local.rules import rule
 from spia_core.model import Evidence
 from spia_core.text.casing import english_word
 
-_HEADER = re.compile(
-    r"\A\s*(?:\[[A-Z_]+\]\s*)?(?:(?:Seller|Buyer|User|Contact|Author|Poster|Reviewer)\s*)?(?:Name|name|Username|"
-    r"User|Author|Seller|Posted by|From|\[[A-Z_]+\])\s*:\s*(?P<name>[^|\n]{2,40}?)\s*(?:\||\n|$)"
-)
+_HEADER = lexicons.subject_cues("attribute_cues.tsv")["post_header_name"]
 
 
 @dataclass(frozen=True)

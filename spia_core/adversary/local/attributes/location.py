@@ -13,6 +13,8 @@ from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.mentions import overlaps
 from spia_core.adversary.local.rules import rule
 
+_CUES = lexicons.subject_cues("attribute_cues.tsv")
+
 _PLACE = r"(?P<place>(?:[A-ZÀ-ÖØ-ÞİŞÇĞÖÜ][\w’'\-]+)(?:[ \-](?:[A-ZÀ-ÖØ-ÞİŞÇĞÖÜ][\w’'\-]+|upon|on|de|am)){0,3}|\[[A-Z]+(?:_\d+)?\])"  # noqa: E501
 _RESIDE = re.compile(
     rf"\b(?P<verb>{lexicons.alternation('residence_verb')})\b"
@@ -40,13 +42,7 @@ _ORG_TOWN = re.compile(
 #: A city named as a place, after a preposition ("near Kisumu", not "born in Cork").
 _PREP = re.compile(r"(?<!born )(?<!up )\b(?:in|at|near|into|around|outside|to|of|from)\s(\w+\s)?\Z")
 _WHO = re.compile(r"\b(?P<w>\w+),?\s+(?:who|whose \w+|which|that)\s+(?:\w+\s+)?\Z")
-_NATIONAL = re.compile(
-    r"\b(?:an?|the|two|three|\d+)\s+(?P<dem>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s+(?:nationals?|citizens?|national)\b"  # noqa: E501
-    r"|\b(?:national|citizen|citizens|nationals) of (?:the )?(?P<c>[A-Z][\w\-]+(?: [A-Z][\w\-]+)?)"
-    r"|\bof (?P<dem2>[A-Z][a-z]+) (?:nationality|origin|descent)\b"
-    r"|\b(?:I['’]m|I am|[Aa]s an?)(?: an?)?(?: proud)? (?P<dem3>[A-Z][a-z]+)\b"
-    r"(?![\-'’]| (?!I\b)[A-Z])"
-)
+_NATIONAL = _CUES["national"]
 
 
 def _exact_place(surface: str, country: str = "") -> lexicons.Place | None:
@@ -175,12 +171,7 @@ def _role_place(ctx: DocContext, d: Draft) -> list[Finding]:
     return out
 
 
-#: A judge of the Strasbourg Court, in the Court's drafting: a judge elected for a
-#: State, an ad hoc judge, a judge who withdrew from sitting under Rule 28.
-_ECHR_JUDGE = re.compile(
-    r"\bjudge elected in respect of\b|\bad hoc judge\b|\belected judge\b|"
-    r"\bwithdrew from sitting\b|\bRule 28\b"
-)
+_ECHR_JUDGE = _CUES["echr_judge"]
 
 
 def echr_judge(ctx: DocContext, d: Draft) -> bool:
@@ -202,13 +193,7 @@ def echr_official(ctx: DocContext, d: Draft) -> bool:
 
 
 #: A post's header field with the author's place ("Location: Chennai", "General Location: X").
-_HEADER_PLACE = re.compile(
-    r"(?:^|\|)\s*(?:(?:General|Current|Home|Approximate|Pickup|Meet-?up|Seller)\s+)?"
-    r"(?P<key>Location|City|Town|Country|Area|Region)(?:\s+(?:for|of)\s+(?:Pickup|Pick-up|Sale|"
-    r"Seller|Collection|Meet-?up|Item))?"
-    r"\s*:\s*(?P<value>[^|\n]{1,80}?)\s*(?=\||\n|$)",
-    re.IGNORECASE | re.MULTILINE,
-)
+_HEADER_PLACE = _CUES["header_place"]
 _CHILDREN = frozenset({"child", "kid", "son", "daughter"})
 _CLOSE_KIN = _CHILDREN | {"husband", "wife", "spouse", "partner"}
 
@@ -347,9 +332,7 @@ def demonym_of(country: str) -> str:
 
 
 #: A country calling code left in clear before a masked number: "+63 [CODE]", "(+91) [CODE]".
-_MASKED_PHONE_PREFIX = re.compile(
-    r"(?<![\w+])\(?\+(?P<cc>\d{1,3})\)?[\s.\-]*(?=\[(?:CODE|PHONE|PHONE_NUMBER|NUMBER)(?:_\d+)?\])"
-)
+_MASKED_PHONE_PREFIX = _CUES["masked_phone_prefix"]
 
 
 def phone_prefix(ctx: DocContext, d: Draft) -> list[Finding]:

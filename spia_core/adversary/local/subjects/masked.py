@@ -30,10 +30,7 @@ _PERSON_KEY = re.compile(  # 'Patient: ***', 'Officer handling: ***'
     re.I,
 )
 #: A slot's role: a field key ('Officer handling: XXX'), a role before ('The nurse, XXX,').
-_SLOT_ROLE = re.compile(
-    r"(?:^\s*(?P<key>(?![\w ]*[Nn]ame\b)[A-Z][a-z]+(?: [a-z]+)?)\s*:|"
-    r"\b(?:[Tt]he|[Oo]ur|[Yy]our|[Hh]is|[Hh]er) (?P<role>(?:[a-z\-]+ ){0,2}[a-z]+)\s*,)\s*$"
-)
+_SLOT_ROLE = lexicons.subject_cues()["slot_role"]
 _ACTS_AFTER = re.compile(
     r"^(?:\s*\(\d{1,3}\)|\s*,\s*(?:who|whose|aged|a|an|the|born)\b|['’]s\b|\s+(?:\w+ly\s+)?"
     rf"(?:{lexicons.alternation('slot_verb')})\b)"
