@@ -15,6 +15,7 @@ from spia_core.adversary.local.evidence import span
 from spia_core.adversary.local.mentions import overlaps
 from spia_core.adversary.local.patterns import FEMALE_PRONOUN, FIRST_PERSON, MALE_PRONOUN, PRONOUN
 from spia_core.adversary.local.patterns import LIST_GAP as _LIST_GAP
+from spia_core.adversary.local.subjects import people
 from spia_core.model import Evidence
 
 _CUES = lexicons.subject_cues()
@@ -127,13 +128,17 @@ _CITY_MIN_POP = 50_000
 _COUNTRY_CUES = ("country_cues.tsv", 0, r"\b(?:{})\b")  # the cue table, read as whole words
 
 
-def _unmasked_cities(ctx: DocContext) -> list[tuple[int, int, str]]:
-    """Names of known cities that escaped NER (mid-sentence, capitalised, never written in
-    lower case elsewhere in the text, not a person's name), with their country."""
+def _unmasked_cities(ctx: DocContext) -> list[tuple[int, int, lexicons.Place]]:
+    """Known cities that escaped NER (mid-sentence, capitalised, never written in lower case
+    elsewhere in the text, no name NER found)."""
     text = ctx.text
     lower_words = set(re.findall(r"\b[a-z]+\b", text))
-    ent_spans = [(s, e) for s, e, lab in ctx.ents if lab in {"PERSON", "ORG"}]
-    out: list[tuple[int, int, str]] = []
+    ent_spans = [  # a "person" after a locative ("around Glasgow") may still be a city
+        (s, e)
+        for s, e, lab in ctx.ents
+        if lab in {"ORG", "GPE", "LOC"} or (lab == "PERSON" and not people.locative_before(text, s))
+    ]
+    out: list[tuple[int, int, lexicons.Place]] = []
     seen: dict[str, int] = {}
     for m in _CUES["capword"].finditer(text):
         (s, e), word = m.span(1), m.group(1)
@@ -147,7 +152,7 @@ def _unmasked_cities(ctx: DocContext) -> list[tuple[int, int, str]]:
         if place is None or place.is_country or place.population < _CITY_MIN_POP:
             continue
         seen[key] = seen.get(key, 0) + 1
-        out.append((s, e, place.country))
+        out.append((s, e, place))
     return out
 
 
@@ -202,6 +207,7 @@ class _Ballot:
     ctx: DocContext
     votes: Counter[str] = field(default_factory=Counter)
     ev: dict[str, list[Evidence]] = field(default_factory=dict)
+    cities: list[tuple[lexicons.Place, int, int]] = field(default_factory=list)
 
     def vote(self, country: str, w: float, s: int, e: int) -> None:
         if not country or self.ctx.is_masked(s, e):
@@ -232,12 +238,12 @@ def _vote_places(b: _Ballot) -> None:
         for m in itertools.islice(free, _CUE_MAX_HITS if weight > 1 else 1):
             b.vote(country, weight * 0.7, m.start(), m.end())
     trip = _CUES["travel_to"]  # 'a week in Porto', 'flew to Oslo': no vote
-    for s, e, country in _unmasked_cities(ctx):
-        b.vote("" if trip.search(text[max(0, s - 60) : s]) else country, 1.0, s, e)
+    for s, e, place in _unmasked_cities(ctx):
+        b.cities += [] if trip.search(text[max(0, s - 60) : s]) else [(place, s, e)]
     for s, e, label in ctx.ents:
         if label in {"GPE", "LOC"} and not trip.search(text[max(0, s - 60) : s]):
             if (place := gaz.lookup(text[s:e])) is not None:
-                b.vote(place.country, 1.0 if not place.is_country else 1.5, s, e)
+                b.cities.append((place, s, e))
         elif label == "NORP":
             b.vote(dem.get(lexicons.fold(text[s:e]), ""), 1.0, s, e)
     for m in _CUES["native_word"].finditer(text):
@@ -261,10 +267,22 @@ def _vote_codes_and_drafting(b: _Ballot) -> None:
             b.vote(country, w, found[0].start("cue"), found[0].end("cue"))
 
 
+def _vote_cities(b: _Ballot) -> None:
+    """Places vote last: a city name found in several countries ('Durham', 'Valencia') votes for
+    the one the other cues favour, where its city there has a tenth of the largest's people."""
+    options = lexicons.gazetteer().cities_by_country
+    cities = sorted(b.cities, key=lambda c: len(options.get(lexicons.fold(c[0].name), "")))
+    for place, s, e in cities:
+        rivals = options.get(lexicons.fold(place.name), {})
+        big = [c for c, p in rivals.items() if p.population * 10 >= place.population]
+        pick = max(big, key=lambda c: b.votes[c] - (c != place.country) / 2, default=place.country)
+        b.vote(pick, 1.5 if place.is_country else 1.0, s, e)
+
+
 def infer_country(ctx: DocContext) -> None:
     """The country the document is set in (respondent State, institutions, places, currencies)."""
     b = _Ballot(ctx)
-    for vote in (_vote_state_names, _vote_places, _vote_codes_and_drafting):
+    for vote in (_vote_state_names, _vote_places, _vote_codes_and_drafting, _vote_cities):
         vote(b)
     votes = b.votes
     prior = lexicons.genre_priors().get("echr") if _LEGAL.search(ctx.text) else None

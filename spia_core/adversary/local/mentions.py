@@ -315,6 +315,7 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
         lm = patterns.LEAD_NAME.match(text)
         words = lm.group("name").split() if lm else []
         lead = lm and not any(lexicons.fold(w) in lexicons.words("not_name") for w in words)
+        lead = lead and (not lm["name"].isupper() or is_given_name(lm["name"].title()))  # FOR SALE:
         if lead and (len(words) > 1 or lexicons.fold(words[0]) in lexicons.first_names()):
             names.append(Mention.at(lm, "handle", "name", name=lm.group("name")))
     cv = not names and not hidden and rules.enabled("subject.header_line")  # a CV, a letter
@@ -410,8 +411,9 @@ _WITH_I = re.compile(r"(?<![a-z] )\[[A-Z]+(?:_\d+)?\](?:,? \[[A-Z]+(?:_\d+)?\])*
 _MASKED_RELATIVE = re.compile(
     rf"(?P<anchor>\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[Tt]he applicant['’]s)|\[PERSON\]['’]s)"
     rf" (?!{SOCIAL_NOUNS} )(?:[a-z]+ )?(?P<kin>\[DEM\](?:-in-law)?)(?=,? ?\[(?:PERSON|LOC|GPE|NORP|"
-    r"MISC)(?:_\d+)?](?!,? (?:and|&) \[)|['’]s |,? (?:and|&) (?:(?:I|my)\b|(?P<two>(?:\[QUANTITY] "
-    r")?\[DEM]))| (?:to|at|on|for|with|without|during|who|here|there|home|out|back|along)\b|\s*"
+    r"MISC)(?:_\d+)?](?!,? (?:and|&) \[)|['’]s |,? (?:and|&) (?:(?:I|my|our)\b|(?P<two>"
+    r"(?:\[QUANTITY] )?\[DEM]))| (?:to|at|on|for|with|without|during|who|here|there|home|out|back"
+    r"|along)\b|\s*"
     rf"[.!?;)]|\s*,(?! \[)| (?:\w+ly )?(?:\w+ed|{lexicons.alternation('slot_verb', 'kin_verb')})\b)"
 )
 _WIDOWED = re.compile(r"['’]s (?:death|surname)|,? (?:had )?(?:died|passed away|was killed)")
@@ -438,7 +440,10 @@ def _guess_relative(text: str, m: re.Match[str]) -> str:
         return ("father-in-law", "mother-in-law", "parent-in-law")[sex]
     owner, aged = m.group("anchor").lower(), _AGED.search(window[m.end() - start :])
     kinds = list(_GUESS)[: None if owner == "my" else -1]  # 'apart' is said of the writer's
-    if re.match(r"(?:,? ?\[PERSON(?:_\d+)?\],?)? (?:and|&) I\b", text[m.end() : m.end() + 40]):
+    after = re.match(r"(?:,? ?\[PERSON(?:_\d+)?\],?)? (?:and|&) (?:(I)|our)\b", text[m.end() :])
+    if after and not after[1] and owner == "my":  # 'my [DEM] and our kids': the other parent
+        return ("husband", "wife", "spouse")[sex]
+    if after and after[1]:
         kinds, aged = ["dating"], None  # 'my [DEM] and I ...': a couple, whatever else is said
     cue = {k: rf"\b(?:{lexicons.alternation(*(c + '_cue' for c in k.split()))})\b" for k in kinds}
     young = owner in {"our", "their"} or (aged and re.match(r",? ?\[PERSON", text[m.end() :]))

@@ -138,8 +138,10 @@ def complete_with_email(name: str, emails: list[str]) -> str:
 
 
 def _given(name: str) -> str:
-    """The folded first given name of ``name`` (initials skipped), or ''."""
-    tok = next((t.strip(".") for t in name.replace("_", " ").split() if len(t.strip(".")) > 1), "")
+    """The folded first given name of ``name`` (initials skipped; never the surname after
+    them: 'A. Mensah'), or ''."""
+    words = name.replace("_", " ").split()
+    tok = next((t.strip(".") for t in words[: len(words) - 1 or 1] if len(t.strip(".")) > 1), "")
     return lexicons.fold(tok)
 
 

@@ -44,6 +44,12 @@ _PREP = re.compile(r"(?<!born )(?<!up )\b(?:in|at|near|into|around|outside|to|of
 _WHO = re.compile(r"\b(?P<w>\w+),?\s+(?:who|whose \w+|which|that)\s+(?:\w+\s+)?\Z")
 _NATIONAL = _CUES["national"]
 
+#: Where a person comes from: "born in Manila", "grew up in Lagos", "originally from Krakow".
+_ORIGIN = re.compile(
+    r"\b(?:(?:[Bb]orn|[Gg]rew up|[Rr]aised|[Bb]rought up) in|(?:[Oo]riginally|I['’]m|I am) from"
+    r"|[Nn]ative of) " + _PLACE
+)
+
 
 def _exact_place(surface: str, country: str = "") -> lexicons.Place | None:
     """The place called ``surface`` (as spelt); a city of the document's country wins."""
@@ -308,7 +314,7 @@ def nationality(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
 
     def from_match(m: re.Match[str], off: int, rule_id: str) -> None:
-        if dem := m.group("dem") or m.group("dem2") or m.group("dem3"):
+        if dem := m.group("dem") or m.group("dem2") or m.group("dem3") or m.group("dem4"):
             country = lexicons.demonyms().get(lexicons.fold(dem))
         else:
             country = lexicons.gazetteer().country(m.group("c"))
@@ -318,8 +324,15 @@ def nationality(ctx: DocContext, d: Draft) -> list[Finding]:
     for chunk, off in lookback(ctx, d, 90):
         for m in _NATIONAL.finditer(chunk):
             rest = chunk[m.end() :]  # "I am Kenyan" (dem3): the writer's own, below
-            if not m.group("dem3") and (len(rest) < 40 or not rest.strip(" ,:\n\t")):
+            if not (m["dem3"] or m["dem4"]) and (len(rest) < 40 or not rest.strip(" ,:\n\t")):
                 from_match(m, off, "location.national_before")
+    for m, off in segment_matches(ctx, d, _ORIGIN):  # the country of origin, not of residence
+        if (place := _place(m["place"], ctx.country)) is not None and not place.admin:
+            out.append(
+                rule("location.origin").find(
+                    place.country, [ctx.ev(off + m.start(), off + m.end())]
+                )
+            )
     for m, off in segment_matches(ctx, d, _NATIONAL):
         if not m.group("dem3") or d.is_author:
             from_match(m, off, "location.national_self" if m.group("dem3") else "location.national")

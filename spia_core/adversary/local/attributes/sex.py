@@ -34,6 +34,12 @@ _EMOJI_SEX = re.compile(
     rf"\U0001f3fd|\U0001f3fe|\U0001f3ff)?{_ZWJ}(?![{_PEOPLE}])"
     rf"|[^\s{_ZWJ}]{_ZWJ}(?:(?P<f2>\u2640)|(?P<m2>\u2642))"
 )
+#: "Pt is a 47 y/o female", "X was a quiet man": a gendered noun said of the person.
+_DESCRIBED = re.compile(
+    r"\s+(?:is|was)\s+an?\s+(?:[\w/.-]+\s+){0,3}?(?:(?P<m>male|man|gentleman|boy)|female|woman"
+    r"|lady|girl)(?![\w-])",
+    re.I,
+)
 _POSSESSIVE = re.compile(r"\b(?:my|his|her|your|their|our|the|this|that|whose)\b", re.I)
 _HASHTAG = re.compile(
     r"#(?:(?:\w*?(?P<m>Dad|Daddy|Papa|Father|Man|Guy|Husband|Hubby|Grandpa))|"
@@ -85,6 +91,9 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     for m in d.mentions:
         if m.title and (sex := TITLES.get(m.title.lower().rstrip("."), "")):
             out.append(rule("sex.title").find(sex, [ctx.ev(m.start, m.start + len(m.title))]))
+    for said in filter(None, (_DESCRIBED.match(ctx.text, m.end) for m in d.mentions)):
+        sex = "Male" if said["m"] else "Female"
+        out.append(rule("sex.described").find(sex, [ctx.ev(said.start(), said.end())]))
     if (kin := lexicons.kin_words().get(d.kin)) and kin.sex:
         ev = [ctx.ev(m.start, m.end) for m in d.mentions if m.kind == "kin"][:1]
         out.append(rule("sex.kin_guess" if d.guess else "sex.kin").find(kin.sex, ev))

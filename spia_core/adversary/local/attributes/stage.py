@@ -42,8 +42,11 @@ def candidates(
 
 def choose(findings: dict[str, list[Finding]]) -> list[PII]:
     """One PII per NON-CODE tag (the best finding; 'Retired <job>' for a past job), every
-    distinct CODE value."""
+    distinct CODE value. A job (certainty >= 3) rules out the guessed age of a young child."""
     piis: list[PII] = []
+    job = best(findings.get("OCCUPATION", []))
+    if job and job.certainty > 2 and job.keyword not in _NO_JOB:
+        findings["AGE"] = [f for f in findings.get("AGE", []) if f.rule != "age.child"]
     for tag in TAGS:
         if tag in CODE_TAGS:
             first: dict[str, Finding] = {}  # every distinct value, in order

@@ -419,8 +419,9 @@ _COORDINATED_SELF = re.compile(r"[\s,]*(?:and|&)\s+(?:an?|the)\s+(?:[\w-]+\s+){0
 
 
 #: 'my son, a' / 'his wife, the' right before a job word.
-_KIN_APPOSITION = re.compile(
-    rf"\b(?:my|our|his|her|their)\s+(?P<k>{lexicons.kin_alternation()})"
+_KIN_APPOSITION = re.compile(  # "my son, a doctor", "by a neighbour, a retired nurse"
+    rf"\b(?:my|our|his|her|their|an?|the)\s+(?P<k>{lexicons.kin_alternation()}|"
+    rf"{lexicons.alternation('social_noun')}|man|woman|guy|lady|stranger|passer-by)"
     r"\s*,\s*(?:an?|the)\s+(?:[\w-]+\s+){0,2}$",
     re.I,
 )

@@ -58,6 +58,7 @@ def link_kin(st: SubjectState) -> None:
                 d.kin, d.anchor, d.child_index, d.child_count = word, anchor, i, k.count
             continue
         named = st.adjacent_after(k.end, limit=3) or st.adjacent_before(k.start, limit=3)
+        named = named or st.titled_after(k.end)
         key = (id(anchor), word)
         if named is not None:
             d = st.draft_of(named)
@@ -106,17 +107,23 @@ def _one_relative(st: SubjectState) -> None:
 
 
 def married_to(st: SubjectState) -> None:
-    """Pass: "married to (the amazing) X": X is the writer's spouse."""
+    """Pass: "married to (the amazing) X": X is the writer's spouse; with no writer, the spouse of
+    the sentence's person, else of the text's first one ("Lee is married to the poet X")."""
     author, singles = st.author, st.kin_singles
     for m in _CUES["married_to"].finditer(st.text):
         name = m.group("name") or ""
         named = st.adjacent_after(m.start("name") if name else m.end(), limit=1)
         if named is None and name and is_given_name(name.split()[0]):  # any country's names
             named = st.new(Mention.at(m, "name", "name", name=name)).mentions[0]
-        if named is not None:
-            if not (d := st.draft_of(named)).kin:
-                d.kin, d.anchor = "spouse", author
-            singles[(id(author), "spouse")] = d
+        if named is None:
+            continue
+        d, start = st.draft_of(named), st.text.rfind(".", 0, m.start()) + 1
+        near = [st.draft_of(p) for p in st.people_between(start, m.start())][::-1]
+        first = (x for x in st.drafts if x.alive and not x.kin)
+        anchor = author or next((x for x in [*near, *first] if x is not d), None)
+        if not d.kin:
+            d.kin, d.anchor = "spouse", anchor
+        singles[(id(anchor), "spouse")] = d
 
 
 def implied_spouse(st: SubjectState) -> None:

@@ -99,8 +99,8 @@ def _placeish(st: SubjectState, m: Mention) -> bool:
 
 def _first_line(m: Mention) -> bool:
     """A name never spans a line break ("Paul Ferreira\nOperations Director"): keep its
-    first line; False when nothing is left."""
-    if "\n" not in m.text:
+    first line (a lone title's name is on the next: "a Mr\nPike"); False when nothing is left."""
+    if "\n" not in m.text or m.text.split("\n")[0].strip().rstrip(".").lower() in TITLES:
         return True
     m.text = m.text.split("\n")[0].rstrip()
     m.end = m.start + len(m.text)

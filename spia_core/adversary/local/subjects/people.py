@@ -18,10 +18,12 @@ from spia_core.adversary.local.parse import Token
 #: from Anna", "married to Leigh"): they count only where spaCy already reads a place.
 _LOCATIVE = re.compile(rf"\b(?:{lexicons.alternation('locative')})\s+(?:the\s+)?$", re.I)
 _WEAK_LOCATIVE = re.compile(r"\b(?:from|to|into|onto|on|off|behind)\s+(?:the\s+)?$", re.I)
-#: A verb of speech or action right after a name makes it someone who acts.
+#: A verb of speech or action right after a name makes it someone who acts, as does a role in
+#: brackets ('(chair)').
 _PERSON_VERB = re.compile(
     r"^\s*(?:,\s*(?:who|whose|aged|\d{1,3}\b)|\(\d{1,3}\)|(?:\w+ly\s+)?"
-    rf"(?:{lexicons.alternation('person_verb')})\b)"
+    rf"(?:{lexicons.alternation('person_verb')})\b"
+    rf"|\((?:{lexicons.alternation('role_noun', 'bracket_role')})\))"
 )
 
 

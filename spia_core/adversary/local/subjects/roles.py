@@ -27,8 +27,12 @@ _PREDICATE_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('predicate_word')})
 #: A verb right after an indefinite role makes it the subject of a clause: a person who acts.
 _ACTS_AFTER = re.compile(rf"\s+(?:\w+ly\s+)?(?:{lexicons.alternation('act_verb')})\b")
 
-#: A role that names the person after it: "Class teacher: Mrs X", "Her manager will be X".
-_NAMES_AFTER = re.compile(r"\s*:|\s+(?:is|was|will be) |,? an? (?:[\w-]+ ){0,3}(?:called|named) ")
+#: A role that names the person after it: "Class teacher: Mrs X", "Her manager will be X",
+#: "the previous owner, a Mr X".
+_NAMES_AFTER = re.compile(
+    r"\s*:|\s+(?:is|was|will be) |,? an? (?:[\w-]+ ){0,3}(?:called|named) "
+    r"|, an? (?=M(?:r|rs|s|iss)\b)"
+)
 
 
 def _possessor(anchor: str) -> str:
@@ -43,7 +47,7 @@ def _role_target(st: SubjectState, r: Mention) -> Mention | None:
         return None  # "Mr X, the applicant's father": the role is the possessor
     link = _NAMES_AFTER.match(st.text, r.end)
     after = st.adjacent_after(link.end() if link else r.end)
-    found = (link and after) or st.adjacent_before(r.start) or after
+    found = (link and after) or st.adjacent_before(r.start) or after or st.titled_after(r.end)
     place = _CUES["role_place"].match(st.text, r.end)  # "the tenant at flat 3, [NAME], who"
     if found is None and place and rules.enabled("subject.role_apposition"):
         found = st.adjacent_after(place.end(), limit=1)
@@ -198,6 +202,12 @@ _ROLE_NOUN = re.compile(
     r"(?!-)(?!s\b)(?!['’]s (?:licen[cs]e|manual|guide|seat|cab)\b)"
 )
 
+#: Notes open a sentence with a bare role noun: "Pt is a 47 y/o female", "Client reports ...".
+_BARE_ROLE = re.compile(
+    rf"(?:^|(?<=[.;:] ))(?P<noun>{lexicons.alternation('role_noun')})"
+    r"(?=\s+(?:is|was|has|had|reports|states|presents|denies|lives|works|says)\b)",
+    re.I | re.M,
+)
 
 _AGED_PERSON = re.compile(
     r"\b(?:[Aa]n?)\s+(?:\d{1,3}|[a-z]+(?:-[a-z]+)?)-year-old\s+"
@@ -258,9 +268,8 @@ def role_nouns(st: SubjectState) -> None:
     if st.legal or not st.english:
         return
     taken = [(m.start, m.end) for d in st.drafts if d.alive for m in d.mentions]
-    found = [(m, m.group("noun").lower()) for m in _ROLE_NOUN.finditer(st.text)]
-    found += [(m, m.group("noun").lower()) for m in _AGED_PERSON.finditer(st.text)]
-    found += [(m, m.group("noun").lower()) for m in _CUES["my_contact"].finditer(st.text)]
+    cues = (_ROLE_NOUN, _AGED_PERSON, _BARE_ROLE, _CUES["my_contact"])
+    found = [(m, m.group("noun").lower()) for rx in cues for m in rx.finditer(st.text)]
     doers = (
         m for m in _SOMEONE.finditer(st.text) if getattr(st.token_at(m.end()), "dep", "") == "nsubj"
     )

@@ -20,6 +20,7 @@ from spia_core.text.alternation import prefix_tree
 
 _APPOS_AFTER = re.compile(r"^\s*(?:\(\s*[“\"‘']?\s*|,\s*(?:who was |who is )?|\s)$")
 _APPOS_BEFORE = re.compile(r"^\s*[,(:]?\s*(?:(?:namely|i\.e\.)\s*)?$")
+_JOB_APPOS = re.compile(r"\s*,\s+(?:the|an?)\s+(?:[a-z][\w-]*\s+){0,2}([a-z][\w-]*)\s+")
 
 #: A firm named after its partners ("Hardy, Hernandez and Fernandez", "O'Connell, Wong and
 #: Smith"): in posts, the names are the affiliation, not people.
@@ -160,6 +161,13 @@ class SubjectState:
         people, starts = self._index()
         near = people[bisect.bisect_left(starts, pos) : bisect.bisect_right(starts, pos + limit)]
         return next((m for m in near if _APPOS_BEFORE.match(self.text[pos : m.start])), None)
+
+    def titled_after(self, pos: int) -> Mention | None:
+        """The name after a job title in apposition: "her husband, the painter [PERSON]"."""
+        people, starts = self._index()
+        m = people[i] if (i := bisect.bisect_left(starts, pos)) < len(people) else None
+        gap = _JOB_APPOS.fullmatch(self.text, pos, m.start) if m else None
+        return m if gap and gap[1] in lexicons.occupations()[0] else None
 
     def adjacent_before(self, pos: int, limit: int = 4) -> Mention | None:
         people, starts = self._index()
