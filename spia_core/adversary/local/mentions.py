@@ -391,15 +391,8 @@ def find_role_mentions(text: str) -> list[Mention]:
     return out
 
 
-_DEM_ANCHOR = r"[Hh]is|[Hh]er|[Tt]heir|[Tt]he applicant['’]s"
-#: A masked relative who gives or leaves property is a parent (judgments on property rights):
-#: "a present from her [DEM]", "the applicant's [DEM] donated ...", "a flat owned by his [DEM]".
-_MASKED_DONOR = re.compile(
-    rf"\b(?:gift|donation|inherit\w*|bequeathed|transferred|belonging|belonged)\s+"
-    rf"(?:[\w\[\]]+\s+){{0,4}}?(?:from|to|by) (?P<anchor>{_DEM_ANCHOR}) (?P<kin>\[DEM\])"
-    rf"(?!['’]s? \[)|\b(?P<anchor2>{_DEM_ANCHOR}) (?P<kin2>\[DEM\]),? (?:had )?(?:donated|"
-    rf"bequeathed|gave|transferred|left)\b"
-)
+#: A masked relative who gives or leaves property is a parent: "a present from her [DEM]".
+_MASKED_DONOR = _CUES["masked_donor"]
 #: A person of the writer's named next: 'my old friend [PERSON]', 'my mates [PERSON] and [LOC]'.
 SOCIAL_NOUNS = f"(?:{lexicons.alternation('social_noun')})"
 SOCIAL = re.compile(
