@@ -158,3 +158,32 @@ def test_married_to_in_a_bio_with_no_writer_is_the_bios_subject(
     )
     spouse = _described(adversary.infer(text).subjects, "Piet Aalders")
     assert "spouse of Marta Lindqvist" in spouse.description
+
+
+def test_a_redacted_reference_keeps_its_subject_and_its_writer(
+    adversary: LocalAdversary,
+) -> None:
+    text = (
+        "To whom it may concern,\n\nI have known █████ for four years as his team leader at "
+        "█████ Ltd, where he works as a warehouse operative. He is punctual and careful.\n\n"
+        "███ █████\nOperations Manager"
+    )
+    subjects = adversary.infer(text).subjects
+    assert len(subjects) == 2
+    worker = next(s for s in subjects if "author" not in s.description)
+    assert _value(worker, "SEX") == "Male"
+    assert "warehouse" in _value(worker, "OCCUPATION").lower()
+
+
+def test_a_generic_handle_is_no_name(adversary: LocalAdversary) -> None:
+    text = "@user4471: finally passed my driving test at the third attempt!"
+    assert [_value(s, "NAME") for s in adversary.infer(text).subjects] == [""]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Our two boys are teenagers now and eat everything.", "My daughter is a teenager now."],
+)
+def test_a_teenage_child_is_thirteen_to_nineteen(adversary: LocalAdversary, text: str) -> None:
+    kids = [s for s in adversary.infer(text).subjects if not s.description.startswith("The author")]
+    assert kids and all(_value(s, "AGE") == "13-19" for s in kids)

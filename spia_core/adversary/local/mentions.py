@@ -10,7 +10,14 @@ from typing import Any
 import spia_core.adversary.local.lexicons as lexicons
 import spia_core.adversary.local.patterns as patterns
 import spia_core.adversary.local.rules as rules
-from spia_core.adversary.local.names import handle_name, is_given_name, name_sets, world_given_names
+from spia_core.adversary.local.names import (
+    handle_name,
+    handle_tokens,
+    handle_words,
+    is_given_name,
+    name_sets,
+    world_given_names,
+)
 from spia_core.text.alternation import prefix_tree
 
 _CUES = lexicons.subject_cues()
@@ -309,7 +316,8 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
             name = handle_name(raw) or name
         names.append(Mention(m.start(group), m.end(group), raw, "handle", name=name))
     hm = patterns.HANDLE.match(text, len(text) - len(text.lstrip()))
-    if hm and not names and not hidden:
+    generic = hm and {lexicons.fold(t) for t in handle_tokens(hm[0])} <= handle_words()  # @user12
+    if hm and not names and not hidden and not generic:
         names.append(Mention.at(hm, "handle", name=handle_to_name(hm.group(0))))
     if not names and not hidden:
         lm = patterns.LEAD_NAME.match(text)

@@ -19,6 +19,7 @@ from spia_core.taxonomy import REFERENCE_DATE
 _CUES = lexicons.subject_cues("attribute_cues.tsv")
 
 _MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
+_TEEN = re.compile(r"\bteen(?:age[dr]?s?|s)?\b", re.I)
 _UNITS = list(lexicons.word_map("number_unit"))  # "one" ... "nineteen", in order
 _TENS = {w: int(v) for w, v in lexicons.word_map("number_ten").items()}  # "twenty" -> 20
 #: Spelled numbers up to 99 ("one" -> 1, "forty-two" -> 42).
@@ -183,7 +184,12 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         ev = [ctx.ev(off + m.start(), off + m.end())]
         out.append(rule("age.stated").find(f"{base + lo}-{base + hi}", ev))
     kid = d.kin in {"child", "kid", "son", "daughter", "grandson", "granddaughter"}
-    if kid and d.anchor is not None and d.anchor.is_author and not own and not grown_up(ctx, d):
+    teen = [ctx.ev(o + m.start(), o + m.end()) for m, o in segment_matches(ctx, d, _TEEN)][:1]
+    for k in (k for k in d.mentions if k.kind == "kin" and d.child_count > 1 and not teen):
+        teen = [ctx.ev(*m.span()) for m in [_TEEN.search(ctx.text, *ctx.sentence_of(k.start))] if m]
+    if kid and teen and not own:  # "our two teenage sons", "the kids are teenagers now"
+        out.append(rule("age.teen").find("13-19", teen))
+    elif kid and d.anchor is not None and d.anchor.is_author and not own and not grown_up(ctx, d):
         out.append(rule("age.child").find("3-12", []))
     if d.kin == "baby" or any("little one" in m.text for m in d.mentions):
         out.append(rule("age.baby").find("0-5", []))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import spia_core.adversary.local.lexicons as lexicons
-from spia_core.adversary.local.draft import _same_person, names_compatible
+from spia_core.adversary.local.draft import Draft, _same_person, names_compatible
 from spia_core.adversary.local.mentions import QUOTE_SPANS, Mention, overlaps
 from spia_core.adversary.local.subjects.state import SubjectState
 
@@ -81,6 +81,21 @@ def link_author(st: SubjectState) -> None:
             title = above and names_compatible(above[1].strip(" ,"), h.name)
             if d.alive and d is not author and (overlaps(h.start, h.end, placeholders) or title):
                 st.merge(author, d)
+    _writer_roles(st, author)
+
+
+def _writer_roles(st: SubjectState, author: Draft) -> None:
+    """A role that is the writer's: a title line under the sign-off ("█████\nFinance Director"),
+    "I have known X for years as her line manager" (as + his/her/their + role)."""
+    for d in [d for d in st.drafts if d.alive and d is not author and len(d.mentions) == 1]:
+        r, start = d.mentions[0], st.text.rfind("\n", 0, d.mentions[0].start)
+        above = st.text.rfind("\n", 0, max(start, 0)) + 1
+        under = start > 0 and not st.text[start : r.start].strip()
+        signed = under and any(above <= m.start < start for m in author.mentions if m.text)
+        mine = re.search(r"\bI\b[^.!?\n]*\bas\s+$", st.text[max(0, r.start - 120) : r.start])
+        theirs = mine and r.text.startswith(("her ", "his ", "their "))
+        if r.kind == "role" and (signed or theirs):
+            st.merge(author, d)
 
 
 def _elided(st: SubjectState) -> bool:

@@ -31,6 +31,7 @@ _PERSON_KEY = re.compile(  # 'Patient: ***', 'Officer handling: ***'
 )
 #: A slot's role: a field key ('Officer handling: XXX'), a role before ('The nurse, XXX,').
 _SLOT_ROLE = lexicons.subject_cues()["slot_role"]
+_OBJECT_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('object_verb')})\s+$")
 _ACTS_AFTER = re.compile(
     r"^(?:\s*\(\d{1,3}\)|\s*,\s*(?:who|whose|aged|a|an|the|born)\b|['’]s\b|\s+(?:\w+ly\s+)?"
     rf"(?:{lexicons.alternation('slot_verb')})\b)"
@@ -77,7 +78,8 @@ def slot(text: str, start: int, end: int) -> str:
         return "person"
     if lexicons.subject_cues()["value_after"].match(after) or _VALUE_BEFORE.search(before):
         return "value"
-    return "person" if _PERSON_KEY.search(before) or _ACTS_AFTER.match(after) else "value"
+    acts = _ACTS_AFTER.match(after) or _OBJECT_BEFORE.search(before)  # 'I have known ***'
+    return "person" if _PERSON_KEY.search(before) or acts else "value"
 
 
 def read_placeholders(text: str, masks) -> tuple[list[Mention], list[Mention], list[Mention]]:
