@@ -403,13 +403,28 @@ def pos_in(
     pipeline: Pipeline | None = None,
 ) -> list[bool]:
     """Whether the POS of each token of ``doc[start:end]`` (as :func:`pos_of` gives it) is in
-    ``wanted``, without the parser when the answers do not depend on it.
+    ``wanted``: :func:`tag_pos_in`'s answers, or, when one of them depends on the parser's
+    labels, :func:`pos_of`'s (which parses the doc). Exact either way."""
+    answers = tag_pos_in(doc, start, end, wanted, pipeline)
+    if None in answers:  # the parser's labels decide
+        return [p in wanted for p in pos_of(doc, start, end, pipeline)]
+    return answers  # type: ignore[return-value]
+
+
+def tag_pos_in(
+    doc: Doc,
+    start: int,
+    end: int,
+    wanted: frozenset[str],
+    pipeline: Pipeline | None = None,
+) -> list[bool | None]:
+    """:func:`pos_in` without running the parser: None for a token whose answer depends on it.
 
     On a doc tagged without the parser (``parse(..., syntax=False, tags=True, entities=False,
-    ruler=False)``), the answers come from the ruler's rules that read no dependency label,
-    unless a rule that reads one, matched here without that condition (so wherever it could
-    match with any labels) and later in the ruler's order, would give another answer: only
-    then is the parser run, as :func:`pos_of` does. Exact either way.
+    ruler=False)``), a token's answer comes from the ruler's rules that read no dependency
+    label, unless a rule that reads one, matched here without that condition (so wherever it
+    could match with any labels) and later in the ruler's order, would give another answer:
+    then it is None. Any other doc: :func:`pos_of`'s answers.
     """
     if start >= end:
         return []
@@ -424,13 +439,11 @@ def pos_in(
     hits = _rule_hits(doc, start, end, ruler, ruler.matcher)
     base = {i: (rule, p) for rule, i, p in hits if rule not in dep_rules}
     could = _rule_hits(doc, start, end, ruler, matcher)
-    answers = []
+    answers: list[bool | None] = []
     for i in range(start, end):
         rule0, pos0 = base.get(i, (-1, ""))
         outcomes = {pos0 in wanted} | {p in wanted for r, j, p in could if j == i and r > rule0}
-        if len(outcomes) > 1:  # the parser's labels decide
-            return [p in wanted for p in pos_of(doc, start, end, pipeline)]
-        answers.append(pos0 in wanted)
+        answers.append(pos0 in wanted if len(outcomes) == 1 else None)
     return answers
 
 

@@ -90,6 +90,26 @@ def test_ner_mask_numbered_placeholders_are_consistent() -> None:
     assert persons[0] == persons[1] != persons[2]  # John Smith twice, Anna Berg once
 
 
+def test_ner_mask_phone_matcher_finds_what_phonenumbers_finds() -> None:
+    import phonenumbers
+
+    from spia_core.anonymizers.ner_mask import _phone_spans
+
+    text = (
+        "Ring (415) 555-0132 or +44 20 7946 0958 before 5 May 2004; the office, 020 7946 0958, "
+        "took case 12345/04 in 2004 and 2005. Fax 1-800-555-0199x, 98765 43210 or "
+        "+91 98765 43210. Again: (415) 555-0132, 020 7946 0958 and 2004."
+    )
+    want = []
+    for region in ("US", "GB", "IN"):
+        for m in phonenumbers.PhoneNumberMatcher(text, region):
+            if (m.start, m.end) not in want:
+                want.append((m.start, m.end))
+    for _ in range(2):  # the second time from the matcher's memory of verified candidates
+        assert [(f.start, f.end) for f in _phone_spans(text, ("US", "GB", "IN"))] == want
+    assert len(want) >= 4
+
+
 def test_ner_mask_token_recall_on_tab(tab_gt_path, tab_entity_path) -> None:
     from spia_core.datasets import load_dataset
     from spia_core.evaluation.span_metrics import MaskInput, compute_span_metrics

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spia_core.nlp import clear_parse_cache, load_pipeline, parse, pos_in, pos_of
+from spia_core.nlp import clear_parse_cache, load_pipeline, parse, pos_in, pos_of, tag_pos_in
 
 TEXT = (
     "But she said that it was the one she wanted, and I asked him whether there were any left. "
@@ -62,6 +62,8 @@ def test_pos_in_parses_only_when_a_dependency_label_could_change_the_answer():
     assert pos_in(doc, noun, noun + 1, IGNORED, pipe) == [False]
     assert not doc.has_annotation("DEP")  # no label makes a noun one of these
     the = next(t.i for t in full if t.lower_ == "the")
+    assert tag_pos_in(doc, the, the + 1, IGNORED, pipe) == [None]  # the parser decides
+    assert not doc.has_annotation("DEP")
     assert pos_in(doc, the, the + 1, IGNORED, pipe) == [full[the].pos_ in IGNORED]
     assert doc.has_annotation("DEP")  # 'the' is DET unless its label says otherwise: parsed
     again = parse(text, pipe, tags=True, entities=False)

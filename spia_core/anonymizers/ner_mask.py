@@ -10,9 +10,11 @@ shows how consistent placeholders still tell an adversary who is who.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from spia_core.anonymizers.base import AnonymizedText
 from spia_core.anonymizers.registry import ANONYMIZERS
@@ -157,14 +159,41 @@ class Found:
 
 
 def _phone_spans(text: str, regions: tuple[str, ...]) -> Iterator[Found]:
-    import phonenumbers
-
     seen: set[tuple[int, int]] = set()
     for region in regions:
-        for match in phonenumbers.PhoneNumberMatcher(text, region):
+        for match in _phone_matcher()(text, region):
             if (match.start, match.end) not in seen:
                 seen.add((match.start, match.end))
                 yield Found(match.start, match.end, "CODE", "phone")
+
+
+@functools.cache
+def _phone_matcher() -> type:
+    """``phonenumbers.PhoneNumberMatcher`` that verifies each candidate once per process.
+
+    Its ``_parse_and_verify(candidate, offset)`` (at the default leniency, VALID) reads only
+    the candidate, the region and the characters just before and after it in the text, so it
+    is asked once per (region, candidate, those characters): a text repeats its years and
+    case numbers, and the three regions see the same candidates. Same matches."""
+    import phonenumbers
+
+    @functools.lru_cache(maxsize=8192)
+    def verified(region: str, before: str, candidate: str, after: str) -> Any:
+        matcher = phonenumbers.PhoneNumberMatcher(before + candidate + after, region)
+        return matcher._parse_and_verify(candidate, len(before))
+
+    class Matcher(phonenumbers.PhoneNumberMatcher):  # type: ignore[misc]
+        def _parse_and_verify(self, candidate: str, offset: int) -> Any:
+            end = offset + len(candidate)
+            before = self.text[offset - 1 : offset] if offset else ""
+            found = verified(self.preferred_region, before, candidate, self.text[end : end + 1])
+            return (
+                None
+                if found is None
+                else phonenumbers.PhoneNumberMatch(offset, candidate, found.number)
+            )
+
+    return Matcher
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:

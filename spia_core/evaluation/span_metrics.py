@@ -25,7 +25,7 @@ from spia_core.evaluation.masking import (
     validate_spans,
 )
 from spia_core.model import Document, EntityMention, SpanMetrics
-from spia_core.nlp import Pipeline, load_pipeline, parse, parse_many, pos_in
+from spia_core.nlp import Pipeline, load_pipeline, parse, parse_many, pos_in, tag_pos_in
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -148,15 +148,22 @@ class _DocEval:
         self.pipeline: Pipeline | None = None
         self.entities = entities
         self.masked = masked
-        self._ignored: dict[int, bool] = {}
+        self._ignored: dict[int, bool | None] = {}
 
-    def ignored_pos(self, start: int, end: int) -> list[bool]:
-        """Whether each token of ``self.doc[start:end]`` has a POS of ``POS_TO_IGNORE``
-        (``nlp.pos_in``, remembered per token)."""
-        if any(i not in self._ignored for i in range(start, end)):
-            found = pos_in(self.doc, start, end, POS_TO_IGNORE, self.pipeline)
-            self._ignored.update(zip(range(start, end), found, strict=True))
-        return [self._ignored[i] for i in range(start, end)]
+    def all_ignored(self, tokens: list[int]) -> bool:
+        """Whether every token of ``self.doc`` at ``tokens`` has a POS of ``POS_TO_IGNORE``
+        (remembered per token). The parser runs (``nlp.pos_in``) only when an answer depends on
+        its labels (``nlp.tag_pos_in`` gives None) and no other token already says no."""
+        known = self._ignored
+        for i in tokens:
+            if i not in known:
+                known[i] = tag_pos_in(self.doc, i, i + 1, POS_TO_IGNORE, self.pipeline)[0]
+        if any(known[i] is False for i in tokens):
+            return False
+        for i in tokens:
+            if known[i] is None:
+                known[i] = pos_in(self.doc, i, i + 1, POS_TO_IGNORE, self.pipeline)[0]
+        return all(known[i] for i in tokens)
 
     def needs_pos(self) -> bool:
         """True if some must-mask entity has an unmasked, non-ignorable character.
@@ -173,18 +180,24 @@ class _DocEval:
         )
 
     def is_mention_masked(self, start: int, end: int) -> bool:
-        """TAB ``is_mention_masked``: every char masked except ignorable tokens/characters."""
-        uncovered = {i for i in range(start, end) if i not in self.masked}
-        if not uncovered:
-            return True
-        if self.doc is None:
-            return all(self.text[i] in CHARACTERS_TO_IGNORE for i in uncovered)
+        """TAB ``is_mention_masked``: every char masked except ignorable tokens/characters.
+        Only the tokens holding an unmasked character outside ``CHARACTERS_TO_IGNORE`` can
+        change the answer, so only their POS is read."""
+        bad = {
+            i
+            for i in range(start, end)
+            if i not in self.masked and self.text[i] not in CHARACTERS_TO_IGNORE
+        }
+        if not bad or self.doc is None:
+            return not bad
         span = self.doc.char_span(start, end, alignment_mode="expand")
-        if span is not None:
-            for tok, ignored in zip(span, self.ignored_pos(span.start, span.end), strict=True):
-                if ignored or tok.lower_ in TOKENS_TO_IGNORE:
-                    uncovered.difference_update(range(tok.idx, tok.idx + len(tok)))
-        return all(self.text[i] in CHARACTERS_TO_IGNORE for i in uncovered)
+        asked = []
+        for tok in span if span is not None else ():
+            held = bad.intersection(range(tok.idx, tok.idx + len(tok)))
+            bad -= held
+            if held and tok.lower_ not in TOKENS_TO_IGNORE:
+                asked.append(tok.i)
+        return not bad and self.all_ignored(asked)
 
     def is_entity_masked(self, ent: Entity) -> bool:
         """TAB ``is_masked``: all must-mask mentions of the entity are masked."""
