@@ -269,3 +269,70 @@ def test_years_in_a_field_without_of(post: str, job: str) -> None:
     author = LocalAdversary().infer(post).subjects[0]
     found = [(p.keyword, p.explanation.rule) for p in author.piis if p.tag == "OCCUPATION"]
     assert found == [(job, "occupation.workplace")]
+
+
+@pytest.mark.parametrize(
+    ("text", "who", "job"),
+    [  # a past work verb with how long it lasted (or "for a living") is a job, for anyone
+        (
+            "My grandad drove a bus for thirty years and never missed a shift.",
+            "Grand",
+            "Bus driver",
+        ),
+        ("I welded ship hulls for eight years before my back gave out.", "author", "Welder"),
+        ("My husband builds kitchens for a living.", "Husband", "Builder"),
+        ("These days I install drywall, mostly in new builds.", "author", "Drywall installer"),
+    ],
+)
+def test_what_someone_did_for_years_is_their_job(text: str, who: str, job: str) -> None:
+    assert [k for k, _ in _person(text, who, "OCCUPATION")] == [job]
+
+
+@pytest.mark.parametrize(
+    "post",
+    [  # one deed in the past, or a pastime: no job
+        "I baked a cake for my sister's birthday.",
+        "I drove a van to Leeds on Saturday.",
+        "I baked bread for years before the shop opened nearby.",
+    ],
+)
+def test_a_past_deed_is_no_job(post: str) -> None:
+    assert _author(post, "OCCUPATION") == ""
+
+
+@pytest.mark.parametrize(
+    ("post", "job"),
+    [  # the job held now outranks the one held before
+        (
+            "I was a postman for 12 years; these days I'm a driving instructor.",
+            "Driving instructor",
+        ),
+        ("After twenty years in the army I retrained as an electrician.", "Electrician"),
+        ("I left teaching in 2019 and became a dog groomer.", "Dog groomer"),
+        ("I used to be a chef, but now I'm a paramedic.", "Paramedic"),
+        ("Was a bank clerk for 15 years, retrained as a plumber at 41.", "Plumber"),
+        ("Been a locksmith for twelve years and I still enjoy it.", "Locksmith"),
+    ],
+)
+def test_the_job_held_now_wins(post: str, job: str) -> None:
+    assert _author(post, "OCCUPATION") == job
+
+
+@pytest.mark.parametrize(
+    ("post", "job"),
+    [  # a signature's title line; a firm's name is no trade
+        (
+            "Kind regards,\nMarta Sokol\nHR Business Partner\nGreyfield Logistics",
+            "HR Business Partner",
+        ),
+        ("Regards,\nHana Ostrova\nClinical Coordinator\nLarkfield Hospice", "Clinical Coordinator"),
+        ("Thanks to the team at Brightwater Dental for sorting my tooth out so fast.", ""),
+    ],
+)
+def test_a_signature_title_and_a_firm_s_name(post: str, job: str) -> None:
+    assert _author(post, "OCCUPATION") == job
+
+
+def test_a_child_at_work_is_not_unemployed() -> None:
+    text = "Our daughter is 17 and works at the garden centre on Saturdays."
+    assert _person(text, "Daughter", "OCCUPATION") == []

@@ -22,6 +22,7 @@ MIN_SCORE = 3.0
 FIELD_SHARE = 0.6
 #: SOC major group -> the everyday label of a job known only by its field.
 _FIELDS = dict(lexicons._read_tsv("occupation_fields.tsv"))
+_NAMES = frozenset({"PERSON", "ORG", "FAC", "GPE", "LOC"})  # 'Harbour Clinic', 'Ann Baker'
 
 
 @functools.cache
@@ -102,7 +103,8 @@ def best_activity(hits: dict[str, Any]) -> tuple[str, float, list[str]] | None:
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     if getattr(ctx, "doc", None) is None or not any(o.is_author for o in ctx.drafts):
         return []  # a text with no writer (a judgment): its trade words are the case's
-    hits = _hits(_author_tokens(ctx, d))
+    named = {t.i for e in ctx.doc.ents if e.label_ in _NAMES and len(e) > 1 for t in e}
+    hits = _hits([t for t in _author_tokens(ctx, d) if t.i not in named])
     if (hit := best_activity(hits)) is None or hit[1] < MIN_SCORE:
         return []
     ev = [ctx.ev(hits[c].idx, hits[c].idx + len(hits[c].text)) for c in sorted(hit[2])[:4]]

@@ -125,11 +125,11 @@ def named_context(ctx: DocContext, d: Draft) -> list[Finding]:
 
 
 def grown_up(ctx: DocContext, d: Draft) -> bool:
-    """A child with a partner or child of their own, at university or college, or whose parent
-    has grandchildren ("my son and his wife work", "I mind my granddaughter"): no young child."""
+    """A child with a partner or child of their own, at university or at work (``grown_cue``), or
+    whose parent has grandchildren ("my son and his wife", "I mind my granddaughter")."""
     grand, kin = {"grandson", "granddaughter", "grandchild", "grandkid"}, lexicons.kin_words()
-    study = re.compile(r"\b(?:universit(?:y|ies)|uni|college|graduat\w*|A[- ]levels?|sixth form)\b")
-    return any(segment_matches(ctx, d, study)) or any(
+    cues = re.compile(rf"\b(?:{lexicons.alternation('grown_cue')})\b")
+    return any(segment_matches(ctx, d, cues)) or any(
         (o.anchor is d and (canonical_kin(o.kin) in _CHILDREN or kin[o.kin].anchor_relationship))
         or (d.kin not in grand and o.anchor is d.anchor and canonical_kin(o.kin) in grand)
         for o in ctx.drafts

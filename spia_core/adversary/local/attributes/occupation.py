@@ -18,15 +18,10 @@ from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.rules import rule
 
-_BE = frozenset({"am", "'m", "’m", "m", "is", "'s", "’s", "was", "been", "be", "are", "being"})
-_MADE = frozenset({"promoted", "appointed", "elected", "named", "made"})
 _DEAR = re.compile(r"(?:^|\n)\s*Dear\s+(?:\w+\.? )?\Z")  # a greeting right before a name
 _RANK = re.compile(rf"\b(?:{lexicons.alternation('rank_word')})\b", re.IGNORECASE)
-_STUDY_VERBS = frozenset({"studying", "study", "studies", "studied", "enrolled", "majoring"})
 _COLLEGE = re.compile(r"\b(?:University|College|Institute|Polytechnic|Academy|School of)\b")
 _SCHOOL = re.compile(r"\b(?:High School|Secondary School|Grammar School|Academy)\b")
-#: Words that end an organisation name read from the parse.
-_ORG_STOP = frozenset({"the", "a", "an", "my", "our", "this", "that", "local"})
 
 
 #: An agent noun: someone who does something (adjuster, curator, florist, librarian...).
@@ -95,9 +90,7 @@ def _speaker(ctx: DocContext, tok: Any) -> Draft | None:
     """Who the clause of ``tok`` is about: 'I' -> the author; a mention -> its subject (found
     once per token: every subject asks about every job word)."""
     memo = ctx.memo.setdefault("speaker", {})
-    if tok.i not in memo:
-        memo[tok.i] = _clause_subject(ctx, tok)
-    return memo[tok.i]
+    return memo[tok.i] if tok.i in memo else memo.setdefault(tok.i, _clause_subject(ctx, tok))
 
 
 _CLIMB = {"attr", "pobj", "prep", "conj", "acomp", "appos", "xcomp"}  # "X used to be a cook": X
@@ -132,11 +125,9 @@ def _named(ctx: DocContext, tok: Any) -> Draft | None:
 
 def _org_words(obj: Any) -> list[Any]:
     """The tokens of an organisation name headed by ``obj`` ('Brook & Vale', 'Bank of Ireland')."""
-    doc = obj.doc
-    start = obj.i
+    doc, start, end = obj.doc, obj.i, obj.i
     while start > 0 and doc[start - 1].text[:1].isupper() and doc[start - 1].head.i >= start:
         start -= 1
-    end = obj.i
     while end + 1 < len(doc):
         nxt = doc[end + 1]
         if nxt.text in {"&", "and", "of", "-"} and end + 2 < len(doc):
@@ -149,7 +140,7 @@ def _org_words(obj: Any) -> list[Any]:
             continue
         break
     words = list(doc[start : end + 1])
-    while words and words[0].text.lower() in _ORG_STOP:
+    while words and words[0].lower_ in _words("org_stop"):
         words.pop(0)
     return words
 
@@ -192,15 +183,11 @@ _SERVED = re.compile(r"[^.!?]*?\b(?:for|they|who)\s+\w+(?:ed|ing)\s+(?:\w+\s+)?(
 
 def _affiliations(ctx: DocContext, d: Draft, tok: Any) -> list[Finding]:
     """AFFILIATION from 'I joined <Org>', '<work word / job verb> at|for|with <Org>'."""
-    low = tok.text.lower()
-    if low in {"joined", "join", "joining"}:
-        obj = next((c for c in tok.children if c.dep_ == "dobj"), None)
-        head = tok
-    elif low in {"at", "for", "with"} and tok.dep_ == "prep":
-        obj = next((c for c in tok.children if c.dep_ == "pobj"), None)
-        head = tok.head
-    else:
+    joined = tok.lower_ in {"joined", "join", "joining"}
+    if not joined and (tok.lower_ not in {"at", "for", "with"} or tok.dep_ != "prep"):
         return []
+    obj = next((c for c in tok.children if c.dep_ == ("dobj" if joined else "pobj")), None)
+    head = tok if joined else tok.head
     if head.dep_ in {"dobj", "npadvmod"} and head.text.lower() not in _ORG_HEADS:
         head = head.head  # "I teach maths at X": the verb's
     if (org := _org_at(ctx, obj) if obj is not None else None) is None:
@@ -225,10 +212,10 @@ def _pattern(tok: Any) -> str | None:
     while tok.dep_ == "conj" and tok.head is not tok:
         tok = tok.head
     head = tok.head
-    if tok.dep_ == "attr" and head.text.lower() in _BE:
+    if tok.dep_ == "attr" and head.lower_ in _words("copula"):
         return "occupation.stated"
     made = head.head if tok.dep_ == "pobj" and head.text.lower() in {"to", "as"} else head
-    if (tok.dep_ in {"pobj", "xcomp", "oprd"}) and made.text.lower() in _MADE:
+    if (tok.dep_ in {"pobj", "xcomp", "oprd"}) and made.lower_ in _words("made"):
         return "occupation.stated"  # "promoted to team leader", "appointed chair of X"
     if tok.dep_ == "pobj" and head.text.lower() == "as":
         before = head.doc[head.i - 1].text.lower() if head.i > 0 else ""
@@ -278,10 +265,8 @@ def _position(ctx: DocContext, tok: Any) -> list[Finding]:
     s, e = words[0].idx, words[-1].idx + len(words[-1].text)
     if ctx.is_masked(s, e) or end - start > 6:
         return []
-    phrase = ctx.text[s:e]
-    return [
-        rule("occupation.position_stated").find(phrase[:1].upper() + phrase[1:], [ctx.ev(s, e)])
-    ]
+    phrase, ev = ctx.text[s:e], [ctx.ev(s, e)]
+    return [rule("occupation.position_stated").find(phrase[:1].upper() + phrase[1:], ev)]
 
 
 def _findings(ctx: DocContext, d: Draft, tok: Any, rule_id: str) -> list[Finding]:
@@ -290,8 +275,8 @@ def _findings(ctx: DocContext, d: Draft, tok: Any, rule_id: str) -> list[Finding
     label, job, s, e = hit
     if ctx.is_masked(s, e) or not job_used_as_job(ctx.text, s, e) or ctx.text[s - 1 : s] == "(":
         return []  # "named Shopkeeper of the Year": an award; "Jo Bell (treasurer)": a post
-    ev = [ctx.ev(s, e)]
-    out = [rule(rule_id).find(label, ev)]
+    ev, before = [ctx.ev(s, e)], rule_id == "occupation.stated" and _held_before(tok)
+    out = [rule(rule_id).find(label, ev, certainty=3 if before else None)]
     if job is not None and job.education:
         out.append(rule("occupation.job_education").find(job.education, ev))
     phrase = ctx.text[min(tok.doc[_modifiers(tok)].idx, s) : e]
@@ -304,17 +289,22 @@ def _findings(ctx: DocContext, d: Draft, tok: Any, rule_id: str) -> list[Finding
     return out
 
 
+def _held_before(tok: Any) -> bool:
+    """'I was a postman', 'I used to be a cook', 'I worked as a sweep': a job held before ranks
+    below one held now ('I've worked as', 'I'm')."""
+    verb = tok.head.head if tok.dep_ == "pobj" else tok.head
+    up = verb.head.lower_ if verb.dep_ == "xcomp" else ""  # "used to be a cook"
+    aux = {c.lower_ for c in verb.children if c.dep_ == "aux"} | {up}
+    return "used" in aux or (verb.lower_ in _words("held_before") and not aux & _words("have"))
+
+
 def _after_work_verb(tok: Any) -> bool:
     """'I work as a <tok>', 'my job as a <tok>': any agent noun there is a job."""
-    head = tok.head
-    by = [c for p in tok.children if p.text.lower() == "by" for c in p.children]
-    if any(c.text.lower() in {"trade", "profession", "training"} for c in by):
+    by = {c.lower_ for p in tok.children if p.lower_ == "by" for c in p.children}
+    if by & {"trade", "profession", "training"}:
         return True  # "a glassblower by trade"
-    return (
-        tok.dep_ == "pobj"
-        and head.text.lower() == "as"
-        and head.head.text.lower() in _words("work_heads") - {"life", "time", "journey"}
-    )
+    heads = _words("work_heads") - {"life", "time", "journey"}
+    return tok.dep_ == "pobj" and tok.head.lower_ == "as" and tok.head.head.lower_ in heads
 
 
 def _studying(ctx: DocContext, tok: Any) -> list[Finding]:
@@ -326,25 +316,24 @@ def _studying(ctx: DocContext, tok: Any) -> list[Finding]:
     if level == "In College" and not _COLLEGE.search(name):
         return []
     ev = [ctx.ev(tok.idx, tok.idx + len(tok.text)), ctx.ev(s, e)]
-    return [
-        rule("occupation.education_stated").find(level, ev),
-        rule("occupation.stated").find("Student", ev),
-        rule("work.org").find(name, [ctx.ev(s, e)]),
-    ]
+    edu, job = rule("occupation.education_stated").find(level, ev), rule("occupation.stated")
+    return [edu, job.find("Student", ev), rule("work.org").find(name, ev[1:])]
 
 
 @functools.cache  # asked for every token of a text
-def _agent_of(verb: str) -> str:
-    """The taxonomy title of a verb's agent noun ('welds' -> 'welder'), or '' when none."""
-    table, _ = lexicons.occupations()
-    v = verb.lower()
-    if v in _words("past_lookalikes"):
+def _agent_of(verb: str, obj: str = "") -> str:
+    """The taxonomy title of a verb's agent noun ('welds', 'welded' -> 'welder'), led by the
+    verb's object where the taxonomy has that ('drove' + 'taxi' -> 'taxi driver', 'install' +
+    'drywall' -> 'drywall installer'; with no object, a head of titles: 'installer'), or ''."""
+    if (v := verb.lower()) in _words("past_lookalikes"):
         return ""
-    stems = [v] + ([v[:-2], v[:-1]] if v.endswith("es") else [v[:-1]] if v.endswith("s") else [])
-    for stem in stems:
+    v = lexicons.word_map("past_irregular").get(v, v)  # 'drove' -> 'drive'
+    ends = [v[:-2], v[:-1]] if v.endswith(("es", "ed")) else [v[:-1]] if v.endswith("s") else []
+    for stem in (s for s in [v, *ends] if len(s) > 2):
         for agent in (stem + "er", stem + "r", stem + "or", stem[:-1] + "or", stem[:-1] + "ist"):
-            if len(stem) > 2 and agent in table:
-                return agent
+            for title in (f"{obj} {agent}", f"{obj[:-1]} {agent}", agent) if obj else [agent]:
+                if title in lexicons.occupations()[0] or (not obj and agent in _generic_heads()):
+                    return title
     return ""
 
 
@@ -361,6 +350,9 @@ def _field_agent(m: re.Match[str]) -> str:
 
 
 _NOT_DOING = {"aux", "auxpass", "neg", "xcomp", "prt"}  # "will drive", "picks the kids up"
+_PAST = lexicons.words("past_irregular")
+#: What makes a past deed work: "for 20 years", "for a living", "all her life", "until he retired".
+_HOW, _LONG = {"prep", "npadvmod", "advcl"}, _words("how_long")
 
 
 def _does(ctx: DocContext, d: Draft, verb: Any) -> list[Finding]:
@@ -377,19 +369,24 @@ def _does(ctx: DocContext, d: Draft, verb: Any) -> list[Finding]:
     own = any(c.dep_ == "poss" for c in obj.children) and not owner  # "I drive my kids": no job
     if own or any(c.dep_ in _NOT_DOING for c in kids) or verb.i < subj.i:
         return []
-    agent, s, e = "owner" if owner else _agent_of(verb.text), subj.idx, obj.idx + len(obj.text)
+    agent = "owner" if owner else _agent_of(verb.text, obj.lower_)  # "drive a bus": Bus driver
     mine = {"i", "we"} if owner else {"i"}  # "we run a café"; "my gran ran a shop": hers
-    said = verb.lower_.endswith("s") or verb.lower_ in {"ran", "owned"}
-    bare = subj.lower_ not in mine and not said  # "they teach"
-    if bare or not agent or ctx.is_masked(s, e) or _speaker(ctx, subj) is not d:
+    past = verb.lower_ in _PAST or re.search(r"[^e]ed$", verb.lower_) is not None  # not "breed"
+    how = [t.lower_ for c in (*kids, *obj.children) if c.dep_ in _HOW for t in (c, *c.children)]
+    long = _LONG.intersection(how)
+    said = verb.lower_.endswith("s") or past  # "they teach": no job
+    s, e = subj.idx, obj.idx + len(obj.text)
+    if (past and not (long or owner)) or (subj.lower_ not in mine and not said) or not agent:
+        return []  # "I baked a cake"; "my dad drove a taxi for years" is a job
+    if ctx.is_masked(s, e) or _speaker(ctx, subj) is not d:
         return []
-    w, table = obj.text.lower(), lexicons.occupations()[0]  # "I drive a bus" -> Bus driver
-    label = next((c for c in (f"{w} {agent}", f"{w[:-1]} {agent}") if c in table or owner), agent)
-    pastime = obj.dep_ == "pobj" and (agent in _words("pastimes") or not obj.text.islower())
-    if pastime or (label == agent and agent in _words("position_heads")):
+    label = f"{obj.lower_} owner" if owner else agent
+    pastime = (obj.dep_ == "pobj" or past) and agent in _words("pastimes")  # "baked for years"
+    pastime |= obj.dep_ == "pobj" and not obj.text.islower()
+    if pastime or label in _words("position_heads"):
         return []  # "I swim at the pool"; "I manage four flats" (a post), not "a hotel manager"
-    living = any(c.text.lower() in {"living", "trade"} for p in kids for c in p.children)
-    cert = 4 if living else 3 if {c.lower_ for c in at} - {"home", "night", "weekends"} else None
+    at_work = {c.lower_ for c in at} - {"home", "night", "weekends"}
+    cert = 4 if long & {"living", "trade"} else 3 if at_work or long else None
     ev, label = [ctx.ev(verb.idx, e)], lexicons.job_label(label) or label.capitalize()
     return [rule("occupation.does").find(label, ev, certainty=cert)]
 
@@ -402,21 +399,25 @@ _FIELD = re.compile(
 )
 
 
-def _field_title(field: str) -> tuple[str, lexicons.Job] | None:
-    """The job a profile field names ('Lead land surveyor' -> 'Land surveyor')."""
+def _field_title(field: str) -> str:
+    """The job a profile field names ('Lead land surveyor' -> 'Land surveyor'), or a title-case
+    field ending in a post or a head of several titles ('HR Business Partner'); else ''."""
     words = field.split()
     for i in range(len(words)):
         job, singular = lexicons._titles().get(key := " ".join(words[i:]).lower(), (None, key))
         if job is None:
             continue
         if key != singular or any(w.lower() in _words("function") for w in words[:i]):
-            return None  # a firm ('Hale Surveyors') or a sentence ('As a wedding planner, I')
+            return ""  # a firm ('Hale Surveyors') or a sentence ('As a wedding planner, I')
         kind = [w for w in words[:i] if w.lower() not in _words("not_kind")]
         if words[-1].lower().rstrip("s") not in _generic_heads() or len(kind) > 2:
             kind = []
         title = " ".join(kind + words[i:])
-        return title[:1].upper() + title[1:], job
-    return None
+        return title[:1].upper() + title[1:]
+    low = [w.lower() for w in words]
+    if len(words) > 4 or not all(w[:1].isupper() for w in words) or set(low) & _words("function"):
+        return ""
+    return field if low[-1] in _generic_heads() | _words("position_heads") else ""
 
 
 def _profile(ctx: DocContext, d: Draft) -> list[Finding]:
@@ -424,11 +425,13 @@ def _profile(ctx: DocContext, d: Draft) -> list[Finding]:
     lines = ctx.text.split("\n")
     head, tail = len("\n".join(lines[:3])), len(ctx.text) - len("\n".join(lines[-3:]))
     for m in _FIELD.finditer(ctx.text):
-        hit = None if head < m.start() < tail else _field_title(m.group("title"))
-        if hit is None or ctx.is_masked(m.start("title"), m.end("title")):
+        s, e = m.span("title")
+        names = (x for o in ctx.drafts for x in o.mentions if x.kind == "name")
+        if head < m.start() < tail or any(x.start < e <= x.end for x in names):
+            continue  # "Best,\nAnna Baker": a name ends no job title
+        if not (hit := _field_title(m.group("title"))) or ctx.is_masked(s, e):
             continue
-        ev = [ctx.ev(m.start("title"), m.end("title"))]
-        out = [rule("occupation.profile").find(hit[0], ev)]
+        out = [rule("occupation.profile").find(hit, ev := [ctx.ev(s, e)])]
         if rank := next((p for p in m.group("title").split(" - ") if _RANK.search(p)), None):
             out.append(rule("occupation.rank").find(rank, ev))  # "Jo - Senior Pharmacist"
         org, o = (m.group("org") or "").strip(), m.start("org")
@@ -450,13 +453,8 @@ def author_matches(ctx: DocContext, d: Draft, rx: re.Pattern[str]) -> list[tuple
     if not d.is_author:  # another subject: the matches in their own segments
         return [(o + m.start(), o + m.end()) for m, o in segment_matches(ctx, d, rx)]
     own = [(g.start, g.end) for g in ctx.segs(d) if g.via == "mention"]
-    theirs = [
-        (g.start, g.end)
-        for o in ctx.drafts
-        if o is not d
-        for g in ctx.segs(o)
-        if g.via == "pronoun"
-    ]
+    others = [g for o in ctx.drafts if o is not d for g in ctx.segs(o)]
+    theirs = [(g.start, g.end) for g in others if g.via == "pronoun"]
     return [
         (s, e)
         for s, e in (m.span() for m in rx.finditer(ctx.text))
@@ -471,10 +469,8 @@ def author_matches(ctx: DocContext, d: Draft, rx: re.Pattern[str]) -> list[tuple
 @functools.cache
 def _education_cues() -> tuple[tuple[str, re.Pattern[str]], ...]:
     """(value, pattern) rows of ``education_cues.tsv``, in precedence order."""
-    return tuple(
-        (row[0], re.compile(row[2], re.IGNORECASE if row[1] == "i" else 0))
-        for row in lexicons._read_tsv("education_cues.tsv")
-    )
+    rows = lexicons._read_tsv("education_cues.tsv")
+    return tuple((r[0], re.compile(r[2], re.IGNORECASE if r[1] == "i" else 0)) for r in rows)
 
 
 def _degree(ctx: DocContext, d: Draft) -> list[Finding]:
@@ -592,8 +588,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         ctx.memo["occupation"] = _job_tokens(doc)
     for tok, rule_id in ctx.memo["occupation"]:
         if rule_id == "study":
-            if _speaker(ctx, tok) is d:
-                out.extend(_studying(ctx, tok))
+            out.extend(_studying(ctx, tok) if _speaker(ctx, tok) is d else [])
         elif rule_id == "other":
             out.extend(_does(ctx, d, tok) + _affiliations(ctx, d, tok))
         elif d is (_named(ctx, tok.head) if rule_id.endswith("apposition") else _speaker(ctx, tok)):
@@ -608,7 +603,9 @@ def _job_tokens(doc: Any) -> list[tuple[Any, str]]:
     out: list[tuple[Any, str]] = []
     for tok in doc:
         low = tok.text.lower()
-        if low in _STUDY_VERBS or (low in {"student", "students"} and tok.dep_ != "compound"):
+        if low in _words("study_verbs") or (
+            low in {"student", "students"} and tok.dep_ != "compound"
+        ):
             out.append((tok, "study"))
         elif (rule_id := _pattern(tok)) is not None:
             out.append((tok, rule_id))

@@ -100,8 +100,8 @@ def _writer_roles(st: SubjectState, author: Draft) -> None:
 
 def _elided(st: SubjectState) -> bool:
     """A text that opens with a verb of no subject ('Just moved to Porto.', 'Spent a year in
-    Lima') or with 'Twelve years as a nurse': its writer speaks of themself."""
-    if re.match(r"\W*(?:\w+ )?years? as an? ", st.text, re.I):
+    Lima') or with 'Twelve years as a nurse', 'Been a nurse': its writer speaks of themself."""
+    if re.match(r"\W*(?:(?:\w+ )?years? as|was|been) an? ", st.text, re.I):
         return True
     root = next((i for i, t in enumerate(st.tokens[:3]) if t.dep in {"ROOT", "ccomp"}), None)
     if root is None:
