@@ -134,3 +134,14 @@ def test_ablation_of_a_spia_jsonl_file() -> None:
     rep = ablate(path, limit=3, masked=False, subject_passes=False)
     assert rep["dataset"] == path and rep["n_docs"] == 3
     assert "identity.name_signoff" in rep["original"]["rules"]
+
+
+def test_choosing_leaves_the_recorded_candidates_as_they_are() -> None:
+    from spia_core.adversary.local.attributes.stage import choose
+
+    child_age = rules.rule("age.child").find("3-12")
+    job = rules.rule("occupation.stated").find("Nurse")
+    findings = {"AGE": [child_age], "OCCUPATION": [job]}
+    piis = {p.tag: p.keyword for p in choose(findings)}
+    assert piis["AGE"] == "" and piis["OCCUPATION"] == "Nurse"
+    assert findings["AGE"] == [child_age]  # the ablation re-chooses among the recorded ones

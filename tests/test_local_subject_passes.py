@@ -134,3 +134,12 @@ def test_written_set_meets_the_issue_targets() -> None:
     rep = subject_quality(local_subjects)
     assert rep["all"]["precision"] >= TARGETS["precision"], rep["all"]
     assert rep["all"]["recall"] >= TARGETS["recall"], rep["all"]
+
+
+def test_a_title_under_the_writers_name_in_a_signature_is_the_writers(adv) -> None:
+    text = (
+        "From: Ingrid Salo <i.salo@lakeside-vets.example>\nTo: bookings@harbourhotel.example\n\n"
+        "Could you hold two rooms for our team on the 12th? Please call me to confirm.\n\n"
+        "Kind regards,\nIngrid\n\nIngrid Salo\nFinance Director\nLakeside Vets\n"
+    )
+    assert len(adv.infer(text).subjects) == 1

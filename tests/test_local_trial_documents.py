@@ -23,6 +23,11 @@ def _described(subjects: list[Subject], start: str) -> Subject:
     return next(s for s in subjects if s.description.startswith(start))
 
 
+def _named(adversary: LocalAdversary, text: str) -> list[str]:
+    """The NAME value of every subject found in ``text``, in order ('' for the unnamed)."""
+    return [_value(s, "NAME") for s in adversary.infer(text).subjects]
+
+
 def test_a_city_named_in_two_countries_follows_the_other_places(
     adversary: LocalAdversary,
 ) -> None:
@@ -44,7 +49,7 @@ def test_an_office_in_brackets_after_a_name_makes_a_person(adversary: LocalAdver
         "Bowls club committee, 4 May\nPresent: Hattie Brook (chair), Olu Bankole (treasurer)\n"
         "1. Accounts were approved."
     )
-    names = [_value(s, "NAME") for s in adversary.infer(text).subjects]
+    names = _named(adversary, text)
     assert "Hattie Brook" in names
     assert "Olu Bankole" in names
 
@@ -95,8 +100,8 @@ def test_a_gendered_noun_said_of_a_person_gives_the_sex(adversary: LocalAdversar
 
 def test_an_initial_and_a_surname_give_no_sex(adversary: LocalAdversary) -> None:
     text = "Referred by Dr K. Mensah after a fall at home."
-    doctor = next(s for s in adversary.infer(text).subjects if _value(s, "NAME") == "K. Mensah")
-    assert _value(doctor, "SEX") == ""
+    doctor = _described(adversary.infer(text).subjects, "Dr K. Mensah")
+    assert _value(doctor, "NAME") == "K. Mensah" and _value(doctor, "SEX") == ""
 
 
 def test_a_grown_child_with_a_job_gets_no_young_childs_age(adversary: LocalAdversary) -> None:
@@ -125,20 +130,20 @@ def test_a_title_at_a_line_end_takes_the_name_on_the_next_line(
     adversary: LocalAdversary,
 ) -> None:
     text = "I had a letter from a Mr\nOkonjo at the housing office about the damp."
-    names = [_value(s, "NAME") for s in adversary.infer(text).subjects]
+    names = _named(adversary, text)
     assert "Okonjo" in names
     assert "Mr" not in names
 
 
 def test_a_demonym_before_the_job_in_a_bio_is_the_nationality(adversary: LocalAdversary) -> None:
     text = "Anna Jansen (born 1971) is a Belgian-born Dutch glass artist. She grew up in Ghent."
-    artist = next(s for s in adversary.infer(text).subjects if _value(s, "NAME") == "Anna Jansen")
+    artist = _described(adversary.infer(text).subjects, "Anna Jansen")
     assert _value(artist, "NATIONALITY") == "Netherlands"
 
 
 def test_a_heading_in_capitals_is_no_writers_name(adversary: LocalAdversary) -> None:
     text = "LOST CAT: grey tabby, answers to Biscuit, last seen near the library on Friday."
-    assert "LOST CAT" not in [_value(s, "NAME") for s in adversary.infer(text).subjects]
+    assert "LOST CAT" not in _named(adversary, text)
 
 
 def test_a_masked_relative_before_our_children_is_the_other_parent(
@@ -177,7 +182,7 @@ def test_a_redacted_reference_keeps_its_subject_and_its_writer(
 
 def test_a_generic_handle_is_no_name(adversary: LocalAdversary) -> None:
     text = "@user4471: finally passed my driving test at the third attempt!"
-    assert [_value(s, "NAME") for s in adversary.infer(text).subjects] == [""]
+    assert _named(adversary, text) == [""]
 
 
 @pytest.mark.parametrize(

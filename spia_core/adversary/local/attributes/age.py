@@ -14,6 +14,7 @@ from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.mentions import Mention
 from spia_core.adversary.local.rules import rule
+from spia_core.model import Evidence
 from spia_core.taxonomy import REFERENCE_DATE
 
 _CUES = lexicons.subject_cues("attribute_cues.tsv")
@@ -113,6 +114,17 @@ def _mention_age(text: str, m: Mention) -> tuple[str, int, int] | None:
     return str(n) if hit["u"].lower() == "year" else "0", min(m.start, hit.start()), m.end
 
 
+def _teen(ctx: DocContext, d: Draft) -> Evidence | None:
+    """'teenage', 'teens' in the child's own text ("our two teenage sons"), else, for children
+    counted together, in the sentence of one of their mentions ("the kids are teenagers now")."""
+    for m, off in segment_matches(ctx, d, _TEEN):
+        return ctx.ev(off + m.start(), off + m.end())
+    for k in (k for k in d.mentions if k.kind == "kin") if d.child_count > 1 else []:
+        if m := _TEEN.search(ctx.text, *ctx.sentence_of(k.start)):
+            return ctx.ev(*m.span())
+    return None
+
+
 def age_from_birth(year: int, month: int = 0, day: int = 0) -> str:
     """'54-55' for a birth year, '54' for a full date."""
     ref = REFERENCE_DATE
@@ -183,13 +195,10 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         lo, hi = {"early": (0, 4), "mid": (3, 7), "late": (6, 9)}.get(m.group("q") or "", (0, 9))
         ev = [ctx.ev(off + m.start(), off + m.end())]
         out.append(rule("age.stated").find(f"{base + lo}-{base + hi}", ev))
-    kid = d.kin in {"child", "kid", "son", "daughter", "grandson", "granddaughter"}
-    teen = [ctx.ev(o + m.start(), o + m.end()) for m, o in segment_matches(ctx, d, _TEEN)][:1]
-    for k in (k for k in d.mentions if k.kind == "kin" and d.child_count > 1 and not teen):
-        teen = [ctx.ev(*m.span()) for m in [_TEEN.search(ctx.text, *ctx.sentence_of(k.start))] if m]
-    if kid and teen and not own:  # "our two teenage sons", "the kids are teenagers now"
-        out.append(rule("age.teen").find("13-19", teen))
-    elif kid and d.anchor is not None and d.anchor.is_author and not own and not grown_up(ctx, d):
+    kid = not own and d.kin in {"child", "kid", "son", "daughter", "grandson", "granddaughter"}
+    if kid and (teen := _teen(ctx, d)):
+        out.append(rule("age.teen").find("13-19", [teen]))
+    elif kid and d.anchor is not None and d.anchor.is_author and not grown_up(ctx, d):
         out.append(rule("age.child").find("3-12", []))
     if d.kin == "baby" or any("little one" in m.text for m in d.mentions):
         out.append(rule("age.baby").find("0-5", []))

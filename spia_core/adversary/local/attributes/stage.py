@@ -46,7 +46,8 @@ def choose(findings: dict[str, list[Finding]]) -> list[PII]:
     piis: list[PII] = []
     job = best(findings.get("OCCUPATION", []))
     if job and job.certainty > 2 and job.keyword not in _NO_JOB:
-        findings["AGE"] = [f for f in findings.get("AGE", []) if f.rule != "age.child"]
+        ages = [f for f in findings.get("AGE", []) if f.rule != "age.child"]
+        findings = {**findings, "AGE": ages}  # a new dict: the caller's is left as it is
     for tag in TAGS:
         if tag in CODE_TAGS:
             first: dict[str, Finding] = {}  # every distinct value, in order

@@ -74,24 +74,26 @@ def link_author(st: SubjectState) -> None:
         st.attach(author, h)
         if same is not None:
             st.merge(author, same)
-        for d in st.drafts:  # "Name: [PERSON]"; "Ann Lee\nSales Director" (a title under it)
+        for d in st.drafts:  # "Name: [PERSON]"
             placeholders = [(m.start, m.end) for m in d.mentions if m.kind == "placeholder"]
-            r = d.mentions[0] if len(d.mentions) == 1 and d.mentions[0].kind == "role" else None
-            above = r and re.search(r"([^\n]+)\n[ \t]*\Z", st.text[: r.start])
-            title = above and names_compatible(above[1].strip(" ,"), h.name)
-            if d.alive and d is not author and (overlaps(h.start, h.end, placeholders) or title):
+            if d.alive and d is not author and overlaps(h.start, h.end, placeholders):
                 st.merge(author, d)
     _writer_roles(st, author)
 
 
 def _writer_roles(st: SubjectState, author: Draft) -> None:
-    """A role that is the writer's: a title line under the sign-off ("█████\nFinance Director"),
-    "I have known X for years as her line manager" (as + his/her/their + role)."""
+    """A role that is the writer's: a title line under a line that holds or names the writer
+    ("█████\nFinance Director", "Ann Lee\nSales Director"), "I have known X for years as her
+    line manager" (as + his/her/their + role)."""
     for d in [d for d in st.drafts if d.alive and d is not author and len(d.mentions) == 1]:
         r, start = d.mentions[0], st.text.rfind("\n", 0, d.mentions[0].start)
         above = st.text.rfind("\n", 0, max(start, 0)) + 1
         under = start > 0 and not st.text[start : r.start].strip()
-        signed = under and any(above <= m.start < start for m in author.mentions if m.text)
+        line = st.text[above:start].strip(" ,")
+        signed = under and (
+            any(above <= m.start < start for m in author.mentions if m.text)
+            or any(names_compatible(line, h.name) for h in st.author_names)
+        )
         mine = re.search(r"\bI\b[^.!?\n]*\bas\s+$", st.text[max(0, r.start - 120) : r.start])
         theirs = mine and r.text.startswith(("her ", "his ", "their "))
         if r.kind == "role" and (signed or theirs):
