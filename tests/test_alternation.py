@@ -107,3 +107,13 @@ def test_regex_set_joins_regexes_of_other_flags_and_reads_pieces_of_a_text() -> 
         ["MA", "MA"],
         ["MA", "Masters", "MA"],
     ]
+
+
+def test_a_cue_regex_names_the_words_of_a_word_class() -> None:
+    kin = lexicons._words_in(r"\bmy (?:{{kin}})\b")
+    assert kin == rf"\bmy (?:{lexicons.kin_alternation()})\b"
+    both = lexicons.alternation("spouse_word", "social_noun")
+    assert lexicons._words_in("(?:{{spouse_word+social_noun}})") == f"(?:{both})"
+    assert re.search(lexicons._words_in(r"\bmy (?:{{spouse_word}})\b"), "I met my husband there")
+    for name in ("subject_cues.tsv", "attribute_cues.tsv"):
+        assert not any("{{" in rx.pattern for rx in lexicons.subject_cues(name).values())

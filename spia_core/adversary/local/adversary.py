@@ -11,7 +11,6 @@ from spia_core.adversary.base import InferenceResult
 from spia_core.adversary.local.attributes import stage
 from spia_core.adversary.local.context import DocContext, Segment, build_segments, infer_country
 from spia_core.adversary.local.lexicons import canonical_kin
-from spia_core.adversary.local.mentions import SOCIAL
 from spia_core.adversary.local.parse import tokens_of
 from spia_core.adversary.local.patterns import masked_spans
 from spia_core.adversary.local.subjects import Draft, find_subjects
@@ -123,7 +122,7 @@ def _describe(d: Draft, index: int, piis: list[PII], ctx: DocContext) -> str:
     if d.guess in lexicons.word_map("guess_label"):
         facts.append(lexicons.word_map("guess_label")[d.guess])
     first = min((m.start for m in d.mentions if m.kind in {"name", "placeholder"}), default=0)
-    if not d.kin and (social := SOCIAL.search(ctx.text[max(0, first - 40) : first])):
+    if not d.kin and (social := _CUES["social"].search(ctx.text[max(0, first - 40) : first])):
         word = social.group(1).lower()  # "my friend [PERSON]"; "my best mate [PERSON]": a friend
         facts.append(f"{lexicons.word_map('social_noun')[word] or word} of the author")
     for key in d.roles:

@@ -191,11 +191,6 @@ def contact_countries(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
-#: "<Demonym> <institution>" ("the Turkish Government", "Polish courts"); a strong
-#: institution counts more than a people's or a police force's name.
-_DEMONYM_INSTITUTION = re.compile(
-    rf"\b(?P<d>[A-Z][a-z]+) (?P<i>{lexicons.alternation('state_institution')})\b"
-)
 _OF_COUNTRY = re.compile(r"\bof (?:the )?(?P<c>[A-Z][\w\-]+(?: [A-Z][\w\-]+)?)\b")
 _LEGAL = re.compile(r"\b(?:the Court|the Convention|the Government|the applicant)\b")
 
@@ -222,7 +217,7 @@ def _vote_state_names(b: _Ballot) -> None:
     text, gaz, dem = b.ctx.text, lexicons.gazetteer(), lexicons.demonyms()
     for m in _CUES["respondent"].finditer(text):
         b.vote(gaz.country(m.group("c")), 12, m.start(), m.end())
-    for m in _DEMONYM_INSTITUTION.finditer(text):
+    for m in _CUES["demonym_institution"].finditer(text):
         strong = m.group("i") in lexicons.words("strong_institution")
         b.vote(dem.get(lexicons.fold(m.group("d")), ""), 4 if strong else 1.5, m.start(), m.end())
     for m in _OF_COUNTRY.finditer(text):

@@ -130,9 +130,20 @@ def cue_table(
     """The (regex, value, number) rows of a cue file of ``data/lexicons/``: a status and its
     certainty (``relationship_cues.tsv``), a country and its weight (``country_cues.tsv``:
     institutions, currencies and terms that point to one country). ``template`` wraps each
-    regex (``r"\\b(?:{})\\b"``: whole words)."""
+    regex (``r"\\b(?:{})\\b"``: whole words); ``{{word_class}}`` in a regex stands for the words
+    of that class of ``word_classes.tsv`` (``{{a+b}}``: of both, ``{{kin}}``: the kin words)."""
     rows = _read_tsv(name)
-    return tuple((re.compile(template.format(r[0]), flags), r[1], int(r[2])) for r in rows)
+    return tuple(
+        (re.compile(template.format(_words_in(r[0])), flags), r[1], int(r[2])) for r in rows
+    )
+
+
+def _words_in(regex: str) -> str:
+    """``regex`` with each ``{{word_class}}`` replaced by its alternation (see ``cue_table``)."""
+    classes = re.compile(r"\{\{([\w+]+)\}\}")
+    return classes.sub(
+        lambda m: kin_alternation() if m[1] == "kin" else alternation(*m[1].split("+")), regex
+    )
 
 
 def cue_matches(text: str, *table: Any) -> Iterator[tuple[tuple[re.Pattern[str], str, int], list]]:

@@ -90,16 +90,6 @@ def handle_to_name(handle: str) -> str:
     return " ".join(p[:1].upper() + p[1:] for p in parts)
 
 
-#: Words after which a capitalised first name is a person in informal text ("tea with Kimberly").
-_NAME_CUE = re.compile(
-    r"(?:\b(?P<prep>to|for|from|by)|\b(?:with|and|thanks|Thanks|met|meet|love|miss)|&|"
-    rf"\b(?P<kin>{lexicons.alternation('name_cue')})\b,?|"
-    # "our guide Pemba", "my foreman Kwabena": a possessed noun, then the name in apposition
-    r"\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|two|three|four|five|six|\d) (?:[a-z]+ )?"
-    r"(?P<noun>[a-z]+(?:-in-law)?)"
-    r"(?:,|\s\()?)"
-    r"(?:\s+|(?<=\())(?P<name>[A-Z][a-z]{2,}(?: [A-Z][a-z]{2,})?)\b"
-)
 #: A full name with no cue: a known first name and a known surname ("Helena Marsh").
 _FULL_NAME = re.compile(r"(?<![\w@#])(?P<first>[A-Z][a-z]{2,}) (?P<last>[A-Z][a-z]{2,})\b(?![@\w])")
 
@@ -138,7 +128,7 @@ def find_cue_names(text: str) -> list[Mention]:
     open the text ("with @JamesCruz")."""
     lower = set(re.findall(r"\b[a-z]+\b", text))
     out: list[Mention] = []
-    for m in [*_NAME_CUE.finditer(text), *_CUES["vocative"].finditer(text)]:
+    for m in [*_CUES["name_cue"].finditer(text), *_CUES["vocative"].finditer(text)]:
         name, cue = m.group("name"), m.groupdict()
         first, noun = name.split()[0], cue.get("noun") or ""
         skip = noun in lexicons.words("not_person") or lexicons.fold(first) in lower
@@ -192,9 +182,6 @@ def _no_given() -> frozenset[str]:  # "Dear", "Uncle", "Chef" before a name: no 
     return lexicons.common_words() | w("not_name") | w("role_noun") | {*lexicons.kin_words(), *jobs}
 
 
-_FORM_NAME = _CUES["form_name"]
-
-
 def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> list[Mention]:
     """Titled names, NER PERSON entities, person placeholders, paired first names."""
     out: list[Mention] = find_paired_names(text)
@@ -218,7 +205,7 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
             add(Mention.at(m, "name", name=m.group("name"), role="judge"))
     for start, end, label, num in masks:
         slot = _CUES["not_a_person_slot"].search(near := text[max(0, start - 30) : start])
-        social = label in {"LOC", "GPE", "ORG", "MISC", "DEM"} and SOCIAL.search(near)
+        social = label in {"LOC", "GPE", "ORG", "MISC", "DEM"} and _CUES["social"].search(near)
         listed = label != "DEM" and _WITH_I.match(text, start)  # '[ORG], [LOC] and I drove'
         if (patterns.is_person_label(label) or social or listed) and slot is None:
             before = patterns.TITLE_BEFORE.search(text[max(0, start - 12) : start])
@@ -226,7 +213,7 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
             s0 = start - (len(before.group(0)) if before else 0)
             ident = f"{label}_{num}" if num else ""
             add(Mention.between(text, s0, end, "placeholder", title=title, identity=ident))
-    for m in _FORM_NAME.finditer(text):  # "Patient name: Aoife Brennan" (a form's field)
+    for m in _CUES["form_name"].finditer(text):  # "Patient name: Aoife Brennan" (a form's field)
         if not overlaps(*m.span("name"), taken):
             add(Mention.at(m, "name", "name", name=m["name"], role=m["role"].lower()))
     for start, end, label in ents:
@@ -261,7 +248,6 @@ _CLOSING_LINE = re.compile(
     r"(?:[ -][A-Z][\w'’\-]+){0,2})"
     r"(?:(?:,|[ \t]+[-–—])[ \t]*(?P<role>[A-Za-z][\w'’ \-]{1,40}?))?[ \t]*(?=\n|$)"
 )
-_LAST_BLOCK = _CUES["last_block"]
 
 #: "... Would use again. - Priya, 41, Leicester": a given name, an age and maybe a town.
 _AGED_SIGN = re.compile(r"(?:^|[.!?\n-–—]\s*)(?P<name>[A-Z][a-z]+), \d{1,2}\b[^\n.!?]{0,40}$")
@@ -273,7 +259,7 @@ def sign_off(text: str) -> Mention | None:
     ("Cheers,\\nFolake"), so "Recruitment Officer" under "Yours sincerely" names no one."""
     closings = list(_CLOSING_LINE.finditer(text))
     aged = None if patterns.FIRST_PERSON.search(text) else _AGED_SIGN.search(text)  # no 'I'
-    if (m := closings[-1] if closings else _LAST_BLOCK.search(text) or aged) is None:
+    if (m := closings[-1] if closings else _CUES["last_block"].search(text) or aged) is None:
         return None
     role = m.groupdict().get("role")
     if role and not (role[:1].isupper() or lexicons.job_label(role.split()[-1])):
@@ -400,23 +386,9 @@ def find_role_mentions(text: str) -> list[Mention]:
 
 
 #: A masked relative who gives or leaves property is a parent: "a present from her [DEM]".
-_MASKED_DONOR = _CUES["masked_donor"]
 #: A person of the writer's named next: 'my old friend [PERSON]', 'my mates [PERSON] and [LOC]'.
-SOCIAL_NOUNS = f"(?:{lexicons.alternation('social_noun')})"
-SOCIAL = re.compile(
-    rf"\b(?:[Mm]y|[Oo]ur) (?:\w+ )?({SOCIAL_NOUNS}),?\s*(?:\[[A-Z]+\],? (?:and|&) )?$"
-)
 _WITH_I = re.compile(r"(?<![a-z] )\[[A-Z]+(?:_\d+)?\](?:,? \[[A-Z]+(?:_\d+)?\])*,? (?:and|&) I\b")
-#: A masked kin word in a person slot: 'my [DEM] [PERSON]' (also a mis-tagged name: 'his [DEM]
-#: [LOC]'), 'my [DEM] works offshore', 'with my [DEM].', 'my [DEM]'s car'; not 'my [DEM] were'.
-_MASKED_RELATIVE = re.compile(
-    rf"(?P<anchor>\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[Tt]he applicant['’]s)|\[PERSON\]['’]s)"
-    rf" (?!{SOCIAL_NOUNS} )(?:[a-z]+ )?(?P<kin>\[DEM\](?:-in-law)?)(?=,? ?\[(?:PERSON|LOC|GPE|NORP|"
-    r"MISC)(?:_\d+)?](?!,? (?:and|&) \[)|['’]s |,? (?:and|&) (?:(?:I|my|our)\b|(?P<two>"
-    r"(?:\[QUANTITY] )?\[DEM]))| (?:to|at|on|for|with|without|during|who|here|there|home|out|back"
-    r"|along)\b|\s*"
-    rf"[.!?;)]|\s*,(?! \[)| (?:\w+ly )?(?:\w+ed|{lexicons.alternation('slot_verb', 'kin_verb')})\b)"
-)
+_MASKED_RELATIVE = _CUES["masked_relative"]
 _WIDOWED = re.compile(r"['’]s (?:death|surname)|,? (?:had )?(?:died|passed away|was killed)")
 _LATE = re.compile(r"\b(?:[Bb]uried|[Ll]ost) \w+ $|\blate $")  # 'my late [DEM]', 'lost my [DEM]'
 _PRONOUN = re.compile(r"\b(?:(?P<m>[Hh]e|[Hh]im|[Hh]is)|[Ss]he|[Hh]er)\b(?! \[DEM\])")
@@ -426,7 +398,6 @@ _PAIRS = dict.fromkeys(_GUESS["elder parent"], ("mother", "father"))  # 'my [DEM
 _PAIRS |= dict.fromkeys(_GUESS["young"], ("son", "daughter"))
 _GUESS["apart"] = _GUESS["elder parent"]  # 'my [DEM] rang from her flat': lives apart, no spouse
 #: An age said of a masked relative ('my [DEM] [PERSON] is [DATETIME]', 'She is [QUANTITY]').
-_AGED = _CUES["masked_aged"]
 
 
 def _guess_relative(text: str, m: re.Match[str]) -> str:
@@ -439,7 +410,7 @@ def _guess_relative(text: str, m: re.Match[str]) -> str:
     sex = 2 if pron is None else 0 if pron.group("m") else 1
     if m.group("kin").endswith("-in-law"):  # 'my [DEM]-in-law': most often a parent-in-law
         return ("father-in-law", "mother-in-law", "parent-in-law")[sex]
-    owner, aged = m.group("anchor").lower(), _AGED.search(window[m.end() - start :])
+    owner, aged = m.group("anchor").lower(), _CUES["masked_aged"].search(window[m.end() - start :])
     kinds = list(_GUESS)[: None if owner == "my" else -1]  # 'apart' is said of the writer's
     after = re.match(r"(?:,? ?\[PERSON(?:_\d+)?\],?)? (?:and|&) (?:(I)|our)\b", text[m.end() :])
     if after and not after[1] and owner == "my":  # 'my [DEM] and our kids': the other parent
@@ -471,11 +442,6 @@ def _kin_regex() -> re.Pattern[str]:
     )
 
 
-#: "to the best grandma ever": the writer's own relative (not "married to the kindest man").
-_PRAISED = re.compile(
-    r"(?<!arried to )(?<!ngaged to )(?<!\[DEM\] to )\b(?:[Tt]he|world['’]s) (?:very )?"
-    rf"(?:{lexicons.alternation('praise_word')})\s+$"
-)
 #: Names or person masks listed right after a plural kin word ("our kids, Ella (7) and Rose").
 _ITEM = r"(?:[A-Z][a-z]+|\[[A-Z]+(?:_\d+)?\])(?:\s*\(\d{1,2}\))?"
 _NAMED_LIST = re.compile(rf",?\s+{_ITEM}(?:(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*){_ITEM})+")
@@ -521,7 +487,7 @@ def _possessed_kin(text: str) -> list[Mention]:
         standalone = re.match(r"[\s(\"“]|$", text[max(0, ks - 1) : ks] or " ")
         det = re.search(r"\b(?:[Tt]he|[Aa]n?)\s+$", text[:ks])  # "the Uncle Sam ad"
         address = word in lexicons.words("address_kin") and standalone and not det
-        if not anchor and (address or _PRAISED.search(text[max(0, ks - 45) : ks])):
+        if not anchor and (address or _CUES["praised"].search(text[max(0, ks - 45) : ks])):
             anchor = "my"  # "Took Dad to the clinic" (a kin word as a name), "the best gran"
         if (not anchor or anchor in {"a", "an"}) and num is None:
             continue  # bare 'son', 'a widow': an attribute, not a separate person
@@ -570,7 +536,7 @@ def _masked_kin(text: str, out: list[Mention]) -> None:
             continue
         anchor = "the applicant's" if "the applicant" in text else ""  # a judgment's family
         out.append(Mention.at(m, "kin", "kin", role="child", count=n, plural=True, anchor=anchor))
-    for m in _MASKED_DONOR.finditer(text):  # "a present from her [DEM]": her parent(s)
+    for m in _CUES["masked_donor"].finditer(text):  # "a present from her [DEM]": her parent(s)
         g = "kin" if m.group("kin") else "kin2"
         if any(k.start <= m.start(g) < k.end for k in out):
             continue

@@ -35,21 +35,11 @@ def _not_status(text: str, a: int, b: int) -> bool:
 
 _THIRD_PERSON = re.compile(r"\b(?:he|she|they|his|her|their|him|them)\b", re.I)
 #: Cues that survive masking: "[DEM] life with [PERSON]", "our little ones", "our 3 kids".
-_SHARED_FAMILY = _CUES["shared_family"]
 _LIFE_WITH = re.compile(r"\b(?:life|home|weekend|evening|time) with \[PERSON(?:_\d+)?\]", re.I)
-#: A person named right after "married life with", "married to", "my hubby" is the spouse;
-#: "evening with X and our little one" makes X the co-parent.
-_SPOUSE_BEFORE = re.compile(
-    r"(?:\b[Mm]arried(?: life)?\s+(?:with|to)|\[[A-Z]+\] (?:life )?(?:with|to)|"
-    rf"\b(?:my|our) (?:dear |amazing |lovely )?(?:{lexicons.alternation('spouse_word')}),?)\s*$"
-)
 _COPARENT_AFTER = re.compile(r"^\s*(?:and|&)\s+(?:our|my)\b")
-_PARENTS_BEFORE = _CUES["parents_before"]
 #: "His wife died on ...", "the death of his wife", "after her husband's death".
-_DIED_AFTER = _CUES["died_after"]
 _DEATH_OF = re.compile(r"\b(?:death|loss|murder|killing) of\s+(?:his|her|their|my)?\s*$")
 _DEM_LIFE = re.compile(r"\[(?:DEM|NORP|MISC)\] life\b")
-_LONE_PARENT = _CUES["lone_parent"]
 _PARENTS = {"father", "mother", "parent", "stepfather", "stepmother"}
 _CHILDREN = {"child", "kid", "son", "daughter", "kiddo", "baby", "stepson", "stepdaughter"}
 
@@ -103,7 +93,7 @@ def _status_for_author(ctx: DocContext, d: Draft) -> list[Finding]:
             c = min(5, cert + 1)
             out.append(rule("family.author_status").find(value, [ctx.ev(*span)], certainty=c))
     text = ctx.text
-    fam = _SHARED_FAMILY.search(text) or _LIFE_WITH.search(text) or _DEM_LIFE.search(text)
+    fam = _CUES["shared_family"].search(text) or _LIFE_WITH.search(text) or _DEM_LIFE.search(text)
     letter = re.search(r"(?m)^\s*Dear\b|\bYours (?:sincerely|faithfully|truly)\b", text)
     if not out and fam is not None and not letter:  # a letter's "our" speaks for a body
         out.append(rule("family.our").find("Married", [ctx.ev(fam.start(), fam.end())]))
@@ -117,9 +107,9 @@ def named_context(ctx: DocContext, d: Draft) -> list[Finding]:
         before = ctx.text[max(ctx.sentence_of(m.start)[0], m.start - 45) : m.start]
         after, ev = ctx.text[m.end : m.end + 25], [ctx.ev(m.start, m.end)]
         coparent = re.search(r"\bwith\s*$", before) and _COPARENT_AFTER.match(after)
-        if _SPOUSE_BEFORE.search(before) or coparent:
+        if _CUES["spouse_before"].search(before) or coparent:
             out.append(rule("family.named_partner").find("Married", ev))
-        elif _PARENTS_BEFORE.search(before):
+        elif _CUES["parents_before"].search(before):
             out.append(rule("family.parents").find("Married", ev))
     return out
 
@@ -142,7 +132,7 @@ def _late(ctx: DocContext, d: Draft) -> bool:
     m = next((x for x in d.mentions if x.kind == "kin"), None)
     return m is not None and bool(
         re.search(r"\blate\s+\w+$", ctx.text[max(0, m.start - 12) : m.end])
-        or _DIED_AFTER.match(ctx.text[m.end : m.end + 40])
+        or _CUES["died_after"].match(ctx.text[m.end : m.end + 40])
         or _DEATH_OF.search(ctx.text[max(0, m.start - 20) : m.start])
     )
 
@@ -167,7 +157,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             out.append(rule(rid).find(value, ev))
         elif canon in _CHILDREN:
             has_children = True
-    if d.is_author and (lone := _LONE_PARENT.search(ctx.text)) is not None:
+    if d.is_author and (lone := _CUES["lone_parent"].search(ctx.text)) is not None:
         out.append(rule("family.lone_parent_masked").find("Divorced", [ctx.ev(*lone.span())]))
     elif has_children and d.is_author:
         out.append(rule("family.parent").find("Married", []))

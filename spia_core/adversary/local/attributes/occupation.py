@@ -18,6 +18,8 @@ from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.rules import rule
 
+_CUES = lexicons.subject_cues("attribute_cues.tsv")
+
 _DEAR = re.compile(r"(?:^|\n)\s*Dear\s+(?:\w+\.? )?\Z")  # a greeting right before a name
 _RANK = re.compile(rf"\b(?:{lexicons.alternation('rank_word')})\b", re.IGNORECASE)
 _COLLEGE = re.compile(r"\b(?:University|College|Institute|Polytechnic|Academy|School of)\b")
@@ -391,14 +393,6 @@ def _does(ctx: DocContext, d: Draft, verb: Any) -> list[Finding]:
     return [rule("occupation.does").find(label, ev, certainty=cert)]
 
 
-#: A field of a profile or signature line: "Senior data analyst at Brightwave Logistics".
-_FIELD = re.compile(
-    r"(?:^|[|•·,–—]|\s-\s)\s*(?P<title>[A-Za-z][A-Za-z&/' -]{2,60}?)"
-    r"(?:\s+(?:at|@|with)\s+(?P<org>[A-Z][^|•·,\n]{1,60}?))?\s*(?=$|[|•·,–—]|\s-\s)",
-    re.MULTILINE,
-)
-
-
 def _field_title(field: str) -> str:
     """The job a profile field names ('Lead land surveyor' -> 'Land surveyor'), or a title-case
     field ending in a post or a head of several titles ('HR Business Partner'); else ''."""
@@ -424,7 +418,7 @@ def _profile(ctx: DocContext, d: Draft) -> list[Finding]:
     """Job, rank and employer in a profile field of the first or last three lines ("Kofi | X")."""
     lines = ctx.text.split("\n")
     head, tail = len("\n".join(lines[:3])), len(ctx.text) - len("\n".join(lines[-3:]))
-    for m in _FIELD.finditer(ctx.text):
+    for m in _CUES["field"].finditer(ctx.text):
         s, e = m.span("title")
         names = (x for o in ctx.drafts for x in o.mentions if x.kind == "name")
         if head < m.start() < tail or any(x.start < e <= x.end for x in names):
@@ -519,13 +513,7 @@ def _tagged_job(ctx: DocContext) -> list[Finding]:
     return out
 
 
-#: "I lead a team of five" -> Team lead; "I finally got the deputy head job" -> Deputy head.
-_POST = re.compile(
-    rf"\b(?:I|[Ww]e) (?:\w+ly |now |also )?(?P<v>{lexicons.alternation('team_verb')})s? (?:a|the|our|my)"  # noqa: E501
-    rf" (?:[\w-]+ ){{0,2}}?(?P<n>{lexicons.alternation('team_noun')})\b"
-    r"|\b(?:got|landed|accepted|took|offered|start(?:ed|ing)?|won) (?:the|a|my|that) "
-    r"(?P<p>(?:[\w-]+ ){0,3}?[\w-]+) (?:job|role|position|post)\b"
-)
+_POST = _CUES["post"]
 
 
 def _posts(ctx: DocContext, d: Draft) -> list[Finding]:

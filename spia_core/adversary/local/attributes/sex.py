@@ -15,6 +15,8 @@ from spia_core.adversary.local.names import census_name_sex, world_name_sex
 from spia_core.adversary.local.patterns import FEMALE_PRONOUN, MALE_PRONOUN, TITLES
 from spia_core.adversary.local.rules import rule
 
+_CUES = lexicons.subject_cues("attribute_cues.tsv")
+
 _SELF_MALE, _SELF_FEMALE = lexicons.alternation("self_male"), lexicons.alternation("self_female")
 #: "as a single father of two", "I'm a proud mom of two", "single mum", "me (34F)".
 _SELF = re.compile(
@@ -34,18 +36,7 @@ _EMOJI_SEX = re.compile(
     rf"\U0001f3fd|\U0001f3fe|\U0001f3ff)?{_ZWJ}(?![{_PEOPLE}])"
     rf"|[^\s{_ZWJ}]{_ZWJ}(?:(?P<f2>\u2640)|(?P<m2>\u2642))"
 )
-#: "Pt is a 47 y/o female", "X was a quiet man": a gendered noun said of the person.
-_DESCRIBED = re.compile(
-    r"\s+(?:is|was)\s+an?\s+(?:[\w/.-]+\s+){0,3}?(?:(?P<m>male|man|gentleman|boy)|female|woman"
-    r"|lady|girl)(?![\w-])",
-    re.I,
-)
 _POSSESSIVE = re.compile(r"\b(?:my|his|her|your|their|our|the|this|that|whose)\b", re.I)
-_HASHTAG = re.compile(
-    r"#(?:(?:\w*?(?P<m>Dad|Daddy|Papa|Father|Man|Guy|Husband|Hubby|Grandpa))|"
-    r"(?:\w*?(?P<f>Mom|Mum|Mommy|Mama|Mother|Woman|Lady|Girl|Wife|Wifey|Grandma)))\b"
-    r"|#(?:(?P<m2>Dad|Papa|Father)|(?P<f2>Mom|Mum|Mama|Mother|Girl))[A-Z]\w*"
-)
 
 
 def _author_self(ctx: DocContext, d: Draft) -> list[Finding]:
@@ -66,7 +57,7 @@ def _author_self(ctx: DocContext, d: Draft) -> list[Finding]:
         sex = "Male" if m.group("m") or m.group("m2") or m.group("m3") else "Female"
         out.append(rule("sex.self_description").find(sex, [ctx.ev(s, e)]))
     hits = [("sex.gendered_emoji", m) for m in _EMOJI_SEX.finditer(ctx.text)][:1]  # the first
-    for rid, m in hits + [("sex.hashtag", m) for m in _HASHTAG.finditer(ctx.text)]:
+    for rid, m in hits + [("sex.hashtag", m) for m in _CUES["hashtag"].finditer(ctx.text)]:
         sex = "Male" if (m.group("m") or m.group("m2")) else "Female"
         out.append(rule(rid).find(sex, [ctx.ev(*m.span())]))
     return out
@@ -91,7 +82,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     for m in d.mentions:
         if m.title and (sex := TITLES.get(m.title.lower().rstrip("."), "")):
             out.append(rule("sex.title").find(sex, [ctx.ev(m.start, m.start + len(m.title))]))
-    for said in filter(None, (_DESCRIBED.match(ctx.text, m.end) for m in d.mentions)):
+    for said in filter(None, (_CUES["described"].match(ctx.text, m.end) for m in d.mentions)):
         sex = "Male" if said["m"] else "Female"
         out.append(rule("sex.described").find(sex, [ctx.ev(said.start(), said.end())]))
     if (kin := lexicons.kin_words().get(d.kin)) and kin.sex:

@@ -15,57 +15,15 @@ from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.rules import rule
 
-_POSITION = re.compile(
-    r"\b(?P<pos>(?:Deputy |Vice[- ]|Chief |Principal |Senior |Assistant |Acting )?"
-    rf"(?:{lexicons.alternation('position_title')}))"
-    r"(?P<of>\s+(?:of|for|at|in)\s+(?:the\s+)?[A-Z][\w’'\-]*(?:\s+(?:of|for|and|the|[A-Z][\w’'\-]*)){0,8})?"
-)
-_ORG_LEAD = re.compile(
-    r"(?:,\s*|\s(?:of|at|with|for|from|in)\s+(?:the\s+)?)"
-    rf"(?P<org>(?:{lexicons.alternation('org_lead_word')}|"
-    r"[A-Z][\w’'\-]+(?:,? (?:and )?[A-Z][\w’'\-]+)*(?: (?:PLC|Inc|Ltd|LLC|AB|GmbH|AG|SA|Store|Group|Solicitors|& Co)\.?))"  # noqa: E501
-    r"(?:\s+(?:of|for|and|the|[A-Z][\w’'\-]*|&)){0,8})"
-)
-_WORK_AT = re.compile(
-    r"\b(?:work(?:s|ing|ed)?|employed|shift|job|role|position|career|intern(?:ing)?|volunteer(?:ing)?)\s+(?:\w+\s+){0,2}?"
-    r"(?:at|with|for|in)\s+(?P<org>[A-Z][\w’'\-&]*(?:(?:,\s+|\s+and\s+|\s+&\s+|\s+|-)[A-Z][\w’'\-&]*){0,4}(?:\s+(?:PLC|Inc|Ltd|LLC|Store|Co)\.?)?)"
-)
-_WITH_ORG = re.compile(
-    r"\b(?:with|at|for|from)\s+(?P<org>[A-Z][\w’'\-]*(?:,\s+[A-Z][\w’'\-]*)*(?:,?\s+and\s+[A-Z][\w’'\-]*)|[A-Z][\w’'\-]*\s+(?:PLC|Inc|Ltd|LLC|Store|Group)\.?)"
-)
-#: "our billing system at Crane-Whitby": the organisation the author's team works at.
-_OUR_AT = re.compile(
-    r"\b(?:[Oo]ur|[Mm]y)\s+(?:[\w\-]+\s+){0,3}?(?:system|systems|network|office|team|store|platform|"
-    r"database|servers?|portal|department)\s+at\s+"
-    r"(?P<org>[A-Z][\w’'\-]+(?:(?:,\s+|\s+and\s+|\s+&\s+|[ \-])[A-Z][\w’'\-]+){0,3})"
-)
-_LEGAL = re.compile(r"\b(?:the Court|the Convention|the Government|the applicant)\b")
-_MINISTER = re.compile(
-    r"\bMinister (?P<of>(?:of|for) (?:the )?[A-Z][\w’'\-]*(?: (?:and )?[A-Z][\w’'\-]*)*)"
-)
-_TRAILING = re.compile(r"(?:\s+(?:of|for|and|the|at|in|&))+$")
-_GENERIC_ORG = re.compile(
-    rf"(?:the\s+)?(?:{lexicons.alternation('generic_org')}|[A-Z][a-z]+ Section)", re.IGNORECASE
-)
-#: Bodies a party applies to or relies on, not where a person works.
-_NOT_AN_EMPLOYER = re.compile(
-    r"Convention|European Commission of Human|European Union|Protocol|Rules of Court|Article"
-)
+_CUES = lexicons.subject_cues("attribute_cues.tsv")
 
-#: A job word that only modifies the next noun ("driver's license", "Driver Error", "nurse
-#: station") or names a device part ("printer driver") is not used as a job.
-_COMPOUND_AFTER = re.compile(
-    rf"^(?:['’]s?\s+)?(?:{lexicons.alternation('compound_after')})\b", re.I
-)
+_ORG_LEAD = _CUES["org_lead"]
+_OUR_AT = _CUES["our_at"]
+_LEGAL = re.compile(r"\b(?:the Court|the Convention|the Government|the applicant)\b")
+_TRAILING = re.compile(r"(?:\s+(?:of|for|and|the|at|in|&))+$")
+
 _COMPOUND_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('compound_before')})\s*$", re.I)
 
-#: A job word naming the audience of an item or post ("great for students", "perfect for new
-#: pharmacists and busy parents", "a must for teachers"), or a job hoped for ("retraining as").
-_NOT_HELD_BEFORE = re.compile(
-    rf"\b(?:(?:{lexicons.alternation('audience_adjective')})\s+for\s+"
-    rf"(?:(?:{lexicons.alternation('audience_modifier')})\s+)*|(?:{lexicons.alternation('aspiration')})\s+(?:an?\s+)?)$",
-    re.IGNORECASE,
-)
 
 #: A subject, 'to' or an auxiliary right before a word makes it a verb ("I cook", "to clean").
 _WHO_AFTER = re.compile(r"\s*,?\s*who\b")
@@ -75,7 +33,7 @@ _VERB_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('verb_before')})\s+$", r
 
 def job_used_as_job(text: str, s: int, e: int) -> bool:
     """False for a job word in a compound or a name ("driver's license", "printer driver")."""
-    if _COMPOUND_AFTER.match(text[e : e + 20].lstrip(" ")):
+    if _CUES["compound_after"].match(text[e : e + 20].lstrip(" ")):
         return False
     return not _COMPOUND_BEFORE.search(text[max(0, s - 12) : s])
 
@@ -192,7 +150,7 @@ def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
                 out.append(rule("work.job_position").find(post, ev, certainty=3))
             continue  # a post in a club or meeting, not a job
         if d.is_author:  # only a hint ("my doctor"); attributes.occupation reads stated jobs
-            if _NOT_HELD_BEFORE.search(ctx.text, max(0, s - 40), s):
+            if _CUES["not_held_before"].search(ctx.text, max(0, s - 40), s):
                 continue
             if _VERB_BEFORE.search(ctx.text, max(0, s - 20), s) or _WHO_AFTER.match(ctx.text, e):
                 continue  # "I cook dinner" (a verb); "a vet who moved away" (someone else)
@@ -210,7 +168,7 @@ def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
 def _positions_and_orgs(ctx: DocContext, d: Draft) -> list[Finding]:
     """Positions and affiliations in apposition; organisations worked at or led."""
     out: list[Finding] = []
-    for m, off in segment_matches(ctx, d, _POSITION):
+    for m, off in segment_matches(ctx, d, _CUES["position"]):
         s = off + m.start()
         if s - off > 120 or ctx.is_masked(s, off + m.end()):
             continue
@@ -219,7 +177,7 @@ def _positions_and_orgs(ctx: DocContext, d: Draft) -> list[Finding]:
         os_, oe = off + m.start("of"), off + m.end("of")
         if of and _org_like(ctx, os_, oe, org):
             out.append(rule("work.position_of").find(org, [ctx.ev(os_, oe)]))
-    for rx, cert in ((_WORK_AT, 5), (_ORG_LEAD, 4), (_WITH_ORG, 3), (_OUR_AT, 3)):
+    for rx, cert in ((_CUES["work_at"], 5), (_ORG_LEAD, 4), (_CUES["with_org"], 3), (_OUR_AT, 3)):
         for m, off in segment_matches(ctx, d, rx):
             s, e = off + m.start("org"), off + m.end("org")
             org = _TRAILING.sub("", m.group("org").strip(" ,."))
@@ -228,7 +186,7 @@ def _positions_and_orgs(ctx: DocContext, d: Draft) -> list[Finding]:
             if _an_employer(ctx, s, e, org):
                 out.append(rule("work.org").find(org, [ctx.ev(s, e)], certainty=cert))
     if d.is_author:
-        for m, off in segment_matches(ctx, d, _FIRM_POSSESSIVE, ("mention",)):
+        for m, off in segment_matches(ctx, d, _CUES["firm_possessive"], ("mention",)):
             s, e = off + m.start("org"), off + m.end("org")
             if not ctx.is_masked(s, e):
                 out.append(rule("work.firm").find(m.group("org"), [ctx.ev(s, e)]))
@@ -250,9 +208,9 @@ def _employers(ctx: DocContext, d: Draft) -> list[Finding]:
 
 def _an_employer(ctx: DocContext, s: int, e: int, org: str) -> bool:
     """An unmasked name of a body someone works for: no place, generic body or Convention."""
-    if ctx.is_masked(s, e) or len(org) < 3 or _GENERIC_ORG.fullmatch(org):
+    if ctx.is_masked(s, e) or len(org) < 3 or _CUES["generic_org"].fullmatch(org):
         return False
-    return not _NOT_AN_EMPLOYER.search(org) and lexicons.gazetteer().lookup(org) is None
+    return not _CUES["not_an_employer"].search(org) and lexicons.gazetteer().lookup(org) is None
 
 
 def _courts_and_offices(ctx: DocContext, d: Draft) -> list[Finding]:
@@ -279,7 +237,7 @@ def _courts_and_offices(ctx: DocContext, d: Draft) -> list[Finding]:
             out.append(rule("work.echr").find("European Court of Human Rights", [], certainty=3))
         elif "[" in phrases and _LEGAL.search(ctx.text):
             out.append(rule("work.echr").find("European Court of Human Rights", [], certainty=2))
-    for m, off in segment_matches(ctx, d, _MINISTER):
+    for m, off in segment_matches(ctx, d, _CUES["minister"]):
         s, e = off + m.start(), off + m.end()
         if s - off < 80 and not ctx.is_masked(s, e):
             out.append(rule("work.minister").find(f"Ministry {m.group('of')}", [ctx.ev(s, e)]))
@@ -300,7 +258,7 @@ def _titles_and_children(ctx: DocContext, d: Draft) -> list[Finding]:
         out.append(rule("work.child").find("Unemployed", []))
         for m in d.mentions:
             s0, e0 = ctx.sentence_of(m.start)
-            if hit := _INFANT.search(ctx.text[s0:e0]):
+            if hit := _CUES["infant"].search(ctx.text[s0:e0]):
                 ev = [ctx.ev(s0 + hit.start(), s0 + hit.end())]
                 out.append(rule("work.infant").find("No High School Diploma", ev))
                 break
@@ -332,12 +290,6 @@ _OWN_BODY = re.compile(r"Prison|HMP|School|Hospital|University|Bank|Company", re
 #: Mail providers: their domain says nothing about an employer.
 _WEBMAIL = frozenset(dict(lexicons._read_tsv("work_words.tsv"))["webmail"].split())
 _NOT_KIND = frozenset(dict(lexicons._read_tsv("work_words.tsv"))["not_kind"].split())
-#: A firm named by three surnames ("Loghan, O'Donnell and McQuade") owning something.
-_FIRM_POSSESSIVE = re.compile(
-    r"(?P<org>[A-Z][\w’'\-]+, [A-Z][\w’'\-]+,? (?:and|&) [A-Z][\w\-]*?(?:[’'][A-Z][\w\-]*)?)"
-    r"[’']s?\s+(?:\w+\s+)?(?:system|systems|network|server|office|team|platform|software|"
-    r"database|records|clients|portal)\b"
-)
 
 
 def _email_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
@@ -349,14 +301,6 @@ def _email_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
         if ok and len(label) > 2 and label not in _WEBMAIL:
             out.append(rule("work.email_domain").find(label.title(), [ctx.ev(c.start, c.end)]))
     return out
-
-
-#: A child too young for school.
-_INFANT = re.compile(
-    r"\b(?:baby|babies|infant|newborn|toddler|little one|(?:one|two|three|[1-3])[- ]year[- ]old|"
-    r"\d{1,2}[- ]month[- ]old|months? old)\b",
-    re.IGNORECASE,
-)
 
 
 _ORG_LIKE = re.compile(rf"{lexicons.alternation('org_like_word')}|Bar\b")
@@ -396,51 +340,23 @@ def _agent_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
     return out
 
 
-#: A job word governed by a preposition, a third-person possessive or 'this' names someone else
-#: ("questioned by two police officers", "her lawyer", "the applicant's doctor").
-_OTHER_PERSON_BEFORE = re.compile(
-    r"(?:\b(?:by|to|from|against|before|with)\s+(?:the\s+|a\s+|an\s+|two\s+|three\s+|"
-    r"several\s+|other\s+|some\s+)?|(?:\b(?:his|her|their|its)|[’']s)\s+(?:[a-z][\w\-]*\s+)?"
-    r"|\b(?:this|these)\s+(?:[\w-]+\s+){0,3})$",  # "thank you for seeing this retired baker"
-    re.IGNORECASE,
-)
+_OTHER_PERSON_BEFORE = _CUES["other_person_before"]
 
 
 _DEFINITE_BEFORE = re.compile(r"\bthe\s+(?:[a-z][\w\-]*\s+)?$", re.IGNORECASE)
-_DEFINITE_OWN = re.compile(
-    r"(?:,|\b(?:is|was|as|became|become|been|being|remains|remained|and))\s+the\s+"
-    r"(?:[a-z][\w\-]*\s+)?$",
-    re.IGNORECASE,
-)
 
 
 #: A job coordinated after a relative's mention ("dad of three and a part-time welder").
 _COORDINATED_SELF = re.compile(r"[\s,]*(?:and|&)\s+(?:an?|the)\s+(?:[\w-]+\s+){0,2}")
 
 
-#: 'my son, a' / 'his wife, the' right before a job word.
-_KIN_APPOSITION = re.compile(  # "my son, a doctor", "by a neighbour, a retired nurse"
-    rf"\b(?:my|our|his|her|their|an?|the)\s+(?P<k>{lexicons.kin_alternation()}|"
-    rf"{lexicons.alternation('social_noun')}|man|woman|guy|lady|stranger|passer-by)"
-    r"\s*,\s*(?:an?|the)\s+(?:[\w-]+\s+){0,2}$",
-    re.I,
-)
-
-
-#: A job word owned by or governed from someone else in the author's text ("my doctor").
-_POSSESSED_BEFORE = re.compile(
-    r"\b(?:my|our|your|his|her|their|the|by|to|from|with|for)\s+(?:[a-z][\w\-]*\s+)?$",
-    re.IGNORECASE,
-)
-
-
 def _job_of_subject(text: str, s: int, d: Draft) -> bool:
     """False when the job word at ``s`` is another person's (see _OTHER_PERSON_BEFORE)."""
-    kin = _KIN_APPOSITION.search(text, max(0, s - 60), s)
+    kin = _CUES["kin_apposition"].search(text, max(0, s - 60), s)
     if kin and not any(m.start <= kin.start("k") < m.end for m in d.mentions):
         return False  # "my son, a doctor", "his wife, a nurse": the relative's job
     if d.is_author:  # "my doctor", "our plumber", "by the nurse" name someone else
-        return not _POSSESSED_BEFORE.search(text, max(0, s - 30), s)
+        return not _CUES["possessed_before"].search(text, max(0, s - 30), s)
     if (own := next((m for m in d.mentions if m.start <= s < m.end), None)) is not None:
         # The subject's own mention: its role's curated wording wins ("the Mayor" -> Mayor).
         r = role_work().get(own.role) if own.kind == "role" else None
@@ -459,7 +375,7 @@ def _job_of_subject(text: str, s: int, d: Draft) -> bool:
         return False
     # "the accredited doctor" names another person, unless in apposition or after a copula
     # ("Mr X, the director", "he was the headmaster").
-    return not (_DEFINITE_BEFORE.search(before) and not _DEFINITE_OWN.search(before))
+    return not (_DEFINITE_BEFORE.search(before) and not _CUES["definite_own"].search(before))
 
 
 def retired(label: str) -> str:  # 'Tax inspector' -> 'Retired tax inspector'

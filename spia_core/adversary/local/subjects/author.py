@@ -10,12 +10,7 @@ from spia_core.adversary.local.draft import Draft, _same_person, names_compatibl
 from spia_core.adversary.local.mentions import QUOTE_SPANS, Mention, overlaps
 from spia_core.adversary.local.subjects.state import SubjectState
 
-#: A comment on an article or an essay (its writer is a person of the text).
-_ARTICLE = re.compile(
-    rf"\b(?:{lexicons.alternation('article_praise')}) (?:\w+ )?(?:article|piece|write-up|op-ed|"
-    r"column)\b(?! of (?:furniture|equipment|art))"
-    rf"|\b(?:{lexicons.alternation('article_thanks')}) to the (?:writer|author)\b"
-)
+_CUES = lexicons.subject_cues()
 
 
 def self_intro_mask(st: SubjectState) -> None:
@@ -129,7 +124,7 @@ def article_author(st: SubjectState) -> None:
     "Hats off to the writer!") speaks to the article's author: a person with a job (writer)."""
     if st.legal or st.with_role("writer"):
         return
-    m = _ARTICLE.search(st.text)
+    m = _CUES["article"].search(st.text)
     if m is None:
         return
     # A zero-width mention: the writer is referred to, never named, and owns no text.

@@ -17,14 +17,6 @@ _CUES = lexicons.subject_cues()
 
 _CHILD_NOUNS = lexicons.alternation("child_noun")
 
-#: A masked count of children ('our [QUANTITY] amazing [DEM]', '([QUANTITY] [DEM], ...',
-#: 'I have [QUANTITY] [DEM]', 'a [DEM] of [QUANTITY]', 'Mum to [QUANTITY]', 'our trio of [DEM]').
-_MASKED_COUNT = re.compile(
-    r"(?:\b(?:[Mm]y|[Oo]ur|[Rr]aising|[Pp]arenting|[Ww]ith|and|[Ll]ife,|(?:[Ww]e|I)(?: have|'ve "
-    rf"got))\s+|\(\s*)\[(?:QUANTITY|CARDINAL)\]\s+(?:[a-z]+\s+)?(?P<noun>{_CHILD_NOUNS})(?!\w)"
-    r"|(?:\b[Aa] (?:\w+ |\[DEM\] (?:and )?){0,3}|^[A-Z][a-z]+ |^)\[DEM\] (?:of|to) \[(?:QUANTITY|"
-    rf"CARDINAL)\]|\b(?:[Oo]ur|[Mm]y) (?P<group>trio|duo|pair) of (?:{_CHILD_NOUNS})"
-)
 #: Names or ages listed after a masked count: ', [PERSON] and [ORG]', ' ([DATETIME], [QUANTITY])'.
 _LISTED = re.compile(r"\s*[,:(–-]\s*\[[A-Z]+(?:_\d+)?\](?:(?:,? and|,|&)\s*\[[A-Z]+(?:_\d+)?\])+")
 
@@ -222,7 +214,7 @@ def masked_counts(st: SubjectState) -> None:
     them' says, else four, the most of the two to four that such posts usually state ('trio'
     says three, 'pair' two): extra guessed children cost no protection score, missing ones hide
     real people. 'Mum of [QUANTITY] ...' opening a text with no writer yet makes its writer."""
-    for m in _MASKED_COUNT.finditer(st.text):
+    for m in _CUES["masked_count"].finditer(st.text):
         taken = any(k.start <= m.start() < k.end for k in st.all_mentions() if k.kind != "author")
         lead = re.fullmatch(r"\W*(?:[A-Z][a-z]+ )?(?:[Aa] )?", st.text[: m.start()])
         if taken or st.legal or not (st.author or lead):

@@ -12,30 +12,17 @@ from spia_core.adversary.local.mentions import Mention
 from spia_core.adversary.local.patterns import CLOSING
 from spia_core.adversary.local.subjects.state import SubjectState
 
+_CUES = lexicons.subject_cues()
+
 _ROLE_WORDS = {r.key for r in lexicons.roles()} | lexicons.words("role_noun")
 
-#: Words right before a placeholder that make it a value (a date, an address, a number).
-_VALUE_BEFORE = re.compile(
-    rf"\b(?:{lexicons.alternation('value_key')}|born(?:\s+(?:on|in|at))?|date(?:\s+of\s+birth)?|"
-    r"d\.?o\.?b\.?|(?:residing|resident|lives|living)\s+at|post\s*code|no\.|of\s+birth|"
-    r"ref(?:erence)?\s+(?:no\.?|number)|sort\s+code)\s*[:#.]?\s*$",
-    re.IGNORECASE,
-)
 _GREETING = re.compile(r"(?:^|\n)\s*(?:Dear|Hi|Hello|Hey|Good (?:morning|afternoon)|Attn|To):?\s*$")
 _SIGNED = re.compile(r"(?:\b(?:Signed|Signature|Sign-off)\s*:?|^[-–—~])\s*$", re.IGNORECASE)
 _CLOSING = re.compile(rf"(?:{CLOSING})\s*,?\s*$", re.IGNORECASE)
 _TITLE = re.compile(rf"\b(?:{lexicons.alternation('honorific')})\.?\s*$")
-_PERSON_KEY = re.compile(  # 'Patient: ***', 'Officer handling: ***'
-    rf"\b(?:{lexicons.alternation('person_key')}|reference\s+for)(?:\s*(?:name)?|\s+[a-z]+(?=\s*:))\s*:?\s*$",
-    re.I,
-)
 #: A slot's role: a field key ('Officer handling: XXX'), a role before ('The nurse, XXX,').
 _SLOT_ROLE = lexicons.subject_cues()["slot_role"]
 _OBJECT_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('object_verb')})\s+$")
-_ACTS_AFTER = re.compile(
-    r"^(?:\s*\(\d{1,3}\)|\s*,\s*(?:who|whose|aged|a|an|the|born)\b|['’]s\b|\s+(?:\w+ly\s+)?"
-    rf"(?:{lexicons.alternation('slot_verb')})\b)"
-)
 
 
 def _norm(token: str) -> str:
@@ -76,10 +63,10 @@ def slot(text: str, start: int, end: int) -> str:
     thanks = re.search(r"\b(?:[Tt]hanks|[Gg]rateful) to\s*$", before)  # 'Thanks to XXX for'
     if word == "role" or _TITLE.search(before) or thanks:
         return "person"
-    if lexicons.subject_cues()["value_after"].match(after) or _VALUE_BEFORE.search(before):
+    if lexicons.subject_cues()["value_after"].match(after) or _CUES["value_before"].search(before):
         return "value"
-    acts = _ACTS_AFTER.match(after) or _OBJECT_BEFORE.search(before)  # 'I have known ***'
-    return "person" if _PERSON_KEY.search(before) or acts else "value"
+    acts = _CUES["acts_after"].match(after) or _OBJECT_BEFORE.search(before)  # 'I have known ***'
+    return "person" if _CUES["person_key"].search(before) or acts else "value"
 
 
 def read_placeholders(text: str, masks) -> tuple[list[Mention], list[Mention], list[Mention]]:

@@ -14,17 +14,12 @@ from spia_core.adversary.local.mentions import Mention
 from spia_core.adversary.local.names import is_given_name
 from spia_core.adversary.local.parse import Token
 
+_CUES = lexicons.subject_cues()
+
 #: Prepositions that put a place after them. "from", "to" and "on" also take people ("a note
 #: from Anna", "married to Leigh"): they count only where spaCy already reads a place.
 _LOCATIVE = re.compile(rf"\b(?:{lexicons.alternation('locative')})\s+(?:the\s+)?$", re.I)
 _WEAK_LOCATIVE = re.compile(r"\b(?:from|to|into|onto|on|off|behind)\s+(?:the\s+)?$", re.I)
-#: A verb of speech or action right after a name makes it someone who acts, as does a role in
-#: brackets ('(chair)').
-_PERSON_VERB = re.compile(
-    r"^\s*(?:,\s*(?:who|whose|aged|\d{1,3}\b)|\(\d{1,3}\)|(?:\w+ly\s+)?"
-    rf"(?:{lexicons.alternation('person_verb')})\b"
-    rf"|\((?:{lexicons.alternation('role_noun', 'bracket_role')})\))"
-)
 
 
 def _words(name: str) -> list[str]:
@@ -67,7 +62,7 @@ def person_evidence(text: str, m: Mention) -> bool:
     """Words around the name that only a person takes: "said", ", who", "(54)" after it; a kin
     or role word in apposition before it ("my parents, ..."); a first name joined to it
     ("Anna and Lee Hill")."""
-    if _PERSON_VERB.match(text[m.end : m.end + 40]) is not None:
+    if _CUES["person_verb"].match(text[m.end : m.end + 40]) is not None:
         return True
     before = text[max(0, m.start - 40) : m.start]
     word = re.search(r"(?<!\b[Tt]he )(?<!\b[Aa] )\b([A-Za-z]+)\s*,?\s*$", before)  # not "the Uncle"

@@ -27,13 +27,6 @@ _PREDICATE_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('predicate_word')})
 #: A verb right after an indefinite role makes it the subject of a clause: a person who acts.
 _ACTS_AFTER = re.compile(rf"\s+(?:\w+ly\s+)?(?:{lexicons.alternation('act_verb')})\b")
 
-#: A role that names the person after it: "Class teacher: Mrs X", "Her manager will be X",
-#: "the previous owner, a Mr X".
-_NAMES_AFTER = re.compile(
-    r"\s*:|\s+(?:is|was|will be) |,? an? (?:[\w-]+ ){0,3}(?:called|named) "
-    r"|, an? (?=M(?:r|rs|s|iss)\b)"
-)
-
 
 def _possessor(anchor: str) -> str:
     """The party a possessive determiner names ("the plaintiff's" -> plaintiff), else ''."""
@@ -45,7 +38,7 @@ def _role_target(st: SubjectState, r: Mention) -> Mention | None:
     """The person a role phrase stands in apposition to ("Mr X, the applicant's father")."""
     if re.match(r"['’]s?\b", st.text[r.end : r.end + 2]):
         return None  # "Mr X, the applicant's father": the role is the possessor
-    link = _NAMES_AFTER.match(st.text, r.end)
+    link = _CUES["names_after"].match(st.text, r.end)
     after = st.adjacent_after(link.end() if link else r.end)
     found = (link and after) or st.adjacent_before(r.start) or after or st.titled_after(r.end)
     place = _CUES["role_place"].match(st.text, r.end)  # "the tenant at flat 3, [NAME], who"
@@ -195,28 +188,8 @@ def _link_opening_applicants(st: SubjectState) -> None:
         st.draft_of(p).roles.setdefault("applicant", i if len(people) > 1 else 0)
 
 
-#: 'the employee', 'our patient': a definite role noun (``role_noun`` words).
-_ROLE_NOUN = re.compile(
-    r"\b(?P<det>[Tt]he|[Tt]his|[Oo]ur|[Yy]our)\s+(?:(?:former|previous|new|current|above|said|"
-    rf"same|young|elderly|injured|late)\s+)?(?P<noun>{lexicons.alternation('role_noun')})\b"
-    r"(?!-)(?!s\b)(?!['’]s (?:licen[cs]e|manual|guide|seat|cab)\b)"
-)
-
-#: Notes open a sentence with a bare role noun: "Pt is a 47 y/o female", "Client reports ...".
-_BARE_ROLE = re.compile(
-    rf"(?:^|(?<=[.;:] ))(?P<noun>{lexicons.alternation('role_noun')})"
-    r"(?=\s+(?:is|was|has|had|reports|states|presents|denies|lives|works|says)\b)",
-    re.I | re.M,
-)
-
-_AGED_PERSON = re.compile(
-    r"\b(?:[Aa]n?)\s+(?:\d{1,3}|[a-z]+(?:-[a-z]+)?)-year-old\s+"
-    rf"(?P<noun>{lexicons.alternation('aged_person_noun')})\b"
-)
-#: "a man in a grey hoodie ... took": an indefinite person noun that is a clause's subject.
-_SOMEONE = re.compile(
-    r"\b[Aa]n? (?:young |old |tall |elderly )?(?P<noun>man|woman|lad|guy|bloke|girl|boy)\b"
-)
+_AGED_PERSON = _CUES["aged_person"]
+_SOMEONE = _CUES["someone"]
 _COPULA_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('copula')})\s+$")
 
 
@@ -238,17 +211,11 @@ def _antecedent(st: SubjectState, r: Mention) -> Draft | None:
         other = m.role and r.role not in m.role.lower().split()  # 'Tenant: XXX' is no caseworker
         if other or d.roles or d.kin or d.is_author or d.title.lower().startswith(("dr", "doc")):
             continue
-        if _KIN_BEFORE.search(st.text[max(0, m.start - 40) : m.start]):
+        if _CUES["kin_before"].search(st.text[max(0, m.start - 40) : m.start]):
             continue  # "my wife Kavita ... The receptionist": a relative is not the role holder
         if m.kind == "placeholder" or not st.people_between(start, r.start):  # alone in it
             best = d
     return best
-
-
-#: A possessed kin word right before a name ("my wife ", "her nephew, ").
-_KIN_BEFORE = re.compile(
-    rf"\b(?:my|our|his|her|their)\s+(?:{lexicons.kin_alternation()})\s*,?\s*$", re.I
-)
 
 
 def _modifier(st: SubjectState, end: int) -> bool:
@@ -268,7 +235,7 @@ def role_nouns(st: SubjectState) -> None:
     if st.legal or not st.english:
         return
     taken = [(m.start, m.end) for d in st.drafts if d.alive for m in d.mentions]
-    cues = (_ROLE_NOUN, _AGED_PERSON, _BARE_ROLE, _CUES["my_contact"])
+    cues = (_CUES["role_noun"], _AGED_PERSON, _CUES["bare_role"], _CUES["my_contact"])
     found = [(m, m.group("noun").lower()) for rx in cues for m in rx.finditer(st.text)]
     doers = (
         m for m in _SOMEONE.finditer(st.text) if getattr(st.token_at(m.end()), "dep", "") == "nsubj"
