@@ -192,3 +192,139 @@ def test_a_generic_handle_is_no_name(adversary: LocalAdversary) -> None:
 def test_a_teenage_child_is_thirteen_to_nineteen(adversary: LocalAdversary, text: str) -> None:
     kids = [s for s in adversary.infer(text).subjects if not s.description.startswith("The author")]
     assert kids and all(_value(s, "AGE") == "13-19" for s in kids)
+
+
+def _pii(s: Subject, tag: str) -> tuple[str, int]:
+    return next(((p.keyword, p.certainty) for p in s.piis if p.tag == tag and p.keyword), ("", 0))
+
+
+def test_a_job_in_apposition_to_the_writers_own_name_is_stated(
+    adversary: LocalAdversary,
+) -> None:
+    text = "Hello all, I'm Dmitri, a 29-year-old forklift driver from Leeds. Quick question."
+    subjects = adversary.infer(text).subjects
+    assert len(subjects) == 1
+    assert _value(subjects[0], "NAME") == "Dmitri"
+    assert _pii(subjects[0], "OCCUPATION") == ("Forklift driver", 4)
+
+
+@pytest.mark.parametrize(
+    ("text", "job", "rank"),
+    [
+        ("The wreath was laid by Major Ines Varga on Sunday.", "Military officer", "Major"),
+        ("Lt Col Amir Haddad inspected the cadets.", "Military officer", "Lt Col"),
+        ("Sgt Ola Brandt of the local police took my statement.", "Police officer", "Sgt"),
+        ("The regiment's dinner was opened by Captain [PERSON].", "Military officer", "Captain"),
+        ("Fr. Tomasz Wilk blessed the new hall.", "Priest", "Fr"),
+        ("Captain Dean Rourke scored twice in the derby.", "", "Captain"),
+    ],
+)
+def test_a_rank_before_a_name_gives_the_job_and_the_post(
+    adversary: LocalAdversary, text: str, job: str, rank: str
+) -> None:
+    subjects = [s for s in adversary.infer(text).subjects if "author" not in s.description]
+    assert len(subjects) == 1
+    ranked = subjects[0]
+    assert (_value(ranked, "OCCUPATION"), _value(ranked, "POSITION")) == (job, rank)
+
+
+def test_a_contact_request_ending_a_listing_is_the_writers_sign_off(
+    adversary: LocalAdversary,
+) -> None:
+    text = "Kids' bike for sale, hardly used, collection only from the village. Call me, Janet."
+    subjects = adversary.infer(text).subjects
+    assert len(subjects) == 1
+    assert _value(subjects[0], "NAME") == "Janet"
+    assert "author" in subjects[0].description
+
+
+def test_a_masked_self_introduction_with_a_kin_apposition_is_the_writer(
+    adversary: LocalAdversary,
+) -> None:
+    text = "Evening all. I am [NAME], the bride's cousin, and I promise to keep this short."
+    assert len(adversary.infer(text).subjects) == 1
+
+
+def test_a_masked_introduction_of_someone_else_is_still_someone_else(
+    adversary: LocalAdversary,
+) -> None:
+    text = "This is [NAME], my husband, on the day we got the keys."
+    assert len(adversary.infer(text).subjects) == 2
+
+
+def test_a_given_name_alone_repeats_the_one_full_name_with_it(
+    adversary: LocalAdversary,
+) -> None:
+    text = (
+        "Anjali Mehta has kept the allotment next to ours for years. "
+        "Anjali, a retired postwoman, grows leeks."
+    )
+    anjali = _described(adversary.infer(text).subjects, "Anjali Mehta")
+    assert _value(anjali, "OCCUPATION") == "Retired postwoman"
+
+
+def test_a_given_name_shared_by_two_full_names_is_tied_to_neither(
+    adversary: LocalAdversary,
+) -> None:
+    text = (
+        "Anjali Mehta and Anjali Rao keep the allotments next to ours. "
+        "Anjali, a retired postwoman, grows leeks."
+    )
+    subjects = adversary.infer(text).subjects
+    assert not any(_value(s, "OCCUPATION") == "Retired postwoman" for s in subjects[1:])
+
+
+def test_a_byline_under_a_club_report_is_the_writer(adversary: LocalAdversary) -> None:
+    text = (
+        "Our veterans side lost 3-0 away at Millbrook. Thanks to Colin for driving.\n\n"
+        "Report by Ewan Dalgleish, fixtures secretary"
+    )
+    author = _described(adversary.infer(text).subjects, "Ewan Dalgleish")
+    assert "author" in author.description
+
+
+def test_a_signature_with_a_kin_word_in_brackets_is_the_writer(adversary: LocalAdversary) -> None:
+    text = (
+        "I give permission for my son to attend the swimming gala.\n"
+        "Emergency contact: 07700 900318\nSigned: Folasade Adeyemi (mother)\nDate: 2 June"
+    )
+    author = _described(adversary.infer(text).subjects, "Folasade Adeyemi")
+    assert "author" in author.description
+
+
+def test_a_gerund_before_a_name_is_no_part_of_it(adversary: LocalAdversary) -> None:
+    text = "Mum: Are you still coming Sunday? Dad's baking\nMe: Yes! Bringing Jamie, he's off at 2"
+    names = [_value(s, "NAME") for s in adversary.infer(text).subjects]
+    assert "Jamie" in names
+    assert "Bringing Jamie" not in names
+
+
+def test_an_adverb_before_a_title_makes_no_person(adversary: LocalAdversary) -> None:
+    text = (
+        "Twenty years in retail and distribution. Currently Head of Stores at Pellow Group, "
+        "where I look after nine branches."
+    )
+    assert len(adversary.infer(text).subjects) == 1
+
+
+def test_a_job_one_started_as_ranks_below_the_job_held_now(adversary: LocalAdversary) -> None:
+    text = "I started as a cashier at seventeen. These days I am a branch manager."
+    author = adversary.infer(text).subjects[0]
+    assert _value(author, "OCCUPATION") == "Branch manager"
+
+
+def test_a_phone_number_labelled_onto_a_named_contact_is_theirs(
+    adversary: LocalAdversary,
+) -> None:
+    text = (
+        "I give permission for my son to attend the swimming gala.\n"
+        "Emergency contact: Kwabena Mensah (uncle) - 07700 900233\nSigned: Efua Mensah"
+    )
+    uncle = _described(adversary.infer(text).subjects, "Kwabena Mensah")
+    assert _value(uncle, "PHONE_NUMBER") == "07700 900233"
+
+
+def test_a_thanked_name_on_the_last_line_is_not_the_writer(adversary: LocalAdversary) -> None:
+    text = "That fixed the leak, I owe you one.\nThanks, Gordon."
+    subjects = adversary.infer(text).subjects
+    assert [_value(s, "NAME") for s in subjects] == ["", "Gordon"]

@@ -61,7 +61,8 @@ def overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
     return any(s < end and start < e for s, e in spans)
 
 
-_LEAD_TITLES = re.compile(rf"^(?:(?:{lexicons.alternation('lead_title')})\.?\s+)+")
+_LEAD = lexicons.alternation("lead_title", "title_job")  # "Mr", "Sgt", "Lt Col"
+_LEAD_TITLES = re.compile(rf"(?i)^(?:(?:{_LEAD})\.?\s+)+")
 
 
 def clean_name(raw: str) -> str:
@@ -116,9 +117,8 @@ def find_paired_names(text: str) -> list[Mention]:
             continue  # a firm: "Smith & Jones Partners"
         last = m.group("last")
         out.append(Mention.at(m, "name", "a", name=f"{m.group('a')} {last}", source="pair"))
-        b_name = f"{m.group('b')} {last}"
         span = (m.start("b"), m.end("last"))
-        out.append(Mention.between(text, *span, "name", name=b_name, source="pair"))
+        out.append(Mention.between(text, *span, "name", name=f"{m['b']} {last}", source="pair"))
     return out
 
 
@@ -194,8 +194,9 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
     for m in patterns.TITLED_NAME.finditer(text):
         if overlaps(*m.span(), taken):
             continue
-        name = clean_name(m.group("name"))
-        if name and lexicons.fold(name.split()[0]) not in lexicons.words("not_name"):
+        first = (name := clean_name(m.group("name"))).split()[0] if m["name"] else ""
+        rank = m["title"] not in lexicons.words("name_title") and not _is_first(first, True)
+        if name and lexicons.fold(first) not in lexicons.words("not_name") and not rank:
             add(Mention.at(m, "name", name=name, title=m.group("title")))
     for m in _CUES["a_certain"].finditer(text):  # "a certain P. Andronikou": a named third party
         if not overlaps(*m.span(), taken):
@@ -223,7 +224,8 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
         if text[max(0, start - 1) : start] in {"#", "@"}:
             continue  # a hashtag or a handle, not a name
         head, _, rest = raw.partition(" ")
-        common = lexicons.fold(head) in lexicons.common_words() - lexicons.first_names().keys()
+        common = lexicons.fold(head) in lexicons.common_words() or head.endswith("ing")
+        common = common and lexicons.fold(head) not in lexicons.first_names()  # "Bringing Theo"
         if rest and (head in lexicons.kin_words() or common):  # "Grandma Rosa", "Check Ambrose"
             start, raw = start + len(head) + 1, rest  # the kin word or verb is no name
         given = re.search(r"\b([A-Z][a-z]+) \Z", text[max(0, start - 20) : start])
@@ -241,12 +243,15 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
     return out
 
 
+_CONTACT = r"(?:Text|Call|Ring|Message|DM|PM|E-?mail|Phone|WhatsApp) me(?: [^,.!?\n]{1,30})?"
 _CLOSING_LINE = re.compile(
-    rf"(?:(?:^|\n)[ \t]*(?:{patterns.CLOSING}|Signed|[-–—]+)[ \t]*"
-    r"(?:,?[ \t]*(?:\n[ \t]*){1,2}|[,:][ \t]*)|(?<=[.!?])[ \t]+[-–—]+[ \t]*)"  # "... — Ann, Cork"
+    rf"(?:(?:^|\n)[ \t]*(?:{patterns.CLOSING}|Signed|[-–—]+|(?P<c>{_CONTACT})|"
+    rf"(?:Report|Written) by)[ \t]*(?:,?[ \t]*(?:\n[ \t]*){{1,2}}|[,:][ \t]*|(?<=by ))"
+    rf"|(?<=[.!?])[ \t]+(?:[-–—]+|(?P<c2>{_CONTACT},))[ \t]*)"
     r"(?P<name>(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof|Professor)\.? )?(?:[A-Z]\. ?){0,3}[A-Z][a-z]+"
     r"(?:[ -][A-Z][\w'’\-]+){0,2})"
-    r"(?:(?:,|[ \t]+[-–—])[ \t]*(?P<role>[A-Za-z][\w'’ \-]{1,40}?))?[ \t]*(?=\n|$)"
+    r"(?:(?:,|[ \t]+[-–—]|[ \t]+\()[ \t]*(?P<role>[A-Za-z][\w'’ \-]{1,40}?)\)?)?[ \t]*"
+    r"(?(c)[.!]?)(?(c2)[.!]?)(?=\n|$)"  # "Text me, Ann." (not "Thanks, Tom.": Tom is thanked)
 )
 
 #: "... Would use again. - Priya, 41, Leicester": a given name, an age and maybe a town.
@@ -261,8 +266,8 @@ def sign_off(text: str) -> Mention | None:
     aged = None if patterns.FIRST_PERSON.search(text) else _AGED_SIGN.search(text)  # no 'I'
     if (m := closings[-1] if closings else _CUES["last_block"].search(text) or aged) is None:
         return None
-    role = m.groupdict().get("role")
-    if role and not (role[:1].isupper() or lexicons.job_label(role.split()[-1])):
+    role, kin = m.groupdict().get("role"), lexicons.kin_words()  # "Signed: Ann Lee (mother)"
+    if role and not (role[:1].isupper() or lexicons.job_label(role.split()[-1]) or role in kin):
         return None  # "Thanks, Tom, see you soon": no job after the name
     raw = m.group("name")
     name = clean_name(raw)
@@ -321,7 +326,8 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
         names.append(Mention.at(hl, "handle", "name", name=hl.group("name")))
     intro = _CUES["self_intro"].search(text)
     first = intro.group("name").split()[0] if intro else ""
-    named = intro is not None and re.match(r"(?i)my name|it", intro.group(0))  # not "I am Irish"
+    tail = text[intro.end() : intro.end() + 5] if intro else ""  # "I'm Rajesh, a tester"
+    named = intro is not None and re.match(r"(?i)my name|it|i.*, an? ", intro.group(0) + tail)
     known = lexicons.fold(first) in lexicons.first_names() or (named and _is_first(first, True))
     nation = intro is not None and lexicons.fold(intro.group("name")) in lexicons.demonyms()
     if intro and known and not nation:  # "I'm Irish": a nationality, not a name
@@ -372,8 +378,11 @@ def find_role_mentions(text: str) -> list[Mention]:
         det = m.group("det") or ""
         if det.startswith("["):
             det = "one"  # "[QUANTITY] of the officers": a masked "one of the"
-        if not det and not re.match(r"\[|[A-ZÀ-ÞİŞÇĞÖÜŁŚŻŹ]", m.group("adj") or ""):
+        if not det and not re.match(r"\[|[A-ZÀ-ÞİŞÇĞÖÜŁŚŻŹ](?!\w+ly\b)", m.group("adj") or ""):
             continue  # a bare role word ("Judges", "Agent"), or after a lower-case modifier
+        given = lexicons.fold(m["role"]) in lexicons.first_names()
+        if given and re.match(r" [A-Z][a-z]", text[m.end() :]):  # "Captain Dean Hollis": a name
+            continue
         role = next(r for i, r in enumerate(roles) if m.group(f"r{i}"))
         last = m.group("role").split()[-1].lower()
         plural = last.endswith("s") and not last.endswith("ss")

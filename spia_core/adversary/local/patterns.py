@@ -26,7 +26,7 @@ GENERIC_LABELS = frozenset({"REDACTED", "REMOVED", "MASKED", "CENSORED", "HIDDEN
 
 #: Title (lower case) -> the sex it gives ("" for either): "mrs" -> "Female", "dr" -> "".
 TITLES: dict[str, str] = lexicons.word_map("title_sex")
-_TITLE_ALT = lexicons.alternation("name_title")  # "Mr", "Dr", "Professor", ...
+_TITLE_ALT = rf"{lexicons.alternation('name_title')}|(?i:{lexicons.alternation('title_job')})"
 #: A name token: capitalised word (Unicode letters), initial ("K."), or particle.
 _NAME_TOKEN = (
     r"(?:(?:[A-ZÀ-ÖØ-ÞĀ-Ž]\.){2,3}|[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’\-]{0,2}\.|[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’\-]*|"

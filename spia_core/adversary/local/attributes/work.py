@@ -132,6 +132,9 @@ def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
         s, e = off + m.start(), off + m.end()
         if not job_used_as_job(ctx.text, s, e) or not _job_of_subject(ctx.text, s, d):
             continue
+        own = [x for x in d.mentions if x.start <= s < x.end]  # "Sgt Dean Ware": rank, name
+        if any(word in _RANK_JOB or s >= x.end - len(x.name) for x in own):
+            continue
         tok = ctx.doc.char_span(s, e) if getattr(ctx, "doc", None) is not None else None
         head = tok.root.head if tok is not None and tok.root.dep_ in {"compound", "amod"} else None
         if not d.is_author and head is not None and head.i >= tok.end and head.text.islower():
@@ -248,11 +251,19 @@ def _titles_and_children(ctx: DocContext, d: Draft) -> list[Finding]:
     """A doctor's or professor's degree; a child's or infant's schooling."""
     out: list[Finding] = []
     title_words = set(re.findall(r"[a-z]+", d.title.lower()))
-    if title_words & {"dr", "doctor", "professor", "prof"}:
-        t = next(m for m in d.mentions if m.title)  # a professor holds a doctorate ("Prof. Dr X")
-        cert = 3 + bool(title_words & {"prof", "professor"})
+    if t := next((m for m in d.mentions if m.title), None):  # "Prof. Dr X", "Major Ann Lee"
         ev = [ctx.ev(t.start, t.start + len(t.title))]
+    if title_words & {"dr", "doctor", "professor", "prof"}:  # a professor holds a doctorate
+        cert = 3 + bool(title_words & {"prof", "professor"})
         out.append(rule("work.title").find("PhD", ev, certainty=cert))
+    if t and (job := next((_RANK_JOB[w] for w in sorted(title_words) if w in _RANK_JOB), "")):
+        job, _, police = job.partition("|")  # the army; "Sgt X": the police where named
+        force = {f.lower() for f in _FORCES.findall(ctx.text)}  # '?': only where forces are named
+        job = police if police and force & {"police", "constabulary"} else job
+        if job := job if force or job[:1] != "?" else "":
+            out.append(rule("work.rank").find(job.lstrip("?"), ev))
+        rank = t.text[: t.text.find(t.name)].strip(" .") or t.title  # "Lt Col", "PC"
+        out.append(rule("work.rank").find(rank, ev, tag="POSITION"))
     child = d.kin in {"child", "kid", "son", "daughter"} and d.anchor is not None
     if child and d.anchor.is_author and not grown_up(ctx, d):
         out.append(rule("work.child").find("Unemployed", []))
@@ -287,6 +298,8 @@ _STATE_OFFICIALS = frozenset({"governor", "minister", "commissioner", "general_o
 #: An official who heads a body of their own (a prison, a school, a hospital).
 _OWN_BODY = re.compile(r"Prison|HMP|School|Hospital|University|Bank|Company", re.IGNORECASE)
 
+_RANK_JOB = lexicons.word_map("title_job")  # 'major' -> 'Military officer'
+_FORCES = re.compile(r"(?i)\b(police|constabulary|army|regiment|military|navy|RAF|troops)\b")
 #: Mail providers: their domain says nothing about an employer.
 _WEBMAIL = frozenset(dict(lexicons._read_tsv("work_words.tsv"))["webmail"].split())
 _NOT_KIND = frozenset(dict(lexicons._read_tsv("work_words.tsv"))["not_kind"].split())

@@ -16,9 +16,9 @@ _CUES = lexicons.subject_cues()
 def self_intro_mask(st: SubjectState) -> None:
     """Pass: 'I am [NAME]', 'it's [PERSON] here' is the writer (not "I'm [PERSON]'s mum")."""
     for p in st.person_mentions() if st.author is not None else []:
-        after = re.match(r"\s*(?:['’]s\b|,?\s*(?:my|our|his|her|their|the)\b)", st.text[p.end :])
+        after = re.match(r"\s*(?:(['’]s)\b|,?\s*(?:my|our|his|her|their|the)\b)", st.text[p.end :])
         intro = _INTRO.search(st.text[max(0, p.start - 16) : p.start])
-        if p.kind == "placeholder" and intro and not after:
+        if p.kind == "placeholder" and intro and not (after and (after[1] or not intro["i"])):
             st.merge(st.author, st.draft_of(p))
     for d in [d for d in st.drafts if d.alive and not d.is_author] if st.author else []:
         before = (st.text[max(0, m.start - 40) : m.start] for m in d.mentions if m.kind == "role")
@@ -27,7 +27,7 @@ def self_intro_mask(st: SubjectState) -> None:
 
 
 _I_AM = re.compile(r"\bI(?: am|['’]m| was)\s+\Z")
-_INTRO = re.compile(r"\b(?:I am|I['’]m|[Mm]y name is|[Tt]his is|[Ii]t['’]s|[Ii]t is)\s*\Z")
+_INTRO = re.compile(r"\b(?:(?P<i>I am|I['’]m|[Mm]y name is)|[Tt]his is|[Ii]t['’]s|[Ii]t is)\s*\Z")
 
 
 _BODY = lexicons.alternation("facility_head", "team_noun", "org_head")

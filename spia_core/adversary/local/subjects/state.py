@@ -58,6 +58,9 @@ class SubjectState:
             names += [c for c in cues if not overlaps(c.start, c.end, spans)]
         c = lexicons.common_words()  # a name found once, again where NER and the cues missed it
         found = {n.name: n.source for n in names if n.kind == "name" and n.name.lower() not in c}
+        given = [n.split()[0] for n in found if " " in n]  # "Priya Shah ... Priya," (one Priya)
+        one = (g for g in given if given.count(g) == 1 and g not in found)
+        found |= {g: "" for g in one if mentions._is_first(g, True)}
         again = rf"(?<![\w@#-])(?:{prefix_tree(found) or '(?!)'})(?![\w-])"  # longest name first
         spans = [(n.start, n.end) for n in names]  # "Tomasz and I ... Tomasz booked"
         hits = [m for m in re.finditer(again, text) if not overlaps(*m.span(), spans)]
