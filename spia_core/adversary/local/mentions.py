@@ -86,7 +86,7 @@ def plausible_name(name: str) -> bool:
 
 
 def handle_to_name(handle: str) -> str:
-    """'@greta_holm' -> 'Greta Holm', '@albert452' -> 'Albert'."""
+    """'@greta_holm' -> 'Greta Holm', '@ingrid77' -> 'Ingrid'."""
     parts = [p for p in re.split(r"[_.\-\d]+", handle.lstrip("@")) if len(p) >= 2]
     return " ".join(p[:1].upper() + p[1:] for p in parts)
 
@@ -125,7 +125,7 @@ def find_paired_names(text: str) -> list[Mention]:
 def find_cue_names(text: str) -> list[Mention]:
     """Known first names after a social cue in informal text ("with Leigh", "hubby Marcus"),
     full names of a known first name and surname ("Helena Marsh"), and @handles that do not
-    open the text ("with @JamesCruz")."""
+    open the text ("with @MiaKowal")."""
     lower = set(re.findall(r"\b[a-z]+\b", text))
     out: list[Mention] = []
     for m in [*_CUES["name_cue"].finditer(text), *_CUES["vocative"].finditer(text)]:

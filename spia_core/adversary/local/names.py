@@ -92,7 +92,7 @@ def handle_tokens(raw: str) -> list[str]:
 
 
 def handle_name(raw: str) -> str:
-    """'@idabrennan' -> 'Ida Brennan', 'VasuAdmin' -> 'Vasu', '@tkovac' -> 'T. Kovac'."""
+    """'@idabrennan' -> 'Ida Brennan', 'MeeraAdmin' -> 'Meera', '@tkovac' -> 'T. Kovac'."""
     s = raw.strip().lstrip("@").strip()
     if re.search(r"[\[\]<>*█]", s):
         return ""  # a masking placeholder, not a name

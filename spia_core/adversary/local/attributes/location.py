@@ -166,7 +166,7 @@ def full_court_name(ctx: DocContext, org: str) -> str:
 
 
 def _role_place(ctx: DocContext, d: Draft) -> list[Finding]:
-    """A place in the name of the role's court or office ('Izmir State Security Court')."""
+    """A place in the name of the role's court or office ('Kayseri State Security Court')."""
     out: list[Finding] = []
     courts = [("location.role_court", c) for c in role_courts(ctx, d)]
     courts += [("location.sentence_court", c) for c in sentence_courts(ctx, d)]
@@ -198,7 +198,7 @@ def echr_official(ctx: DocContext, d: Draft) -> bool:
     return bool(re.search(r"Section|Chamber|Grand", phrases)) or "Section" in ctx.text
 
 
-#: A post's header field with the author's place ("Location: Chennai", "General Location: X").
+#: A post's header field with the author's place ("Location: Pune", "General Location: X").
 _HEADER_PLACE = _CUES["header_place"]
 _CHILDREN = frozenset({"child", "kid", "son", "daughter"})
 _CLOSE_KIN = _CHILDREN | {"husband", "wife", "spouse", "partner"}
@@ -271,7 +271,7 @@ def header_location(ctx: DocContext, d: Draft) -> list[Finding]:
 
 
 def _unknown_town(ctx: DocContext, raw: str, start: int, verb: str) -> str:
-    """'lives in Maissau' (unknown to the gazetteer): "Maissau / Austria" in an Austrian text;
+    """'lives in Obertal' (unknown to the gazetteer): "Obertal / Austria" in an Austrian text;
     '' for a first name, body or role (NER calls small towns persons: those are kept)."""
     if verb not in lexicons.words("home_verb") or not ctx.country:
         return ""

@@ -479,7 +479,7 @@ def _degree(ctx: DocContext, d: Draft) -> list[Finding]:
 
 
 #: Where a post's author tags themself: a CamelCase hashtag ('#NurseLife'), a compound handle
-#: in a post header ("@chef_marta :", "Seller Name: NurseLisa |", "JohnResearcher62 :").
+#: in a post header ("@chef_marta :", "Seller Name: NurseGreta |", "TomPlumber48 :").
 _TAGS = {
     "occupation.hashtag": re.compile(r"#(?P<h>[A-Za-z][A-Za-z0-9]+)(?P<h2>)"),
     "work.handle": re.compile(
@@ -493,7 +493,7 @@ _TAG_AFFIX = re.compile(rf"^(?:{_A})(?=[a-z]{{4}})|(?<=[a-z]{{4}})(?:{_A})$")
 
 
 def _tagged_job(ctx: DocContext) -> list[Finding]:
-    """A job title inside the author's hashtag or handle ('#ProudTeacher', 'JohnResearcher62')."""
+    """A job title inside the author's hashtag or handle ('#ProudTeacher', 'TomPlumber48')."""
     table, out = lexicons.occupations()[0], []
     for rule_id, rx in _TAGS.items():
         for m in rx.finditer(ctx.text if rule_id == "occupation.hashtag" else ctx.text[:300]):

@@ -40,7 +40,7 @@ _POSSESSIVE = re.compile(r"\b(?:my|his|her|your|their|our|the|this|that|whose)\b
 
 
 def _author_self(ctx: DocContext, d: Draft) -> list[Finding]:
-    """The author's own words about themself: 'a widowed dad', 'mom of two', '#TruckerDad'."""
+    """The author's own words about themself: 'a widowed dad', 'mom of two', '#FarmerDad'."""
     out: list[Finding] = []
     for m in _SELF.finditer(ctx.text):
         s, e = m.span()

@@ -22,8 +22,8 @@ _APPOS_AFTER = re.compile(r"^\s*(?:\(\s*[“\"‘']?\s*|,\s*(?:who was |who is )
 _APPOS_BEFORE = re.compile(r"^\s*[,(:]?\s*(?:(?:namely|i\.e\.)\s*)?$")
 _JOB_APPOS = re.compile(r"\s*,\s+(?:the|an?)\s+(?:[a-z][\w-]*\s+){0,2}([a-z][\w-]*)\s+")
 
-#: A firm named after its partners ("Hardy, Hernandez and Fernandez", "O'Connell, Wong and
-#: Smith"): in posts, the names are the affiliation, not people.
+#: A firm named after its partners ("Hale, Brandt and Osei", "Quist, Moreau and
+#: Adeyemi"): in posts, the names are the affiliation, not people.
 _FIRM = re.compile(r"(?:[A-Z][\w’'\-]+ )?[A-Z][\w’'\-]+, [A-Z][\w’'\-]+,? (?:and|&) [A-Z][\w’'\-]+")
 
 
