@@ -28,31 +28,10 @@ NUMBER_WORDS: dict[str, int] = {w: i for i, w in enumerate(_UNITS, 1)} | _TENS
 NUMBER_WORDS.update(
     {f"{t}-{u}": v + i for t, v in _TENS.items() for i, u in enumerate(_UNITS[:9], 1)}
 )
-_BORN = _CUES["born"]
-_AGED = re.compile(
-    r"\b(?:aged\s+(?P<a>\d{1,3})|(?P<b>\d{1,3})[- ]years?[- ]old|age of (?P<c>\d{1,3})|"
-    r"(?:I am|I'm|I’m)\s+(?P<d>\d{1,2})\b(?!\s*(?:%|kg|km|years? (?:of|in|at|with|since)))|(?P<e>\d{1,2})\s*(?:yo|y/o)\b|"  # noqa: E501
-    r"(?:\b(?:life|living|working|still|retired|even|now|me|myself|turned|turning|just) at|"
-    r"\bturn(?:s|ed|ing)?|\bjust (?:turned|hit)) (?P<f>[1-9]\d)\b(?!\s*(?:%|am|pm|[:.]\d|years? of|"
-    r"(?:days?|weeks?|months?|hours?|minutes?|mins?|seconds?|percent|degrees?|kg|km|miles?|"
-    r"[a-z]{1,2})\b))"
-    r"|(?P<g>" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")[- ]years?[- ]old"
-    r"|(?:^|[.!?]\s+)[Aa]t (?P<h>[1-9]\d),? (?:I|I['’]m|I['’]ve)\b"
-    r"|\b(?:my|his|her|happy) (?P<i>[1-9]\d)(?:st|nd|rd|th)(?: b(?:irth)?day|(?=[,.!]| (?:we|I|and)\b))|(?P<j>[1-9]\d) years? young|\bat (?P<l>[2-9]\d) ?!"  # noqa: E501
-    r"|(?<!at )(?<!since )\bage\s*:?\s*(?P<k>\d{1,2})\b|\bI (?:just )?turned (?P<m>[a-z]+ty)\b|\b(?:I|me) ?\((?P<n>\d{1,2}) ?[mf]?\)"  # noqa: E501
-    r"|\b(?:I['’]m|I am|my name is) (?-i:[A-Z])[\w-]+, (?P<o>[1-9]\d)(?=,| and\b|\.)"
-    r"|(?-i:(?:^|[(\[]|\bI )(?:(?P<p>[1-9]\d) ?[MF]|[MF] ?(?P<r>[1-9]\d))(?=[)\],]| here\b))"
-    r"|\b(?:I['’]m|I am) an? (?-i:(?P<t>[1-9]\d) ?[MF])\b(?! ?(?:bra|cup))"
-    r"|(?-i:^[A-Z][\w'’-]*(?: [\w'’-]+){0,3} here), (?P<u>[1-9]\d)(?= and\b(?! a half)|[,.!])"
-    r"|\b(?:he|she)(?: is|['’]s)(?: only| just| now| nearly| almost)? (?P<v>[1-9]\d?)(?=[,.;!?)]| and\b| years?\b(?! (?:of|in|at|with|since))))",  # noqa: E501
-    re.IGNORECASE | re.MULTILINE,
-)
-_DECADE = _CUES["decade"]
 _DECADES = {w: int(v) for w, v in lexicons.word_map("decade").items()}  # "forties" -> 40
 #: "class of 2010" (school leavers are about 18), "born in '88", "Class of '05".
 _CLASS_OF = re.compile(r"\b[Cc]lass of (?:(?P<y4>(?:19|20)\d\d)|['’](?P<y2>\d\d))\b")
 _BORN_SHORT = re.compile(r"\b[Bb]orn in ['’](?P<y2>\d\d)\b")
-_BORN_LIST = _CUES["born_list"]
 _YEAR = re.compile(r"(?<![\w/])(?:19[5-9]\d|20[0-2]\d)(?![\w/])")  # not in 'Ref 12/2024/7'
 
 
@@ -60,7 +39,7 @@ _YEAR = re.compile(r"(?<![\w/])(?:19[5-9]\d|20[0-2]\d)(?![\w/])")  # not in 'Ref
 def _born_lists(text: str) -> tuple[tuple[int, int, str], ...]:
     """(start, end, years) of every 'born in Y1, Y2 and Y3' list, found once per text (the
     age rules ask for every subject)."""
-    return tuple((m.start(), m.end(), m.group("list")) for m in _BORN_LIST.finditer(text))
+    return tuple((m.start(), m.end(), m.group("list")) for m in _CUES["born_list"].finditer(text))
 
 
 def _listed_birth(ctx: DocContext, d: Draft) -> list[Finding]:
@@ -95,7 +74,6 @@ def _listed_birth(ctx: DocContext, d: Draft) -> list[Finding]:
 #: (before), "Ines, 29, ..." or "my son (7)" or "partner (36M)" (after).
 _AGE_IN = re.compile(r"\b(?P<n>\d+|[a-z]+(?:-[a-z]+)?)[- ](?P<u>year|month)s?[- ]old\b", re.I)
 _AGE_BEFORE = re.compile(_AGE_IN.pattern + r"(?:(?:\s+[\w-]+){1,3}\s*,)?\s+$", re.I)
-_AGE_AFTER = _CUES["age_after"]
 _AGE_LIST = re.compile(r"\s*(?:\(|,\s*aged\s+)\d\d?(?:\s*(?:,|and|&)\s*\d\d?)+\)?")
 
 
@@ -104,7 +82,7 @@ def _mention_age(text: str, m: Mention) -> tuple[str, int, int] | None:
     if m.kind not in {"kin", "name", "handle", "placeholder"}:
         return None
     end = m.end + text.startswith(")", m.end)  # "her son ([NAME]) is 19"
-    if after := _AGE_AFTER.match(text, end, end + 20):
+    if after := _CUES["age_after"].match(text, end, end + 20):
         return after["n"] or after["p"] or after["t"] or after["b"], m.start, after.end()
     inside = m.kind == "kin" and _AGE_IN.search(text, m.start, m.end)
     hit = inside or _AGE_BEFORE.search(text, max(0, m.start - 60), m.start)
@@ -136,7 +114,7 @@ def age_from_birth(year: int, month: int = 0, day: int = 0) -> str:
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
     lists = [(a, b) for a, b, _ in _born_lists(ctx.text)]
-    for m, off in segment_matches(ctx, d, _BORN):
+    for m, off in segment_matches(ctx, d, _CUES["born"]):
         if ctx.is_masked(off + m.start(), off + m.end()):
             continue
         if any(a <= off + m.start("year") < b for a, b in lists):
@@ -161,7 +139,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         ages = ((o, _mention_age(ctx.text, m)) for o in ctx.drafts for m in o.mentions)
         ctx.memo["mention_ages"] = [(o, a[1], a[2]) for o, a in ages if a]
     others = [(s, e) for o, s, e in ctx.memo["mention_ages"] if o is not d]
-    for m, off in [] if own else segment_matches(ctx, d, _AGED):
+    for m, off in [] if own else segment_matches(ctx, d, _CUES["aged"]):
         if any(a <= off + m.start() < b or a < off + m.end() <= b for a, b in others):
             continue  # "the applicant's 12-year-old son": the son's age
         raw = next(g for g in m.groups() if g)
@@ -189,7 +167,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
                 value = f"{age - 1}-{age}" if offset == 0 else f"{age - 1}-{age + 1}"
                 out.append(rule("age.stated").find(value, ev))
             break
-    for m, off in segment_matches(ctx, d, _DECADE):
+    for m, off in segment_matches(ctx, d, _CUES["decade"]):
         dec = m.group("dec") or m.group("s")
         base = _DECADES.get(dec, int(dec[:1]) * 10 if dec[:1].isdigit() else 30)
         lo, hi = {"early": (0, 4), "mid": (3, 7), "late": (6, 9)}.get(m.group("q") or "", (0, 9))

@@ -10,12 +10,9 @@ import spia_core.adversary.local.lexicons as lexicons
 _CUES = lexicons.subject_cues("attribute_cues.tsv")
 
 _EMAIL = re.compile(r"\b[\w.+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+\b")
-_PREFIXED = _CUES["prefixed_code"]
 _SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
 #: A phone-like run: "+44 20 7946 0958", "(022) 148-2097", "+61.3.1472.1472", "001-970-538-0274x11".
-_PHONE = _CUES["phone"]
 _PHONE_CONTEXT = re.compile(rf"{lexicons.alternation('phone_cue')}|tel\b", re.IGNORECASE)
-_NOT_PHONE_BEFORE = _CUES["not_phone_before"]
 _PASSPORT_NEAR = re.compile(r"(?<![\w\-])[A-Z]{0,2}\d{6,9}(?![\w\-])")
 
 
@@ -38,7 +35,6 @@ def _possible_international(digits: str) -> bool:
         return False
 
 
-_DATE_LIKE = _CUES["date_like"]
 _US_FORMAT = re.compile(r"(?:\(\d{3}\)\s?|\d{3}[.\-])\d{3}[.\-]\d{4}(?:\s?(?:x|ext\.?)\s?\d+)*")
 
 
@@ -46,10 +42,10 @@ def phone_at(text: str, m: re.Match[str]) -> bool:
     """Whether a phone-like run is a phone number, from its form and the words before it."""
     raw = m.group(0)
     digits = re.sub(r"\D", "", re.split(r"\s?(?:x|ext\.?)\s?\d", raw, maxsplit=1)[0])  # no ext.
-    if not 7 <= len(digits) <= 15 or _DATE_LIKE.fullmatch(raw.strip()):
+    if not 7 <= len(digits) <= 15 or _CUES["date_like"].fullmatch(raw.strip()):
         return False
     before = text[max(0, m.start() - 40) : m.start()]
-    if _NOT_PHONE_BEFORE.search(before[-25:]):
+    if _CUES["not_phone_before"].search(before[-25:]):
         return False
     if raw.startswith("+"):
         return _possible_international(digits)
@@ -77,7 +73,7 @@ def find_codes(text: str) -> list[CodeHit]:
 
     for m in _EMAIL.finditer(text):
         add("EMAIL_ADDRESS", m.start(), m.end())
-    for m in _PREFIXED.finditer(text):
+    for m in _CUES["prefixed_code"].finditer(text):
         tag = lexicons.word_map("code_prefix")[m.group("kind")]
         add(tag, m.start(), m.end(), m.group("cc"))
     for m in _SSN.finditer(text):
@@ -86,7 +82,7 @@ def find_codes(text: str) -> list[CodeHit]:
         for m in found:  # "passport no. X1234567": a labelled number
             if re.search(rf"\d{{{digits}}}", m.group("num")):
                 add(tag, m.start("num"), m.end("num"))
-    for m in _PHONE.finditer(text):
+    for m in _CUES["phone"].finditer(text):
         if phone_at(text, m):
             add("PHONE_NUMBER", m.start(), m.end())
     for m in re.finditer(r"\bpassports?\b", text, re.IGNORECASE):

@@ -177,15 +177,12 @@ def _role_place(ctx: DocContext, d: Draft) -> list[Finding]:
     return out
 
 
-_ECHR_JUDGE = _CUES["echr_judge"]
-
-
 def echr_judge(ctx: DocContext, d: Draft) -> bool:
     """A judge of the European Court of Human Rights (a sentence of a mention says so)."""
     named = any(m.kind in {"name", "role", "placeholder"} for m in d.mentions)
     if d.is_author or d.roles.keys() - {"judge"} or not named:
         return False
-    return any(_ECHR_JUDGE.search(ctx.text, *ctx.sentence_of(m.start)) for m in d.mentions)
+    return any(_CUES["echr_judge"].search(ctx.text, *ctx.sentence_of(m.start)) for m in d.mentions)
 
 
 def echr_official(ctx: DocContext, d: Draft) -> bool:
@@ -199,7 +196,6 @@ def echr_official(ctx: DocContext, d: Draft) -> bool:
 
 
 #: A post's header field with the author's place ("Location: Pune", "General Location: X").
-_HEADER_PLACE = _CUES["header_place"]
 _CHILDREN = frozenset({"child", "kid", "son", "daughter"})
 _CLOSE_KIN = _CHILDREN | {"husband", "wife", "spouse", "partner"}
 
@@ -255,7 +251,7 @@ def header_location(ctx: DocContext, d: Draft) -> list[Finding]:
     if not d.is_author and not close:
         return []
     cert, out = 5 if d.is_author else 3, []
-    for m in _HEADER_PLACE.finditer(ctx.text[:400]):
+    for m in _CUES["header_place"].finditer(ctx.text[:400]):
         loc, cap = header_place_cert(m.group("value"), ctx.country)
         if loc:
             c = cert if cap >= 5 or (cap >= 3 and ctx.country_certainty >= 2) else min(cert, cap)
@@ -345,7 +341,6 @@ def demonym_of(country: str) -> str:
 
 
 #: A country calling code left in clear before a masked number: "+63 [CODE]", "(+91) [CODE]".
-_MASKED_PHONE_PREFIX = _CUES["masked_phone_prefix"]
 
 
 def phone_prefix(ctx: DocContext, d: Draft) -> list[Finding]:
@@ -354,7 +349,7 @@ def phone_prefix(ctx: DocContext, d: Draft) -> list[Finding]:
     import phonenumbers
 
     out: list[Finding] = []
-    for m, off in segment_matches(ctx, d, _MASKED_PHONE_PREFIX):
+    for m, off in segment_matches(ctx, d, _CUES["masked_phone_prefix"]):
         regions = phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(int(m.group("cc")), ())
         country = lexicons.gazetteer().countries_by_iso.get(regions[0], "") if regions else ""
         if not country:
