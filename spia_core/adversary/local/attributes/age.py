@@ -173,7 +173,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         lo, hi = {"early": (0, 4), "mid": (3, 7), "late": (6, 9)}.get(m.group("q") or "", (0, 9))
         ev = [ctx.ev(off + m.start(), off + m.end())]
         out.append(rule("age.stated").find(f"{base + lo}-{base + hi}", ev))
-    kid = not own and d.kin in {"child", "kid", "son", "daughter", "grandson", "granddaughter"}
+    kid = not own and d.kin in lexicons.words("child_kin") | {"grandson", "granddaughter"}
     if kid and (teen := _teen(ctx, d)):
         out.append(rule("age.teen").find("13-19", [teen]))
     elif kid and d.anchor is not None and d.anchor.is_author and not grown_up(ctx, d):

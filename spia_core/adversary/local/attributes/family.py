@@ -41,7 +41,7 @@ _COPARENT_AFTER = re.compile(r"^\s*(?:and|&)\s+(?:our|my)\b")
 _DEATH_OF = re.compile(r"\b(?:death|loss|murder|killing) of\s+(?:his|her|their|my)?\s*$")
 _DEM_LIFE = re.compile(r"\[(?:DEM|NORP|MISC)\] life\b")
 _PARENTS = {"father", "mother", "parent", "stepfather", "stepmother"}
-_CHILDREN = {"child", "kid", "son", "daughter", "kiddo", "baby", "stepson", "stepdaughter"}
+_CHILDREN = lexicons.words("child_kin") | {"kiddo", "baby", "stepson", "stepdaughter"}
 
 
 def _author_sentences(ctx: DocContext, d: Draft) -> list[tuple[int, int]]:

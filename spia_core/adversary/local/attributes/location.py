@@ -196,8 +196,8 @@ def echr_official(ctx: DocContext, d: Draft) -> bool:
 
 
 #: A post's header field with the author's place ("Location: Pune", "General Location: X").
-_CHILDREN = frozenset({"child", "kid", "son", "daughter"})
-_CLOSE_KIN = _CHILDREN | {"husband", "wife", "spouse", "partner"}
+_CHILDREN = lexicons.words("child_kin")
+_CLOSE_KIN = _CHILDREN | lexicons.words("spouse_kin")
 
 
 def region_code(code: str, country: str = "") -> str:

@@ -264,7 +264,7 @@ def _titles_and_children(ctx: DocContext, d: Draft) -> list[Finding]:
             out.append(rule("work.rank").find(job.lstrip("?"), ev))
         rank = t.text[: t.text.find(t.name)].strip(" .") or t.title  # "Lt Col", "PC"
         out.append(rule("work.rank").find(rank, ev, tag="POSITION"))
-    child = d.kin in {"child", "kid", "son", "daughter"} and d.anchor is not None
+    child = d.kin in lexicons.words("child_kin") and d.anchor is not None
     if child and d.anchor.is_author and not grown_up(ctx, d):
         out.append(rule("work.child").find("Unemployed", []))
         for m in d.mentions:

@@ -122,7 +122,7 @@ def implied_spouse(st: SubjectState) -> None:
     """Pass: "married life", "happily married", "married with kids" with no spouse found:
     the writer has an unnamed spouse."""
     author, married = st.author, _CUES["married"].search(st.text)
-    spouses = {"wife", "husband", "spouse", "partner"}
+    spouses = lexicons.words("spouse_kin")
     has_spouse = any(d.alive and d.kin in spouses and d.anchor is author for d in st.drafts)
     if author is not None and married and not has_spouse:
         d = st.new(Mention.at(married, "kin", role="spouse", anchor="my"))
