@@ -313,6 +313,12 @@ def words(word_class: str) -> frozenset[str]:
     return frozenset(_word_classes()[word_class])
 
 
+@functools.cache
+def work_words(kind: str) -> frozenset[str]:
+    """One line of ``work_words.tsv``: a kind (not_kind, org_heads, webmail...) and its words."""
+    return frozenset(dict(_read_tsv("work_words.tsv"))[kind].split())
+
+
 def word_map(word_class: str) -> dict[str, str]:
     """Word -> value of one class of ``word_classes.tsv`` (a title's sex, a number's value)."""
     return _word_classes()[word_class]

@@ -28,12 +28,7 @@ _SCHOOL = re.compile(r"\b(?:High School|Secondary School|Grammar School|Academy)
 
 #: An agent noun: someone who does something (adjuster, curator, florist, librarian...).
 _AGENT = re.compile(r"(?:er|or|ist|ian|ant|ent|man|woman|eer|ee|ier)s?$")
-
-
-@functools.cache
-def _words(kind: str) -> frozenset[str]:
-    """A word class of ``work_words.tsv`` (not_kind, org_heads, position_heads...)."""
-    return frozenset(dict(lexicons._read_tsv("work_words.tsv"))[kind].split())
+_words = lexicons.work_words  # a kind of work_words.tsv (not_kind, org_heads, position_heads...)
 
 
 @functools.cache

@@ -301,8 +301,8 @@ _OWN_BODY = re.compile(r"Prison|HMP|School|Hospital|University|Bank|Company", re
 _RANK_JOB = lexicons.word_map("title_job")  # 'major' -> 'Military officer'
 _FORCES = re.compile(r"(?i)\b(police|constabulary|army|regiment|military|navy|RAF|troops)\b")
 #: Mail providers: their domain says nothing about an employer.
-_WEBMAIL = frozenset(dict(lexicons._read_tsv("work_words.tsv"))["webmail"].split())
-_NOT_KIND = frozenset(dict(lexicons._read_tsv("work_words.tsv"))["not_kind"].split())
+_WEBMAIL = lexicons.work_words("webmail")
+_NOT_KIND = lexicons.work_words("not_kind")
 
 
 def _email_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
