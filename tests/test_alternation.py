@@ -117,3 +117,11 @@ def test_a_cue_regex_names_the_words_of_a_word_class() -> None:
     assert re.search(lexicons._words_in(r"\bmy (?:{{spouse_word}})\b"), "I met my husband there")
     for name in ("subject_cues.tsv", "attribute_cues.tsv"):
         assert not any("{{" in rx.pattern for rx in lexicons.subject_cues(name).values())
+
+
+def test_a_cue_regex_reads_a_part_row_which_is_no_cue_itself() -> None:
+    parts = {"_town": r"(?P<town>[A-Z]\w+)", "_stay": r"(?:{{_town}}|home)"}
+    assert lexicons._words_in(r"\bin {{_stay}}\b", parts) == r"\bin (?:(?P<town>[A-Z]\w+)|home)\b"
+    cues = lexicons.subject_cues("attribute_cues.tsv")
+    assert "_place" not in cues
+    assert cues["origin"].search("I grew up in Kumasi")["place"] == "Kumasi"

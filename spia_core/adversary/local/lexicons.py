@@ -131,19 +131,27 @@ def cue_table(
     certainty (``relationship_cues.tsv``), a country and its weight (``country_cues.tsv``:
     institutions, currencies and terms that point to one country). ``template`` wraps each
     regex (``r"\\b(?:{})\\b"``: whole words); ``{{word_class}}`` in a regex stands for the words
-    of that class of ``word_classes.tsv`` (``{{a+b}}``: of both, ``{{kin}}``: the kin words)."""
+    of that class of ``word_classes.tsv`` (``{{a+b}}``: of both, ``{{kin}}``: the kin words),
+    ``{{_part}}`` for the regex of the row keyed ``_part`` (a part only, not in the table)."""
     rows = _read_tsv(name)
+    parts = {r[1]: r[0] for r in rows if r[1].startswith("_")}
     return tuple(
-        (re.compile(template.format(_words_in(r[0])), flags), r[1], int(r[2])) for r in rows
+        (re.compile(template.format(_words_in(r[0], parts)), flags), r[1], int(r[2]))
+        for r in rows
+        if r[1] not in parts
     )
 
 
-def _words_in(regex: str) -> str:
-    """``regex`` with each ``{{word_class}}`` replaced by its alternation (see ``cue_table``)."""
-    classes = re.compile(r"\{\{([\w+]+)\}\}")
-    return classes.sub(
-        lambda m: kin_alternation() if m[1] == "kin" else alternation(*m[1].split("+")), regex
-    )
+def _words_in(regex: str, parts: dict[str, str] | None = None) -> str:
+    """``regex`` with each ``{{word_class}}`` replaced by its alternation, each ``{{_part}}`` by
+    that part (see ``cue_table``)."""
+
+    def fill(m: re.Match[str]) -> str:
+        if m[1].startswith("_"):
+            return _words_in((parts or {})[m[1]], parts)
+        return kin_alternation() if m[1] == "kin" else alternation(*m[1].split("+"))
+
+    return re.sub(r"\{\{([\w+]+)\}\}", fill, regex)
 
 
 def cue_matches(text: str, *table: Any) -> Iterator[tuple[tuple[re.Pattern[str], str, int], list]]:

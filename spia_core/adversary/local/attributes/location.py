@@ -15,40 +15,10 @@ from spia_core.adversary.local.rules import rule
 
 _CUES = lexicons.subject_cues("attribute_cues.tsv")
 
-_PLACE = r"(?P<place>(?:[A-ZÀ-ÖØ-ÞİŞÇĞÖÜ][\w’'\-]+)(?:[ \-](?:[A-ZÀ-ÖØ-ÞİŞÇĞÖÜ][\w’'\-]+|upon|on|de|am)){0,3}|\[[A-Z]+(?:_\d+)?\])"  # noqa: E501
-_RESIDE = re.compile(
-    rf"\b(?P<verb>{lexicons.alternation('residence_verb')})\b"
-    rf"(?:\s+(?:now|currently|still|permanently|also|together|with \w+|as an? \w+(?: \w+)?))?\s+(?:in|at|to|near|from)\s+(?:the\s+)?(?:city of\s+|town of\s+|village of\s+|district of\s+)?{_PLACE}"  # noqa: E501
-)
-#: A writer's self-description naming a city: "I'm a junior architect in Lisbon", "our little
-#: bakery in Ghent", "our office on Mill Lane, Leeds", "I'm a Bristol local" (certainty 3; not a
-#: stay: away_word).
-_SELF = re.compile(
-    rf"(?:\b(?:(?:I['’]m|I am|[Ww]e['’]re|[Ww]e are|at|for|with|(?:[Hh]e|[Ss]he|who|{lexicons.kin_alternation()}) is|(?:[Ss]?[Hh]e|who)['’]s) an?|[Mm]y|[Oo]ur)(?: (?!(?:{lexicons.alternation('away_word')})\b)"  # noqa: E501
-    rf"[\w\-]+){{1,3}}? in|\b(?:[Hh]ere in|[Gg]reetings from|[Hh]ello from|I['’]m from|I am from"
-    r"|[Aa]nyone (?:else )?(?:in|near|around))(?: (?:sunny|rainy|lovely|snowy|grey))?"
-    r"|\b(?:[Aa]n?|I['’]m an?|[Ww]e['’]re an?)(?= [A-Z][\w'-]*-based\b)"
-    rf"|\b(?:[Mm]y|[Oo]ur) [\w-]+ (?:on|at) (?:[A-Z][\w'-]* ){{1,3}}?[A-Z][\w'-]*,"
-    rf"|\b(?:I['’]m|I am|[Ww]e['’]re|[Ww]e are) (?:based |living |now |currently )?in"
-    r"|\b(?:I['’]m|I am|as) an?(?: proud)?(?= [A-Z][\w'-]+(?: [A-Z][\w'-]+)? (?:local|native)\b)"
-    rf") {_PLACE}"
-)
-#: A body and its town after a person ("Mr Lee of the Home Office, London"): certainty 3.
-_ORG_TOWN = re.compile(
-    r"\b(?:of|with|for|at)\s+(?:the\s+(?:[A-Z][\w’'&\-]*\s+(?:(?:of|and|for|the|on|&)\s+)*){0,6}"
-    r"|(?:[A-Z][\w’'&\-]*\s+(?:(?:of|and|for|the|on|&)\s+)*){1,6})"
-    rf"[A-Z][\w’'\-]*,\s+{_PLACE}(?=\s*[.;)]|, (?:who|which)\b)"
-)
+_ORG_TOWN, _ORIGIN, _NATIONAL = _CUES["org_town"], _CUES["origin"], _CUES["national"]
 #: A city named as a place, after a preposition ("near Kisumu", not "born in Cork").
 _PREP = re.compile(r"(?<!born )(?<!up )\b(?:in|at|near|into|around|outside|to|of|from)\s(\w+\s)?\Z")
 _WHO = re.compile(r"\b(?P<w>\w+),?\s+(?:who|whose \w+|which|that)\s+(?:\w+\s+)?\Z")
-_NATIONAL = _CUES["national"]
-
-#: Where a person comes from: "born in Manila", "grew up in Lagos", "originally from Krakow".
-_ORIGIN = re.compile(
-    r"\b(?:(?:[Bb]orn|[Gg]rew up|[Rr]aised|[Bb]rought up) in|(?:[Oo]riginally|I['’]m|I am) from"
-    r"|[Nn]ative of) " + _PLACE
-)
 
 
 def _exact_place(surface: str, country: str = "") -> lexicons.Place | None:
@@ -284,7 +254,8 @@ def _unknown_town(ctx: DocContext, raw: str, start: int, verb: str) -> str:
 
 def residence(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
-    found = [x for rx in (_RESIDE, _SELF, _ORG_TOWN) for x in segment_matches(ctx, d, rx)]
+    cues = (_CUES["reside"], _CUES["self_place"], _ORG_TOWN)
+    found = [x for rx in cues for x in segment_matches(ctx, d, rx)]
     sign = [(m, 0) for m in [identity.signoff(ctx.text)] if m and m["place"]]
     for m, off in found + sign * d.is_author:
         raw = m.group("place").removesuffix("-based")
