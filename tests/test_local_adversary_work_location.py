@@ -175,6 +175,18 @@ def test_affiliation_from_work_email_domain_and_firm_possessive():
     assert _affiliations(post) == ["Tarrant, O'Leary and McBride"]
 
 
+def test_affiliation_is_a_firm_named_after_its_partners_never_a_colleague():
+    post = "Hi all, I'm Dana, an account manager with Pollard, Ngata and Vance. Any advice?"
+    assert _affiliations(post) == ["Pollard, Ngata and Vance"]
+    assert _affiliations("I've kept the books at Brennan, Cole & Asante since May.") == [
+        "Brennan, Cole & Asante"
+    ]
+    assert _affiliations("I work with Tom at the depot, and he is great.") in ([], [""])
+    assert _affiliations("Proud of my ten years with Keller, Doyle & Grant!") == [
+        "Keller, Doyle & Grant"
+    ]
+
+
 # --------------------------------------------------------------------------- LEGAL round 2
 
 FACTS = (

@@ -413,3 +413,59 @@ def test_a_role_that_is_a_named_person_is_that_person(adversary: LocalAdversary)
         "The new tenant is Mr Ruben Diaz. He moves in on Friday, and I told him about the boiler."
     )
     assert _heads(adversary, text) == ["The author", "Mr Ruben Diaz"]
+
+
+def test_every_given_name_of_a_list_is_a_person(adversary: LocalAdversary) -> None:
+    text = "I work with Tom, Ana and Leo at the depot. My friends Kemi, Rosa and Joe came over."
+    names = [d.split(" - ")[0] for d in _labels(adversary, text)]
+    assert {"Ana", "Rosa", "Kemi", "Joe"} <= set(names), names
+    firm = _labels(adversary, "I'm a rep with Pollard, Ngata and Vance.")
+    assert [d.split(" - ")[0] for d in firm] == ["The author"], firm
+
+
+def test_cities_listed_are_no_people_and_a_couple_sharing_a_surname_is_two(
+    adversary: LocalAdversary,
+) -> None:
+    trip = _labels(adversary, "We toured Rome, Florence and Venice last spring.")
+    assert [d.split(" - ")[0] for d in trip] == ["The author"], trip
+    couple = _labels(adversary, "Anna and Lee Hill came to the party.")
+    assert [d.split(" - ")[0] for d in couple] == ["Anna Hill", "Lee Hill"], couple
+
+
+def test_an_age_band_is_no_count_of_children_and_twin_girls_are_two(
+    adversary: LocalAdversary,
+) -> None:
+    coach = _labels(adversary, "I've coached the under-12 girls at our club for six seasons.")
+    assert [d.split(" - ")[0] for d in coach] == ["The author"], coach
+    twins = _labels(adversary, "Off to the coast with my husband and our twin girls!")
+    assert sum(d.startswith("Daughter") for d in twins) == 2, twins
+
+
+def _status(adversary: LocalAdversary, text: str) -> list[str]:
+    author = adversary.infer(text).subjects[0]
+    return [p.keyword for p in author.piis if p.tag == "RELATIONSHIP" and p.keyword]
+
+
+def test_a_wedding_is_the_writers_unless_it_is_someone_elses(adversary: LocalAdversary) -> None:
+    assert _status(adversary, "Our wedding was in June and we honeymooned in Crete.") == ["Married"]
+    assert _status(adversary, "Packing for my cousin's wedding in Lisbon next week.") == []
+    assert _status(adversary, "My divorced neighbour waters the plants.") == []
+
+
+def _jobs(adversary: LocalAdversary, text: str) -> dict[str, list[tuple[str, int]]]:
+    return {
+        s.description.split(" - ")[0]: [
+            (p.keyword, p.certainty) for p in s.piis if p.tag == "OCCUPATION"
+        ]
+        for s in adversary.infer(text).subjects
+    }
+
+
+def test_a_job_said_with_a_pronoun_is_the_pronouns_person(adversary: LocalAdversary) -> None:
+    text = "My nan is 88 now. She left Kingston in 1957 and worked as a bus conductor for years."
+    assert [j for j, _ in _jobs(adversary, text)["Grandmother of the author"]] == ["Bus conductor"]
+
+
+def test_a_plural_job_joined_to_a_name_is_other_people(adversary: LocalAdversary) -> None:
+    jobs = _jobs(adversary, "Thanks to Dr. Adeyemi and the nurses on the night shift.")
+    assert all(c < 3 for c in (c for v in jobs.values() for _, c in v)), jobs

@@ -91,6 +91,8 @@ def handle_to_name(handle: str) -> str:
     return " ".join(p[:1].upper() + p[1:] for p in parts)
 
 
+#: Capitalised words listed with commas and a last 'and' ("Tom, Ana and Leo"; firms take '&').
+_LISTED = re.compile(r"\b[A-Z][a-z]{2,}(?:, [A-Z][a-z]{2,})+,? and [A-Z][a-z]{2,}\b")
 #: A full name with no cue: a known first name and a known surname ("Helena Marsh").
 _FULL_NAME = re.compile(r"(?<![\w@#])(?P<first>[A-Z][a-z]{2,}) (?P<last>[A-Z][a-z]{2,})\b(?![@\w])")
 
@@ -104,6 +106,18 @@ def _is_first(word: str, world: bool = False) -> bool:
     if known or not world or f in lexicons.common_words():
         return known
     return f in world_given_names() and lexicons.gazetteer().lookup(word) is None
+
+
+def _small_town_given(word: str) -> bool:
+    """Any country's given name, also where a town under 100,000 bears it ("Kemi"; not Manila)."""
+    town = getattr(lexicons.gazetteer().lookup(word), "population", 0) < 1e5
+    return town and lexicons.fold(word) in world_given_names()
+
+
+def firm_like(phrase: str) -> bool:
+    """A list of capitalised words that reads as surnames (a firm), not as first names."""
+    words = re.findall(r"[A-Z][\w’'\-]+", phrase)
+    return sum(lexicons.fold(w) in lexicons.first_names() for w in words) * 2 < len(words)
 
 
 def find_paired_names(text: str) -> list[Mention]:
@@ -137,8 +151,7 @@ def find_cue_names(text: str) -> list[Mention]:
         kin = noun in lexicons.kin_words() and text[m.end("name") : m.end("name") + 1] == ")"
         bracketed = kin and lexicons.fold(first) not in lexicons.common_words()
         contact = noun in lexicons.words("social_noun") or noun in lexicons.kin_words()
-        town = getattr(lexicons.gazetteer().lookup(first), "population", 0) < 1e5  # not Manila
-        bracketed |= contact and town and lexicons.fold(first) in world_given_names()
+        bracketed |= contact and _small_town_given(first)
         if not bracketed and (skip or not _is_first(first, world=True)):  # any country's names
             continue
         second = lexicons.fold(name.split()[1]) if " " in name else ""
@@ -151,6 +164,12 @@ def find_cue_names(text: str) -> list[Mention]:
         # no NER name ("Pickup from Mohan Vihar"): source "cue?"
         source = "cue?" if cue.get("prep") and not _is_first(first) else "cue"
         out.append(Mention(m.start("name"), end, name, "name", name=name, source=source))
+    for m in _LISTED.finditer(text):  # a list of given names only: each one a person
+        words = list(re.compile(r"[A-Z][a-z]+").finditer(text, m.start(), m.end()))
+        if all(_is_first(w[0]) or _small_town_given(w[0]) for w in words) and not any(
+            lexicons.fold(w[0]) in lower for w in words
+        ):
+            out += [Mention.at(w, "name", name=w[0], source="cue") for w in words]
     taken = [(m.start, m.end) for m in out]
     lasts = name_sets()[1]
     for m in _FULL_NAME.finditer(text):
@@ -220,7 +239,7 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
     for start, end, label in ents:
         if label != "PERSON" or overlaps(start, end, taken):
             continue
-        raw = text[start:end]
+        raw = re.split(r"[!?]\s|(?<=[a-z]{2})\.\s", text[start:end])[0]  # "Sam! Proud" -> Sam
         if text[max(0, start - 1) : start] in {"#", "@"}:
             continue  # a hashtag or a handle, not a name
         head, _, rest = raw.partition(" ")
@@ -446,8 +465,9 @@ def _kin_regex() -> re.Pattern[str]:
         r"(?:(?:Mr|Mrs|Ms|Dr)\.? )?[A-Z][\w\-]+['’]s|\[PERSON(?:_\d+)?\]['’]s|a|an|A|An|[Yy]our"
     )
     return re.compile(
-        rf"(?:\b(?P<anchor>{anchor})\s+)?(?:\b(?P<num>{nums})\s+)?(?:(?:(?!(?:and|or|the)\b)"
-        rf"[a-z]+|[\w\-]+-year-old)\s+){{0,2}}?(?P<kin>{kin})\b(?!\s+(?:brother|sister)s?\b)"
+        rf"(?:\b(?P<anchor>{anchor})\s+)?(?:(?<![\w-])(?P<num>{nums})\s+)?(?:(?:(?!(?:and|or|the)\b)"
+        rf"[a-z]+|[\w\-]+-year-old)\s+){{0,2}}?(?P<kin>{kin})\b"
+        r"(?!\s+(?:brother|sister|girl|boy|son|daughter)s?\b)"  # 'twin girls': girls, not a twin
     )
 
 

@@ -76,7 +76,11 @@ def _author_status_spans(
             skip = _OTHERS_STATUS.search(chunk, 0, m.end()) or _not_status(ctx.text, a, b)
             if skip or ctx.is_masked(a, b):
                 continue
-            if re.search(r"\b(?:my|his|her|our|their|your)\s+(?:\w+\s+)?$", before, re.I) and (
+            adjective = m.group(0).lower().endswith(("ed", "single"))  # not "our wedding was"
+            mine = adjective and re.search(
+                r"\b(?:my|his|her|our|their|your)\s+(?:\w+\s+)?$", before, re.I
+            )
+            if mine and (
                 re.match(r"\s+(?:\w+\s+)?[a-z]+(?:-in-law)?\b", after)
                 and not re.match(r"\s+(?:life|status|and|but|with|for|since)\b", after)
             ):

@@ -264,6 +264,8 @@ def residence(ctx: DocContext, d: Draft) -> list[Finding]:
         cert = int(lexicons.word_map("residence_verb").get(verb, 3))
         if raw.startswith("[") or ctx.is_masked(off + m.start("place"), off + m.end("place")):
             continue
+        if verb in {"moved", "relocated", "emigrated"} and " from " in m.group(0):
+            continue  # where they left (location.origin reads it)
         w = _WHO.search(ctx.text, max(0, off + m.start() - 35), off + m.start())
         if w and w["w"].islower() and not any(x.start <= w.start() < x.end for x in d.mentions):
             continue  # "the owner, a vet who moved to Whitby": the home of the clause's noun

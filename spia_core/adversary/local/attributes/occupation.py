@@ -16,6 +16,7 @@ from spia_core.adversary.local.attributes.work import job_position, job_used_as_
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
+from spia_core.adversary.local.mentions import firm_like
 from spia_core.adversary.local.rules import rule
 
 _CUES = lexicons.subject_cues("attribute_cues.tsv")
@@ -24,6 +25,8 @@ _DEAR = re.compile(r"(?:^|\n)\s*Dear\s+(?:\w+\.? )?\Z")  # a greeting right befo
 _RANK = re.compile(rf"\b(?:{lexicons.alternation('rank_word')})\b", re.IGNORECASE)
 _COLLEGE = re.compile(r"\b(?:University|College|Institute|Polytechnic|Academy|School of)\b")
 _SCHOOL = re.compile(r"\b(?:High School|Secondary School|Grammar School|Academy)\b")
+#: The rest of a firm named after its partners: "Pollard[, Ngata and Vance]", "Lee[, Ross & Co]".
+_PARTNERS = re.compile(r"(?:,\s*[A-Z][\w'’-]+)+,?\s+(?:and|&)\s+[A-Z][\w'’-]+")
 
 
 #: An agent noun: someone who does something (adjuster, curator, florist, librarian...).
@@ -67,7 +70,8 @@ def _title(
             break
     generic = tok.text.lower().rstrip("s") in _generic_heads()
     agent = any_agent and _AGENT.search(tok.text.lower()) and tok.text.islower()
-    if hit is None and not ((generic and first < tok.i) or agent):
+    nouns = any(t.dep_ == "compound" for t in doc[first : tok.i])  # not "the registered owner"
+    if hit is None and not ((generic and nouns) or agent):
         return None
     job, start = hit if hit is not None else (None, tok.i)
     if job is None or generic:
@@ -109,6 +113,14 @@ def _clause_subject(ctx: DocContext, tok: Any) -> Draft | None:
             d for d in ctx.drafts if "recipient" in d.roles or _DEAR.search(ctx.text[: d.first])
         )
         return next(greeted, None)
+    if subj.lower_ in {"he", "she"}:  # "She worked as a conductor": whose pronoun stretch it is
+        held = (
+            d
+            for d in ctx.drafts
+            for g in ctx.segs(d)
+            if g.via == "pronoun" and g.start <= subj.idx < g.end
+        )
+        return next(held, None)
     return _named(ctx, subj)
 
 
@@ -143,8 +155,10 @@ def _org_words(obj: Any) -> list[Any]:
 
 
 def _org_at(ctx: DocContext, obj: Any) -> tuple[str, int, int] | None:
-    """The ORG/FAC entity (else capitalised words) from ``obj`` on; None for places or masks."""
-    if not obj.text[:1].isupper():
+    """The ORG/FAC entity (else capitalised words) from ``obj`` on; not places, masks, people."""
+    partners = _PARTNERS.match(ctx.text, obj.idx + len(obj.text))
+    firm = partners is not None and ("&" in partners[0] or firm_like(obj.text + partners[0]))
+    if not obj.text[:1].isupper() or (not firm and _named(ctx, obj) is not None):
         return None
     ent = next((x for x in ctx.ents if x[0] <= obj.idx < x[1] and x[2] in {"ORG", "FAC"}), None)
     if ent is not None:
@@ -153,6 +167,7 @@ def _org_at(ctx: DocContext, obj: Any) -> tuple[str, int, int] | None:
         if not (words := _org_words(obj)):
             return None
         s, e = words[0].idx, words[-1].idx + len(words[-1].text)
+    e = max(e, partners.end()) if firm else e
     if ctx.is_masked(s, e):
         return None
     name = re.sub(r"^(?:the|The)\s+", "", ctx.text[s:e].strip(" ,."))

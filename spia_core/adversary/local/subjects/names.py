@@ -134,8 +134,8 @@ def _why_not(st: SubjectState, m: Mention) -> str:
     )
     if demonym and not is_given_name(words[0]) and last not in name_sets()[1]:
         return "a demonym used as a noun ('Proud Glaswegian here': who the writer is)"
-    if people.OFFICE.match(name):
-        return ""  # "the Dean of X University": the person who holds the office
+    if people.OFFICE.match(name) or m.source == "pair":
+        return ""  # "the Dean of X University": who holds the office; "Ann and Lee Hill": Ann
     kind = people.head_class(st.text, m)
     if kind in {"place", "facility", "org"}:
         return f"{kind} name (head word)"

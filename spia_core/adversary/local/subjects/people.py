@@ -68,8 +68,9 @@ def person_evidence(text: str, m: Mention) -> bool:
     word = re.search(r"(?<!\b[Tt]he )(?<!\b[Aa] )\b([A-Za-z]+)\s*,?\s*$", before)  # not "the Uncle"
     if word is not None and lexicons.fold(word.group(1)) in lexicons.kin_words():
         return True
-    pair = re.search(r"\b([A-Z][a-z]+)\s+(?:and|&)\s+$", before)
-    return pair is not None and lexicons.fold(pair.group(1)) in lexicons.first_names()
+    pair = re.search(r"\b([A-Z][a-z]+)\s+(?:and|&)\s+$", before)  # not "Rome, Florence and"
+    city = pair and getattr(lexicons.gazetteer().lookup(pair[1]), "population", 0) >= 1e5
+    return pair is not None and lexicons.fold(pair.group(1)) in lexicons.first_names() and not city
 
 
 def mistagged_names(text: str, ents: list[tuple[int, int, str]]) -> list[Mention]:

@@ -27,12 +27,6 @@ _JOB_APPOS = re.compile(r"\s*,\s+(?:the|an?)\s+(?:[a-z][\w-]*\s+){0,2}([a-z][\w-
 _FIRM = re.compile(r"(?:[A-Z][\w’'\-]+ )?[A-Z][\w’'\-]+, [A-Z][\w’'\-]+,? (?:and|&) [A-Z][\w’'\-]+")
 
 
-def _firm_like(phrase: str) -> bool:
-    """A list of capitalised words that reads as surnames (a firm), not as first names."""
-    words = re.findall(r"[A-Z][\w’'\-]+", phrase)
-    return sum(lexicons.fold(w) in lexicons.first_names() for w in words) * 2 < len(words)
-
-
 class SubjectState:
     """One text's subject finding: inputs, mentions and drafts; passes extend it in order."""
 
@@ -66,7 +60,7 @@ class SubjectState:
         hits = [m for m in re.finditer(again, text) if not overlaps(*m.span(), spans)]
         names += [Mention.at(m, "name", name=m[0], source=found[m[0]]) for m in hits]
         if not self.legal and rules.enabled("subject.partner_firms"):
-            firms = [m.span() for m in _FIRM.finditer(text) if _firm_like(m.group(0))]
+            firms = [m.span() for m in _FIRM.finditer(text) if mentions.firm_like(m.group(0))]
             names = [
                 n for n in names if not any(s <= n.start < e or s < n.end <= e for s, e in firms)
             ]
