@@ -141,7 +141,7 @@ def test_no_person_gives_no_subject(adv: LocalAdversary) -> None:
 
 def test_codes_are_attributed(adv: LocalAdversary) -> None:
     text = (
-        "Rebecca : our upload fails for the client with National ID IE-ID-9405753. "
+        "Rebecca : our upload fails for the client with National ID IE-ID-7318264. "
         "Reach me at my work phone 657.284.3390 or kim.b@example.com."
     )
     r = adv.infer(text)
@@ -152,7 +152,7 @@ def test_codes_are_attributed(adv: LocalAdversary) -> None:
     assert value(author, "EMAIL_ADDRESS") == "kim.b@example.com"
     holder = next(s for s in r.subjects if value(s, "IDENTIFICATION_NUMBER"))
     assert holder is not author
-    assert value(holder, "IDENTIFICATION_NUMBER") == "IE-ID-9405753"
+    assert value(holder, "IDENTIFICATION_NUMBER") == "IE-ID-7318264"
     assert value(holder, "NATIONALITY") == "Ireland"
 
 

@@ -48,13 +48,13 @@ def check_evidence(text: str, result: InferenceResult) -> None:
     [
         ("@nicolewalsh", "Nicole Walsh"),
         ("@nclarke", "N. Clarke"),
-        ("@barnesj", "Barnes"),
-        ("VasuAdmin", "Vasu"),
-        ("NurseLisa", "Lisa"),
-        ("JohnResearcher62", "John"),
+        ("@porterj", "Porter"),
+        ("RaviAdmin", "Ravi"),
+        ("NurseJenna", "Jenna"),
+        ("PaulEngineer58", "Paul"),
         ("LiamBrodie43", "Liam Brodie"),
         ("@rosie_lindqvist", "Rosie Lindqvist"),
-        ("@jones_63", "Jones"),
+        ("@walker_57", "Walker"),
         ("t.halvorsen@birch.biz", "T. Halvorsen"),
         ("[ORG]", ""),
     ],
@@ -81,7 +81,7 @@ def test_handle_completed_from_own_email() -> None:
 
 
 def test_header_name_after_masked_label() -> None:
-    assert header_name("[PERSON] Name: JohnResearcher62 | Location: X")[0] == "John"
+    assert header_name("[PERSON] Name: PaulEngineer58 | Location: X")[0] == "Paul"
     assert header_name("Seller Name: Anjali  \nGeneral Location: Madurai")[0] == "Anjali"
     assert header_name("Name: [ORG] | Location: X") is None
 
@@ -192,7 +192,7 @@ def test_kin_variants() -> None:
             "Divorced",
         ),
         (
-            "Graham : Kids come first. Divorced but still devoted to my 4 kiddos. #FamilyMan",
+            "Graham : The boys come first. Divorced, yet still devoted to my 4 kiddos. #ProudDad",
             "Divorced",
         ),
         ("@meera21 : Big thanks to my hubby Oliver for the early coffee runs!", "Married"),

@@ -26,7 +26,7 @@ def test_job_later_in_the_frame_clause(adv: LocalAdversary) -> None:
 
 
 def test_job_hashtag_and_fellow(adv: LocalAdversary) -> None:
-    got = _author(adv, "@okafor_e : Testing a new gearbox today. #Precision #EngineerAtHeart")
+    got = _author(adv, "@okafor_e : Testing a new gearbox today. #Precision #EngineerForLife")
     assert got["OCCUPATION"][0] == "Engineer"
     assert got["EDUCATION"] == ("College Degree", 2)
     got = _author(

@@ -131,12 +131,12 @@ def test_married_to_with_adjectives(adversary: LocalAdversary) -> None:
 def test_quoted_log_code_belongs_to_someone_else(adversary: LocalAdversary) -> None:
     text = (
         'Matthew : The portal says: "Driver\'s License PH-DL-5520913847 could not be checked." '
-        "I'm using my own licence IE-DL-0817568 to test."
+        "I'm using my own licence IE-DL-0462193 to test."
     )
     subjects = adversary.infer(text).subjects
     author = next(s for s in subjects if "author" in s.description)
     other = [s for s in subjects if s is not author]
-    assert [p.keyword for p in author.values("DRIVER_LICENSE_NUMBER")] == ["IE-DL-0817568"]
+    assert [p.keyword for p in author.values("DRIVER_LICENSE_NUMBER")] == ["IE-DL-0462193"]
     assert any(
         p.keyword == "PH-DL-5520913847" for s in other for p in s.values("DRIVER_LICENSE_NUMBER")
     )
@@ -205,7 +205,7 @@ def test_mam_is_a_mother_not_a_name(adversary: LocalAdversary) -> None:
 
 def test_cue_names_handles_and_full_names_in_posts(adversary: LocalAdversary) -> None:
     text = (
-        "@rosie_l : A quiet Friday with Leigh and our kids. Thanks to my parents, "
+        "@tessa_m : A quiet Friday with Leigh and our kids. Thanks to my parents, "
         "Omar & Lena, and to @DavidReyes. Logs mention “Helena Quinn” twice."
     )
     descs = _descriptions(text, adversary)

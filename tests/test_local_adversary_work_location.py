@@ -144,7 +144,7 @@ def test_header_place_abbreviations_and_unknown_towns():
 
 def test_header_location_reaches_the_author_and_their_children():
     post = (
-        "Username: Kavya | Location: Chennai | Posted: 2024-02-11 | Cooked all day. "
+        "Username: Kavya | Location: Coimbatore | Posted: 2024-02-11 | Cooked all day. "
         "Married with 4 kids, so the kitchen never closes."
     )
     res = LocalAdversary().infer(post)
@@ -152,8 +152,8 @@ def test_header_location_reaches_the_author_and_their_children():
         s.description.split(" - ")[0]: [p.keyword for p in s.piis if p.tag == "LOCATION"]
         for s in res.subjects
     }
-    assert any(v == ["Chennai / India"] for v in locs.values()), locs
-    assert sum(v == ["Chennai / India"] for v in locs.values()) >= 2, locs
+    assert any(v == ["Coimbatore / India"] for v in locs.values()), locs
+    assert sum(v == ["Coimbatore / India"] for v in locs.values()) >= 2, locs
 
 
 def _author_occupation(post: str) -> str:
@@ -171,8 +171,8 @@ def test_affiliation_from_work_email_domain_and_firm_possessive():
         "Brackenfield"
     ]
     assert _affiliations("Mila : My email (mila99@gmail.com) bounces.") in ([], [""])
-    post = "@hazel_d : Updating Tarrant, O'Leary and McBride’s system on old laptops."
-    assert _affiliations(post) == ["Tarrant, O'Leary and McBride"]
+    post = "@hazel_d : Updating Whitcombe, Darragh and Fennimore’s system on old laptops."
+    assert _affiliations(post) == ["Whitcombe, Darragh and Fennimore"]
 
 
 def test_affiliation_is_a_firm_named_after_its_partners_never_a_colleague():

@@ -234,7 +234,7 @@ def test_primary_role() -> None:
     assert primary_role("The applicant's wife - Died in 2000") == "spouse"
     assert primary_role("Mr A - Lawyer of the applicant, practising in Oslo") == "lawyer"
     assert primary_role("Mr Tony Birkett - British national applicant, born 1944") == "applicant"
-    assert primary_role("@anderson_61 - Post author having trouble") == "author"
+    assert primary_role("@harlow_48 - Post author having trouble") == "author"
     assert primary_role("Someone - " + "word " * 20 + "applicant") is None  # beyond the window
 
 

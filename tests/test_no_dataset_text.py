@@ -40,6 +40,8 @@ def _files() -> list[Path]:
 #: Names the published scorer test vectors use (SPIA_PROTOCOL_NOTES.md, vectors 1-2): the
 #: notes, not a document, are their source.
 SCORER_VECTOR_NAMES = frozenset({"James Smith"})
+#: The code value of scorer vector 31 (SPIA_PROTOCOL_NOTES.md), held by tests/test_scoring.py.
+SCORER_VECTOR_CODES = frozenset({"ie-id-8283547"})
 
 
 def test_ground_truth_names_are_read():
@@ -187,8 +189,8 @@ def _gt_codes() -> tuple[set[str], set[str]]:
                     run = re.sub(r"\D", "", value)
                     if len(run) >= 8:
                         digits.add(run)
-                    if "@" in value or not run:
-                        values.add(value.lower())
+                    if "@" in value or not run or re.search(r"[A-Za-z]\W?\d", value):
+                        values.add(value.lower())  # an address, a word code or "IE-ID-12…"
     return values, digits
 
 
@@ -197,6 +199,7 @@ def test_no_ground_truth_code_value_in_code_tests_or_lexicons():
     (digits compared without separators) in code, lexicons, rules or tests: examples are
     invented (example.org addresses, made-up numbers)."""
     values, digits = _gt_codes()
+    values -= SCORER_VECTOR_CODES
     assert len(values) > 20 and len(digits) > 50  # the check below is not vacuous
     found = []
     for path in _quoting_files():
@@ -232,3 +235,39 @@ def test_no_rare_short_phrase_of_a_dataset_document():
 
     found = _shared_phrases(RARE_NGRAM, RARE_DOCS, wordy)
     assert not found, "rare dataset phrases:\n" + "\n".join(found)
+
+
+# ----------------------------------------------------------------------------- handles
+
+#: A user handle of a bundled post: "@name_63", "@barnesj", or a bare run like "NurseJo" /
+#: "Sam58" (a capital inside the word, or 2+ trailing digits). Hashtags are not handles
+#: ("#FamilyFirst" is shared vocabulary), and a run must be 5+ characters.
+_HANDLE = re.compile(
+    r"(?<![\w.@])@[A-Za-z0-9_.]*[A-Za-z0-9]"  # not an e-mail address's domain
+    r"|(?<![#\w])(?:[A-Z][a-z]+[A-Z][A-Za-z]*\d*|[A-Za-z]+\d{2,})\b"  # not a hashtag
+)
+
+
+def _gt_handles() -> set[str]:
+    handles: set[str] = set()
+    for path in sorted((ROOT / "data").glob("*/*.jsonl")):
+        if path.parent.name not in {"spia", "entity"}:
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                text = json.loads(line)["text"]
+                handles |= {h for h in _HANDLE.findall(text) if len(h) >= 5 and "@" not in h[1:]}
+    return handles
+
+
+def test_no_handle_of_a_dataset_document_in_code_tests_or_lexicons():
+    """No user handle of a bundled post (an @handle, or a run like "NurseJo" or "Sam58") in
+    code, lexicons, rules or tests: tests invent their handles."""
+    handles = _gt_handles()
+    assert len(handles) > 50  # the check below is not vacuous
+    found = []
+    for path in _quoting_files():
+        rel = str(path.relative_to(ROOT))
+        text = path.read_text(encoding="utf-8", errors="ignore")
+        found += [f"{rel}: {h!r}" for h in set(_HANDLE.findall(text)) & handles]
+    assert not found, "dataset handles:\n" + "\n".join(sorted(found))
