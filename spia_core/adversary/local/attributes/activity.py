@@ -68,6 +68,8 @@ def _hits(tokens: list[Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for i, t in enumerate(tokens):
         forms = {w := t.text.lower(), re.sub(r"(?<!s)s$", "", w)}  # 'boilers': a naive singular
+        if (s := re.sub(r"(?:ed|ing)$", "", w)) != w and len(s) > 2:  # 'welded', 'fitting': verb
+            forms |= {s, s + "e", re.sub(r"(.)\1$", r"\1", s)}  # weld, reconcile, fit
         if re.search("[a-z][A-Z]", t.text):  # a CamelCase hashtag: #NurseLife -> nurse, life
             forms |= {w.lower() for w in re.findall(r"[A-Z][a-z]+", t.text)}
         if i + 1 < len(tokens) and tokens[i + 1].i == t.i + 1:

@@ -224,7 +224,8 @@ def _pattern(tok: Any) -> str | None:
     while tok.dep_ == "conj" and tok.head is not tok:
         tok = tok.head
     head = tok.head
-    if tok.dep_ == "attr" and head.lower_ in _words("copula"):
+    there = any(c.dep_ == "expl" for c in head.children)  # "there are three nurses": not a job
+    if tok.dep_ == "attr" and head.lower_ in _words("copula") and not there:
         return "occupation.stated"
     made = head.head if tok.dep_ == "pobj" and head.text.lower() in {"to", "as"} else head
     if (tok.dep_ in {"pobj", "xcomp", "oprd"}) and made.lower_ in _words("made"):

@@ -160,6 +160,8 @@ def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
                 continue
             if _VERB_BEFORE.search(ctx.text, max(0, s - 20), s) or _WHO_AFTER.match(ctx.text, e):
                 continue  # "I cook dinner" (a verb); "a vet who moved away" (someone else)
+            if word[-1] == "s" and (word[:-1] in table or word[:-2] in table):
+                continue  # a plural: "my team of four buyers", "nine pupils" are other people
             out.append(rule("work.job_word_author").find(label, ev))
         elif s - off < 80:  # a job word far from the mention was as often another person's
             out.append(rule("work.job_word").find(label, ev))

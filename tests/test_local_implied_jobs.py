@@ -1,0 +1,56 @@
+"""A job implied by the work a post's author describes (issue 16 item 3, session 11): trade cues
+for the long tail of the taxonomy (occupation_activities.tsv), verbs read in any inflection, and
+other people's jobs kept from the author. Invented sentences only."""
+
+from __future__ import annotations
+
+import pytest
+
+from spia_core.adversary.local import LocalAdversary
+
+
+@pytest.fixture(scope="module")
+def adv() -> LocalAdversary:
+    return LocalAdversary()
+
+
+def _author_jobs(adv: LocalAdversary, text: str) -> list[tuple[str, int]]:
+    author = next(s for s in adv.infer(text).subjects if "author" in s.description)
+    return [(p.keyword, p.certainty) for p in author.piis if p.tag == "OCCUPATION" and p.keyword]
+
+
+@pytest.mark.parametrize(
+    ("text", "job"),
+    [
+        ("Got called out to a lockout at 2am, changed the deadlocks on a back door.", "Locksmith"),
+        ("I spent today on the forecourt, restocking the kiosk between fuel drops.", "Petrol"),
+        ("I spent the day baling and ploughing; silage next week if the weather holds.", "Tractor"),
+        ("Tonight I dealt blackjack for six hours and the roulette table was packed.", "Croupier"),
+        ("I tipped ninety wheelie bins into the lorry before six; long bin round.", "Refuse"),
+        ("Swapped two hearing aids and ran audiograms all morning at my clinic.", "Audiologist"),
+    ],
+)
+def test_long_tail_trade_cues(adv: LocalAdversary, text: str, job: str) -> None:
+    jobs = _author_jobs(adv, text)
+    assert jobs and jobs[0][0].startswith(job), jobs
+    assert jobs[0][1] == 1, jobs  # work read from activities stays a weak guess
+
+
+def test_work_verbs_in_any_inflection(adv: LocalAdversary) -> None:
+    # only the inflected verb forms name the work: 'plastered', 'skimmed' (cues: plaster, skim)
+    jobs = _author_jobs(adv, "Yesterday I plastered a ceiling and skimmed two bedroom walls.")
+    assert jobs[:1] == [("Plasterer", 1)], jobs
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My team of four buyers handles the tenders every quarter.",
+        "In my ward there are six nurses on nights.",
+        "Weekend hobby: I finally glazed my first pot in the little kiln at home!",
+        "I bought a tile cutter and spent the weekend grouting our own bathroom.",
+        "My brother climbs wind turbines for a living; he services a nacelle most days.",
+    ],
+)
+def test_others_jobs_hobbies_and_purchases_stay_weak(adv: LocalAdversary, text: str) -> None:
+    assert all(c <= 1 for _, c in _author_jobs(adv, text)), _author_jobs(adv, text)
