@@ -26,7 +26,7 @@ def _author_jobs(adv: LocalAdversary, text: str) -> list[tuple[str, int]]:
         ("I spent today on the forecourt, restocking the kiosk between fuel drops.", "Petrol"),
         ("I spent the day baling and ploughing; silage next week if the weather holds.", "Tractor"),
         ("Tonight I dealt blackjack for six hours and the roulette table was packed.", "Croupier"),
-        ("I tipped ninety wheelie bins into the lorry before six; long bin round.", "Refuse"),
+        ("I was on the bin lorry at six; my bin rounds cover four estates.", "Refuse"),
         ("Swapped two hearing aids and ran audiograms all morning at my clinic.", "Audiologist"),
     ],
 )
