@@ -108,10 +108,14 @@ def _is_first(word: str, world: bool = False) -> bool:
     return f in world_given_names() and lexicons.gazetteer().lookup(word) is None
 
 
+def big_city(word: str) -> bool:
+    """A place of 100,000 people or more bears the name ("Manila", "Florence")."""
+    return getattr(lexicons.gazetteer().lookup(word), "population", 0) >= 1e5
+
+
 def _small_town_given(word: str) -> bool:
     """Any country's given name, also where a town under 100,000 bears it ("Kemi"; not Manila)."""
-    town = getattr(lexicons.gazetteer().lookup(word), "population", 0) < 1e5
-    return town and lexicons.fold(word) in world_given_names()
+    return not big_city(word) and lexicons.fold(word) in world_given_names()
 
 
 def firm_like(phrase: str) -> bool:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import spia_core.adversary.local.lexicons as lexicons
 from spia_core import exposure
-from spia_core.adversary.local.mentions import Mention
+from spia_core.adversary.local.mentions import Mention, big_city
 from spia_core.adversary.local.names import is_given_name
 from spia_core.adversary.local.parse import Token
 
@@ -69,7 +69,7 @@ def person_evidence(text: str, m: Mention) -> bool:
     if word is not None and lexicons.fold(word.group(1)) in lexicons.kin_words():
         return True
     pair = re.search(r"\b([A-Z][a-z]+)\s+(?:and|&)\s+$", before)  # not "Rome, Florence and"
-    city = pair and getattr(lexicons.gazetteer().lookup(pair[1]), "population", 0) >= 1e5
+    city = pair and big_city(pair[1])
     return pair is not None and lexicons.fold(pair.group(1)) in lexicons.first_names() and not city
 
 
