@@ -14,6 +14,7 @@ from spia_core.adversary.local.patterns import TITLES
 from spia_core.adversary.local.subjects.state import SubjectState
 
 _OWNED = re.compile(r"\b(?!(?:it|that|here|there|what|who|he|she|let)\W)\w+['’]s $", re.I)
+_KIN_BEFORE = lexicons.subject_cues()["kin_before"]
 _ORGISH = r"\b(?:Solicitors|Ltd|Inc|PLC|AB|GmbH|Bank|Court|Sąd|Council|Office|Ministry|Party|Association|Company|University|Hospital|Prison|Street|Road)\b"  # noqa: E501
 
 
@@ -50,7 +51,8 @@ def cluster_names(st: SubjectState) -> None:
             and not (sex and d.title_sex and sex != d.title_sex)
             and any(names_compatible(n.name, m.name) for n in d.names)
         ]
-        if not candidates:
+        kin = m.title and len(_tokens(m.name)) == 1  # "Noah Fenton ... His father, Mr Fenton"
+        if not candidates or (kin and _KIN_BEFORE.search(st.text, max(0, m.start - 40), m.start)):
             index(st.new(m), m)
             continue
         if len(_tokens(m.name)) > 1:  # a full name joins a draft with the same full name first
@@ -127,7 +129,7 @@ def _why_not(st: SubjectState, m: Mention) -> str:
     if not st.english and not (known and all(w[:1].isupper() for w in words)):
         return "not English, and no known first name"
     last = lexicons.fold(words[-1])
-    if last in lexicons.kin_words():
+    if {last, words[-1]} & lexicons.kin_words().keys():  # "Mum", "MIL (58F)"
         return "a kin word used as a name (read as a relative)"
     demonym = last in lexicons.demonyms() or re.search(
         r"(?:ian|ean|ese|lander|(?:sh|ch|s|shire)(?:wo)?m[ae]n)$", last
