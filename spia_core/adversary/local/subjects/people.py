@@ -26,13 +26,16 @@ def _words(name: str) -> list[str]:
     return [w.lower().strip(".,'’") for w in re.split(r"\s+", name) if w.strip(".,'’")]
 
 
+_AFTER = re.compile(r"(?:['’]s)?\s+(?:(?:&|and) (?:[A-Z][a-z]+ )?)?([A-Z][a-z]+)")
+
+
 def head_class(text: str, m: Mention) -> str:
     """'place' / 'facility' / 'org' when the name's head (its last word, or the word after it,
-    "Jackson Avenue") or its leading word ("River Dane") names a non-person; 'ambiguous' for a
-    head that is also a surname (Hill, Hall, Park); '' otherwise."""
+    "Jackson Avenue", "Hale & Dorr Builders") or its leading word ("River Dane") names a
+    non-person; 'ambiguous' for a head that is also a surname (Hill, Hall, Park); '' otherwise."""
     if not (words := _words(m.name or m.text)):
         return ""
-    after = re.match(r"(?:['’]s)?\s+(?:(?:&|and) )?([A-Z][a-z]+)", text[m.end : m.end + 30])
+    after = _AFTER.match(text[m.end : m.end + 40])
     heads = [words[-1]] + ([after.group(1).lower()] if after else [])
     ambiguous = lexicons.words("ambiguous_head")
     for h in heads:
