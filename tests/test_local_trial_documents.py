@@ -328,3 +328,57 @@ def test_a_thanked_name_on_the_last_line_is_not_the_writer(adversary: LocalAdver
     text = "That fixed the leak, I owe you one.\nThanks, Gordon."
     subjects = adversary.infer(text).subjects
     assert [_value(s, "NAME") for s in subjects] == ["", "Gordon"]
+
+
+# Round 23 trial run (a second batch of documents a new user would bring).
+
+
+def test_forum_kin_abbreviations_are_the_writers_in_laws(adversary: LocalAdversary) -> None:
+    text = "Quick update: MIL (58F) finally apologised, but SIL (27F) is still not speaking to me."
+    others = [s for s in adversary.infer(text).subjects if not s.description.startswith("The")]
+    assert [s.description.split(" - ")[0] for s in others] == [
+        "Mother-in-law of the author",
+        "Sister-in-law of the author",
+    ]
+    assert [(_value(s, "SEX"), _value(s, "AGE")) for s in others] == [
+        ("Female", "58"),
+        ("Female", "27"),
+    ]
+    assert not any(_value(s, "NAME") for s in others)
+
+
+def test_a_surname_after_a_possessed_kin_word_is_the_relative(adversary: LocalAdversary) -> None:
+    text = "Noah Fenton was sent home with a rash. His father, Mr Fenton, was called at ten."
+    names = _named(adversary, text)
+    assert names == ["Noah Fenton", "Fenton"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The new fence was put up free by Dennis & Lowe Builders last week.",
+        "The chair will write to Ashby Housing about the broken lift again.",
+    ],
+)
+def test_a_firm_of_partners_or_a_housing_body_is_no_person(
+    adversary: LocalAdversary, text: str
+) -> None:
+    assert not any(_named(adversary, text))
+
+
+def test_a_plural_job_word_opening_the_next_line_is_no_ones_job(
+    adversary: LocalAdversary,
+) -> None:
+    text = (
+        "Reported by: Ms Jo Penn, Lunchtime Assistant\n\n"
+        "Pupils involved: Kit Marr (Year 3) and Bo Lund (Year 6)"
+    )
+    jo = _described(adversary.infer(text).subjects, "Ms Jo Penn")
+    assert _value(jo, "OCCUPATION") != "Pupil"
+
+
+def test_a_pseudonym_letter_ending_a_sentence_takes_no_next_word(
+    adversary: LocalAdversary,
+) -> None:
+    text = "The meeting was chaired by Ms Y. Minutes were approved without change."
+    assert _named(adversary, text)[-1] == "Y"

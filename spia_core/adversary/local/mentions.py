@@ -56,6 +56,13 @@ class Mention:
 QUOTE_SPANS = re.compile(r"“[^”]{0,2000}”|\"[^\"\n]{0,2000}\"")
 
 
+def _plain_word(word: str) -> bool:
+    """A common English word (or its plural) that is no surname or first name."""
+    w = lexicons.fold(word)
+    common = {w, w.removesuffix("s")} & lexicons.common_words()
+    return bool(common) and w not in name_sets()[1] and w not in lexicons.first_names()
+
+
 def overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
     """True when [start, end) overlaps one of ``spans``."""
     return any(s < end and start < e for s, e in spans)
@@ -219,8 +226,11 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
             continue
         first = (name := clean_name(m.group("name"))).split()[0] if m["name"] else ""
         rank = m["title"] not in lexicons.words("name_title") and not _is_first(first, True)
+        end = m.end()
+        if (cut := re.match(r"[A-Z]\.(?= (\w+))", name)) and _plain_word(cut[1]):
+            name, end = name[0], m.start("name") + 1  # "Mr X. Notes were taken": X
         if name and lexicons.fold(first) not in lexicons.words("not_name") and not rank:
-            add(Mention.at(m, "name", name=name, title=m.group("title")))
+            add(Mention.between(text, m.start(), end, "name", name=name, title=m.group("title")))
     for m in _CUES["a_certain"].finditer(text):  # "a certain P. Andronikou": a named third party
         if not overlaps(*m.span(), taken):
             add(Mention.at(m, "name", "name", name=m.group("name"), source="certain"))

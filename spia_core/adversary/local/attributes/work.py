@@ -139,8 +139,8 @@ def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
         head = tok.root.head if tok is not None and tok.root.dep_ in {"compound", "amod"} else None
         if not d.is_author and head is not None and head.i >= tok.end and head.text.islower():
             continue  # "her marine biology", "a police car": the word modifies a noun
-        plural = word.endswith("s") and word[:-1] in table  # "Dr Obi and the nurses": others
-        if plural and re.search(r"\band\s+(?:the\s+)?$", ctx.text[max(0, s - 12) : s]):
+        plural = word.endswith("s") and word[:-1] in table  # "Dr Obi and the nurses", "\nPupils:"
+        if plural and re.search(r"(?:\band\s+(?:the\s+)?|\n\s*)$", ctx.text[max(0, s - 12) : s]):
             continue
         if word in _NOT_KIND and jobs.match(ctx.text, e + 1):
             continue  # "a retired firefighter", "a freelance translator": the trade is the job
