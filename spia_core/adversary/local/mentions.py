@@ -369,7 +369,7 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
 
 
 #: A capitalised modifier before a role ("the İzmir Public Prosecutor", "[LOC] Governor").
-_ROLE_ADJ = r"(?:[A-ZÀ-ÞİŞÇĞÖÜŁŚŻŹ][\w’'\-]+|\[[A-Z]+(?:_\d+)?\])"
+_ROLE_ADJ = r"(?:(?!I['’][a-z])[A-ZÀ-ÞİŞÇĞÖÜŁŚŻŹ][\w’'\-]+|\[[A-Z]+(?:_\d+)?\])"  # not "I'm"
 #: A complement naming the body ("of the District Court", "at the Ankara Labour Court").
 _CAP_WORD = r"[A-ZÀ-ÞİŞÇĞÖÜŁŚŻŹ\[][\w’'\-\]\[]*"
 _ROLE_COMP = (
