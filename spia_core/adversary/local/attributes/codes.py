@@ -44,7 +44,7 @@ def phone_at(text: str, m: re.Match[str]) -> bool:
     digits = re.sub(r"\D", "", re.split(r"\s?(?:x|ext\.?)\s?\d", raw, maxsplit=1)[0])  # no ext.
     if not 7 <= len(digits) <= 15 or _CUES["date_like"].fullmatch(raw.strip()):
         return False
-    before = text[max(0, m.start() - 40) : m.start()]
+    before = text[max(0, m.start() - 60) : m.start()]  # "contact our treasurer, Ann Lee, on"
     if _CUES["not_phone_before"].search(before[-25:]):
         return False
     if raw.startswith("+"):

@@ -134,11 +134,12 @@ def _labelled_holder(st: SubjectState, c: CodeHit, owner: str) -> Draft | None:
     """A named person the code is labelled onto ('Tomas Reyes, SSN ...', 'Ann Lee (patient ID
     ...)': only a comma, colon or bracket and the code's label between), else the one person a
     note calls only 'she' or 'he' ('Patient ID: ... She reports ...')."""
-    if owner == "mine":
-        return None
     near = _near(st, c)  # "Emergency contact: Ann Lee (mum) - 07700 ...": hers
     between = st.text[near.end : c.start] if near is not None and near.kind == "name" else "."
-    if re.fullmatch(r"\s*[-–,:(]\s*(?:[A-Za-z]+\.?\s*){0,3}\)?\s*[-–:#]?\s*", between):
+    on = re.fullmatch(r",? (?:on|at) ", between)  # "contact our treasurer, Ann Lee, on 07700"
+    if owner == "mine" and not on:
+        return None
+    if on or re.fullmatch(r"\s*[-–,:(]\s*(?:[A-Za-z]+\.?\s*){0,3}\)?\s*[-–:#]?\s*", between):
         return None if (d := st.draft_of(near)).is_author else d
     alone = [d for d in st.drafts if d.alive and any(m.role == "pronoun" for m in d.mentions)]
     return alone[0] if len(alone) == 1 and owner == "other" else None
