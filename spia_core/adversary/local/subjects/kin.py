@@ -16,6 +16,7 @@ from spia_core.adversary.local.subjects.state import SubjectState
 _CUES = lexicons.subject_cues()
 
 _CHILD_NOUNS = lexicons.alternation("child_noun")
+_I_AM = re.compile(r"\b(?:I(?:['’]ve| have) been|[Bb]eing|I['’]m|I am|I was)\s+\Z")
 
 #: Names or ages listed after a masked count: ', [PERSON] and [ORG]', ' ([DATETIME], [QUANTITY])'.
 _LISTED = re.compile(r"\s*[,:(–-]\s*\[[A-Z]+(?:_\d+)?\](?:(?:,? and|,|&)\s*\[[A-Z]+(?:_\d+)?\])+")
@@ -35,6 +36,10 @@ def link_kin(st: SubjectState) -> None:
         if anchor is None and rules.enabled("subject.kin_possessor"):
             anchor = _possessor(st, k)
         word = lexicons.canonical_kin(kinmap[k.role].word if k.role in kinmap else k.role)
+        if k.anchor not in {"", "my", "our"} and st.author and _I_AM.search(st.text, 0, k.start):
+            st.attach(st.author, k)  # "I'm Ellie's brother", "being his sister": the writer
+            st.author.kin, st.author.anchor = st.author.kin or word, anchor
+            continue
         if k.source in {"eldest", "oldest", "youngest"}:  # the first (last) of counted children
             group = [d for d in st.drafts if d.alive and d.anchor is anchor and d.child_count > 1]
             if group:
