@@ -382,3 +382,32 @@ def test_a_pseudonym_letter_ending_a_sentence_takes_no_next_word(
 ) -> None:
     text = "The meeting was chaired by Ms Y. Minutes were approved without change."
     assert _named(adversary, text)[-1] == "Y"
+
+
+def test_a_post_held_after_i_am_is_no_second_person(adversary: LocalAdversary) -> None:
+    text = "Big news: from Monday I'm Head of Partnerships at Corrie Lane Books."
+    subjects = adversary.infer(text).subjects
+    assert len(subjects) == 1
+    assert _value(subjects[0], "POSITION").startswith("Head of Partnerships")
+
+
+def test_a_phone_given_on_after_a_named_contact_is_theirs(adversary: LocalAdversary) -> None:
+    text = "For tickets to the quiz night please ring our secretary, Morag Innes, on 01632 960 774."
+    morag = _described(adversary.infer(text).subjects, "Morag Innes")
+    assert _value(morag, "PHONE_NUMBER") == "01632 960 774"
+
+
+def test_a_kin_word_said_of_the_writer_is_the_writer(adversary: LocalAdversary) -> None:
+    text = "Evening all. I'm Rhodri, and I have had the job of being Owain's big brother for years."
+    subjects = adversary.infer(text).subjects
+    assert len(subjects) <= 3  # the writer (maybe named apart) and Owain, no third brother
+    author = subjects[0]
+    assert "brother of Owain" in author.description
+    assert _value(author, "SEX") == "Male"
+
+
+def test_a_policyholder_is_one_person_across_a_claim_note(adversary: LocalAdversary) -> None:
+    text = "Call from the policyholder, [PERSON], about hail damage. The policyholder is a farrier."
+    subjects = adversary.infer(text).subjects
+    holder = _described(subjects, "Policyholder")
+    assert _value(holder, "OCCUPATION") == "Farrier"
