@@ -411,3 +411,13 @@ def test_a_policyholder_is_one_person_across_a_claim_note(adversary: LocalAdvers
     subjects = adversary.infer(text).subjects
     holder = _described(subjects, "Policyholder")
     assert _value(holder, "OCCUPATION") == "Farrier"
+
+
+def test_an_apposition_does_not_run_onto_the_next_line(adversary: LocalAdversary) -> None:
+    text = (
+        "Near-miss report\nFilled in by: Mr Tariq Aziz, Site Warden\n\n"
+        "Cleaners present: Gail Rook and Dot Pryce\n\nThe wet floor sign had been moved.\n"
+        "Signed: T. Aziz"
+    )
+    tariq = _described(adversary.infer(text).subjects, "Mr Tariq Aziz")
+    assert _value(tariq, "OCCUPATION") != "Cleaner"

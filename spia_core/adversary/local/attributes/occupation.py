@@ -240,6 +240,9 @@ def _pattern(tok: Any) -> str | None:
         c.dep_ == "amod" and c.text.lower() == "fellow" for c in tok.children
     ):
         return "occupation.stated_weak"
+    lo, hi = sorted((tok.idx, head.idx))  # "Ann Lee, Supervisor\n\nPupils involved": two lines
+    if "\n" in tok.doc.text[lo:hi]:
+        return None
     if tok.dep_ == "appos" or (tok.dep_ == "compound" and tok.text.islower() and tok.head.is_title):
         # "Nadia Rahman, pharmacist", "my neighbour, a fire officer", "local baker Priya Raman"
         return "occupation.apposition"
