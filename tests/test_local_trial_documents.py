@@ -421,3 +421,8 @@ def test_an_apposition_does_not_run_onto_the_next_line(adversary: LocalAdversary
     )
     tariq = _described(adversary.infer(text).subjects, "Mr Tariq Aziz")
     assert _value(tariq, "OCCUPATION") != "Cleaner"
+
+
+def test_a_form_line_with_several_fields_names_one_person(adversary: LocalAdversary) -> None:
+    text = "Patient: Idris Mbeki    DOB: 02/05/1951    Ward: 4\nMr Mbeki was admitted after a fall."
+    assert _named(adversary, text) == ["Idris Mbeki"]

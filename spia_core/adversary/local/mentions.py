@@ -249,7 +249,7 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
             add(Mention.between(text, s0, end, "placeholder", title=title, identity=ident))
     for m in _CUES["form_name"].finditer(text):  # "Patient name: Aoife Brennan" (a form's field)
         if not overlaps(*m.span("name"), taken):
-            add(Mention.at(m, "name", "name", name=m["name"], role=m["role"].lower()))
+            add(Mention.at(m, "name", "name", name=m["name"], role=(m["role"] or m["key"]).lower()))
     for start, end, label in ents:
         if label != "PERSON" or overlaps(start, end, taken):
             continue
