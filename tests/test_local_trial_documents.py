@@ -426,3 +426,12 @@ def test_an_apposition_does_not_run_onto_the_next_line(adversary: LocalAdversary
 def test_a_form_line_with_several_fields_names_one_person(adversary: LocalAdversary) -> None:
     text = "Patient: Idris Mbeki    DOB: 02/05/1951    Ward: 4\nMr Mbeki was admitted after a fall."
     assert _named(adversary, text) == ["Idris Mbeki"]
+
+
+def test_a_job_said_with_a_shift_is_stated(adversary: LocalAdversary) -> None:
+    text = (
+        "Dear [NAME],\n\nThis letter confirms that on 3 May you left the site early during your "
+        "shift as a crane operator.\n\nYours sincerely,\n\n[NAME]\nSite Manager"
+    )
+    recipient = _described(adversary.infer(text).subjects, "Recipient")
+    assert _pii(recipient, "OCCUPATION") == ("Crane operator", 4)
