@@ -435,3 +435,14 @@ def test_a_job_said_with_a_shift_is_stated(adversary: LocalAdversary) -> None:
     )
     recipient = _described(adversary.infer(text).subjects, "Recipient")
     assert _pii(recipient, "OCCUPATION") == ("Crane operator", 4)
+
+
+def test_an_age_turned_in_a_month_is_read(adversary: LocalAdversary) -> None:
+    text = "Thanks to Edna Pryor, who has run our tuck shop since 2009 and turned 85 in October."
+    edna = _described(adversary.infer(text).subjects, "Edna Pryor")
+    assert _value(edna, "AGE") == "85"
+
+
+def test_a_month_after_in_is_no_place_of_residence(adversary: LocalAdversary) -> None:
+    sister = adversary.infer("My sister moved house in March.").subjects[-1]
+    assert _value(sister, "LOCATION") == ""

@@ -264,6 +264,8 @@ def residence(ctx: DocContext, d: Draft) -> list[Finding]:
         cert = int(lexicons.word_map("residence_verb").get(verb, 3))
         if raw.startswith("[") or ctx.is_masked(off + m.start("place"), off + m.end("place")):
             continue
+        if lexicons.fold(raw.split()[0]) in lexicons.words("month"):
+            continue  # "moved house in March": when, not where
         if verb in {"moved", "relocated", "emigrated"} and " from " in m.group(0):
             continue  # where they left (location.origin reads it)
         w = _WHO.search(ctx.text, max(0, off + m.start() - 35), off + m.start())
