@@ -12,6 +12,7 @@ from collections import defaultdict
 from typing import Any
 
 import spia_core.adversary.local.lexicons as lexicons
+from spia_core.adversary.local.attributes.work import artefact_topic
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
@@ -106,7 +107,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     if getattr(ctx, "doc", None) is None or not any(o.is_author for o in ctx.drafts):
         return []  # a text with no writer (a judgment): its trade words are the case's
     named = {t.i for e in ctx.doc.ents if e.label_ in _NAMES and len(e) > 1 for t in e}
-    hits = _hits([t for t in _author_tokens(ctx, d) if t.i not in named])
+    hits = _hits([t for t in _author_tokens(ctx, d) if t.i not in named and not artefact_topic(t)])
     if (hit := best_activity(hits)) is None or hit[1] < MIN_SCORE:
         return []
     ev = [ctx.ev(hits[c].idx, hits[c].idx + len(hits[c].text)) for c in sorted(hit[2])[:4]]

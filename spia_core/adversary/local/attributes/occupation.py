@@ -11,8 +11,7 @@ import re
 from typing import Any
 
 from spia_core.adversary.local import lexicons
-from spia_core.adversary.local.attributes import segment_matches
-from spia_core.adversary.local.attributes.work import job_position, job_used_as_job, retired
+from spia_core.adversary.local.attributes import segment_matches, work
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
@@ -32,6 +31,7 @@ _PARTNERS = re.compile(r"(?:,\s*[A-Z][\w'’-]+)+,?\s+(?:and|&)\s+[A-Z][\w'’-]
 #: An agent noun: someone who does something (adjuster, curator, florist, librarian...).
 _AGENT = re.compile(r"(?:er|or|ist|ian|ant|ent|man|woman|eer|ee|ier)s?$")
 _words = lexicons.work_words  # a kind of work_words.tsv (not_kind, org_heads, position_heads...)
+_BUILD = _words("software_verbs")  # "I deploy / maintain / wrote <software>"
 
 
 @functools.cache
@@ -81,9 +81,9 @@ def _title(
                 break  # "the County Authority housing officer": a name is no part of the job
             start -= 1
     phrase = doc[start : tok.i + 1].text
-    label = lexicons.job_label(phrase) or job_position(phrase)
+    label = lexicons.job_label(phrase) or work.job_position(phrase)
     if any(t.lower_ == "retired" for t in doc[first : tok.i]):  # an annotator's "Retired teacher"
-        label = retired(label)
+        label = work.retired(label)
     return label, job, doc[start].idx, end
 
 
@@ -289,7 +289,7 @@ def _findings(ctx: DocContext, d: Draft, tok: Any, rule_id: str) -> list[Finding
     if (hit := _title(tok, any_agent=_after_work_verb(tok))) is None:
         return _position(ctx, tok)
     label, job, s, e = hit
-    if ctx.is_masked(s, e) or not job_used_as_job(ctx.text, s, e) or ctx.text[s - 1 : s] == "(":
+    if ctx.is_masked(s, e) or not work.job_used_as_job(ctx.text, s, e) or ctx.text[s - 1] == "(":
         return []  # "named Shopkeeper of the Year": an award; "Jo Bell (treasurer)": a post
     ev, before = [ctx.ev(s, e)], rule_id == "occupation.stated" and _held_before(tok)
     out = [rule(rule_id).find(label, ev, certainty=3 if before else None)]
@@ -405,6 +405,20 @@ def _does(ctx: DocContext, d: Draft, verb: Any) -> list[Finding]:
     cert = 4 if long & {"living", "trade"} else 3 if at_work or long else None
     ev, label = [ctx.ev(verb.idx, e)], lexicons.job_label(label) or label.capitalize()
     return [rule("occupation.does").find(label, ev, certainty=cert)]
+
+
+def _builds(ctx: DocContext, d: Draft, verb: Any) -> list[Finding]:
+    """'I deploy the booking app', 'the viewer we maintain': the writer builds or runs software."""
+    kids = {c.dep_: c for c in verb.children}
+    obj = kids.get("dobj", verb.head if verb.dep_ == "relcl" else None)  # "the app we maintain"
+    if obj is None or kids.get("nsubj", verb).lower_ not in {"i", "we"} or not d.is_author:
+        return []
+    near = [obj, *(c for c in obj.rights if c.dep_ in {"amod", "compound", "appos"})]
+    obj = next((t for t in near if work.software(t)), obj)  # "the booking portal" parsed as amod
+    s, e = min(kids["nsubj"].idx, obj.left_edge.idx), max(verb.idx + len(verb), obj.idx + len(obj))
+    if (job := work.software(obj)) in {"", "-"} or "my" in {c.lower_ for c in obj.children}:
+        return []  # "I built my own website": a pastime as often
+    return [] if ctx.is_masked(s, e) else [rule("occupation.builds").find(job, [ctx.ev(s, e)])]
 
 
 def _field_title(field: str) -> str:
@@ -547,7 +561,8 @@ _AT_WORK = (
     r"decades?|careers?|stint|jobs?|colleagues|co-?workers|boss|(?:my|our) (?:shift|job)s?)"
     r" (?P<in>in|at|for)|(?P<of>(?:year|decade)s?(?: of)?)|(?P<own>(?:I|we) (?:\w+ )?(?:run|own|"
     r"opened)))(?: (?:a|an|the|our|my|this))?(?: (?:local|small|big|busy|large|nearby|new|same|"
-    r"little|family))? (?P<p>{0})\b(?!\s+(?:of|degree|course|student|school|college|class)s?\b)|"
+    r"little|family))? (?P<p>{0})\b(?!\s+(?:of|degree|course|student|school|college|class)s?\b|"
+    rf"(?:[\s-]+[\w-]+){{{{0,2}}}}?[\s-]+(?:{lexicons.alternation('software_artefact')})\b)|"
     r"\b(?P<q>{0}) (?:is|has been|was) (?:what pays the bills|my (?:day )?job)"
 )
 
@@ -593,6 +608,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
             out.extend(_studying(ctx, tok) if _speaker(ctx, tok) is d else [])
         elif rule_id == "other":
             out.extend(_does(ctx, d, tok) + _affiliations(ctx, d, tok))
+            out.extend(_builds(ctx, d, tok) if tok.lower_ in _BUILD else [])
         elif d is (_named(ctx, tok.head) if rule_id.endswith("apposition") else _speaker(ctx, tok)):
             if _title(tok) is None:
                 tok = _coordinated_job(tok) or tok
@@ -611,7 +627,7 @@ def _job_tokens(doc: Any) -> list[tuple[Any, str]]:
             out.append((tok, "study"))
         elif (rule_id := _pattern(tok)) is not None:
             out.append((tok, rule_id))
-        elif low in {"at", "for", "with", "joined", "join", "joining"} or (
+        elif low in {"at", "for", "with", "joined", "join", "joining"} | _BUILD or (
             (_agent_of(low) or low in _words("run_verbs"))
             and any(c.dep_ == "dobj" or c.lower_ == "at" for c in tok.children)
         ):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import spia_core.adversary.local.attributes.location as location
 import spia_core.adversary.local.lexicons as lexicons
@@ -36,6 +37,26 @@ def job_used_as_job(text: str, s: int, e: int) -> bool:
     if _CUES["compound_after"].match(text[e : e + 20].lstrip(" ")):
         return False
     return not _COMPOUND_BEFORE.search(text[max(0, s - 12) : s])
+
+
+_ARTEFACT, _MAYBE = (lexicons.word_map(f"software_artefact{x}") for x in ("", "_maybe"))
+
+
+def software(tok: Any) -> str:
+    """Who builds the software ``tok`` names ('app'); 'tool', 'server'... beside a software word."""
+    sure = lexicons.words("software_word") | _ARTEFACT.keys()
+    maybe = tok.lower_ in _MAYBE and any(w.lower_ in sure for w in tok.sent)
+    return _ARTEFACT.get(tok.lower_) or (_MAYBE[tok.lower_] if maybe else "")
+
+
+def artefact_topic(tok: Any) -> bool:
+    """A word modifying software on its right ('crop-yield forecasting tool'): its topic, no job."""
+    while tok.dep_ in {"compound", "amod", "nmod", "npadvmod", "poss", "punct", "conj", "hmod"}:
+        if tok.dep_ == "poss" and any(c.lower_ in {"my", "our"} for c in tok.children):
+            return False
+        if software(tok := tok.head):
+            return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -139,6 +160,8 @@ def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
         head = tok.root.head if tok is not None and tok.root.dep_ in {"compound", "amod"} else None
         if not d.is_author and head is not None and head.i >= tok.end and head.text.islower():
             continue  # "her marine biology", "a police car": the word modifies a noun
+        if tok is not None and artefact_topic(tok.root):
+            continue  # "the nurse rostering app": what the app is for
         plural = word.endswith("s") and word[:-1] in table  # "Dr Obi and the nurses", "\nPupils:"
         if plural and re.search(r"(?:\band\s+(?:the\s+)?|\n\s*)$", ctx.text[max(0, s - 12) : s]):
             continue
