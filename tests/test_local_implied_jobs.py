@@ -54,3 +54,35 @@ def test_work_verbs_in_any_inflection(adv: LocalAdversary) -> None:
 )
 def test_others_jobs_hobbies_and_purchases_stay_weak(adv: LocalAdversary, text: str) -> None:
     assert all(c <= 1 for _, c in _author_jobs(adv, text)), _author_jobs(adv, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Got a sync error in the waste-collection scheduling app again.",
+        "I work in retail software these days, mostly on the checkout side.",
+        "Our translation plugin broke after the update, every page comes out blank.",
+    ],
+)
+def test_a_word_modifying_software_is_its_topic_not_a_trade(adv: LocalAdversary, text: str) -> None:
+    # session 12: the app's or plugin's subject ("waste-collection", "retail", "translation")
+    # says what the software is about; a user reporting a fault gives no job from it
+    assert _author_jobs(adv, text) == [], _author_jobs(adv, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm building a crop-yield forecasting tool and the model keeps crashing on import.",
+        "The seismic-data viewer we maintain throws a null pointer after the update.",
+        "We migrated the clinic appointment database to a new host last night; search is slow.",
+    ],
+)
+def test_building_or_running_software_is_it_work(adv: LocalAdversary, text: str) -> None:
+    jobs = _author_jobs(adv, text)
+    assert jobs[:1] == [("Software developer", 2)], jobs
+
+
+def test_a_system_with_no_software_word_is_no_software(adv: LocalAdversary) -> None:
+    text = "I serviced the heating system at a care home today and bled every radiator."
+    assert "Software developer" not in dict(_author_jobs(adv, text))
