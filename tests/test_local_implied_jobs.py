@@ -86,3 +86,6 @@ def test_building_or_running_software_is_it_work(adv: LocalAdversary, text: str)
 def test_a_system_with_no_software_word_is_no_software(adv: LocalAdversary) -> None:
     text = "I serviced the heating system at a care home today and bled every radiator."
     assert "Software developer" not in dict(_author_jobs(adv, text))
+    # a training programme is a course, not software, even after "online" and "update"
+    text = "After the update I started the online paralegal training program my firm pays for."
+    assert _author_jobs(adv, text)[:1] == [("Paralegal", 1)], _author_jobs(adv, text)
