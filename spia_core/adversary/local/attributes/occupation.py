@@ -413,8 +413,7 @@ def _builds(ctx: DocContext, d: Draft, verb: Any) -> list[Finding]:
     obj = kids.get("dobj", verb.head if verb.dep_ == "relcl" else None)  # "the app we maintain"
     if obj is None or kids.get("nsubj", verb).lower_ not in {"i", "we"} or not d.is_author:
         return []
-    near = [obj, *(c for c in obj.rights if c.dep_ in {"amod", "compound", "appos"})]
-    obj = next((t for t in near if work.software(t)), obj)  # "the booking portal" parsed as amod
+    obj = next((t for t in [obj, *obj.rights] if work.software(t)), obj)  # "booking portal": amod
     s, e = min(kids["nsubj"].idx, obj.left_edge.idx), max(verb.idx + len(verb), obj.idx + len(obj))
     if (job := work.software(obj)) in {"", "-"} or "my" in {c.lower_ for c in obj.children}:
         return []  # "I built my own website": a pastime as often

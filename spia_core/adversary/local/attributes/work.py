@@ -40,6 +40,7 @@ def job_used_as_job(text: str, s: int, e: int) -> bool:
 
 
 _ARTEFACT, _MAYBE = (lexicons.word_map(f"software_artefact{x}") for x in ("", "_maybe"))
+_TOPIC = frozenset(["compound", "amod", "nmod", "npadvmod", "poss", "punct", "conj", "hmod"])
 
 
 def software(tok: Any) -> str:
@@ -51,7 +52,7 @@ def software(tok: Any) -> str:
 
 def artefact_topic(tok: Any) -> bool:
     """A word modifying software on its right ('crop-yield forecasting tool'): its topic, no job."""
-    while tok.dep_ in {"compound", "amod", "nmod", "npadvmod", "poss", "punct", "conj", "hmod"}:
+    while tok.dep_ in _TOPIC and (tok.head.i > tok.i or tok.dep_ == "conj"):
         if tok.dep_ == "poss" and any(c.lower_ in {"my", "our"} for c in tok.children):
             return False
         if software(tok := tok.head):
