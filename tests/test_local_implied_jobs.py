@@ -83,7 +83,20 @@ def test_building_or_running_software_is_it_work(adv: LocalAdversary, text: str)
     assert jobs[:1] == [("Software developer", 2)], jobs
 
 
+@pytest.mark.parametrize(
+    ("text", "job"),
+    [
+        ("I configure the office network and patch the servers every Tuesday night.", "System"),
+        ("I troubleshoot laptops and printers for forty staff at a law firm.", "IT support"),
+    ],
+)
+def test_running_machines_and_networks_is_it_work(adv: LocalAdversary, text: str, job: str) -> None:
+    jobs = _author_jobs(adv, text)
+    assert jobs and jobs[0][0].startswith(job), jobs
+
+
 def test_a_system_with_no_software_word_is_no_software(adv: LocalAdversary) -> None:
+    assert _author_jobs(adv, "We maintain the heating system in six schools.") == []
     text = "I serviced the heating system at a care home today and bled every radiator."
     assert "Software developer" not in dict(_author_jobs(adv, text))
     # a training programme is a course, not software, even after "online" and "update"
