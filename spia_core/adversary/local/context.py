@@ -268,6 +268,8 @@ def _vote_cities(b: _Ballot) -> None:
     options = lexicons.gazetteer().cities_by_country
     cities = sorted(b.cities, key=lambda c: len(options.get(lexicons.fold(c[0].name), "")))
     for place, s, e in cities:
+        if lexicons.gazetteer().minor_alias(b.ctx.text[s:e]):
+            continue  # 'Somerset' for a small town called otherwise: no vote
         rivals = options.get(lexicons.fold(place.name), {})
         big = [c for c, p in rivals.items() if p.population * 10 >= place.population]
         pick = max(big, key=lambda c: b.votes[c] - (c != place.country) / 2, default=place.country)

@@ -103,6 +103,11 @@ class Gazetteer:
         place = self.lookup(name)
         return place.country if place is not None and place.is_country else ""
 
+    def minor_alias(self, name: str) -> bool:
+        """'Somerset' (Bellflower, California): a town under 100,000 known by another name."""
+        p = self.lookup(name)  # (weak evidence of its country)
+        return bool(p and p.population < 100_000 and fold(name.strip()) != fold(p.name))
+
     def lookup(self, name: str) -> Place | None:
         """The most populous place called ``name`` (countries win), or None."""
         key = fold(surface := name.strip().strip(".,;:")).removeprefix("the ")

@@ -16,8 +16,11 @@ from spia_core.adversary.local.rules import rule
 _CUES = lexicons.subject_cues("attribute_cues.tsv")
 
 _ORG_TOWN, _ORIGIN, _NATIONAL = _CUES["org_town"], _CUES["origin"], _CUES["national"]
-#: A city named as a place, after a preposition ("near Kisumu", not "born in Cork").
-_PREP = re.compile(r"(?<!born )(?<!up )\b(?:in|at|near|into|around|outside|to|of|from)\s(\w+\s)?\Z")
+#: A city named as a place, after a preposition ("near Kisumu"; not "born in Cork", "moved from")
+_PREP = re.compile(
+    r"(?<!born )(?<!up )(?<!moved )(?<!relocated )\b(?:in|at|near|into|around|"
+    r"outside|to|of|from)\s(\w+\s)?\Z"
+)
 _WHO = re.compile(r"\b(?P<w>\w+),?\s+(?:who|whose \w+|which|that)\s+(?:\w+\s+)?\Z")
 
 
@@ -25,6 +28,8 @@ def _exact_place(surface: str, country: str = "") -> lexicons.Place | None:
     """The place called ``surface`` (as spelt); a city of the document's country wins."""
     if (place := lexicons.gazetteer().lookup(surface)) is None:
         return None
+    if country and place.country != country and lexicons.gazetteer().minor_alias(surface):
+        return None  # 'Somerset' in a British text: not Bellflower, California
     if not place.is_country and country and place.country != country:
         by_country = lexicons.gazetteer().cities_by_country.get(lexicons.fold(surface), {})
         place = by_country.get(country) or place
@@ -266,8 +271,9 @@ def residence(ctx: DocContext, d: Draft) -> list[Finding]:
             continue
         if lexicons.fold(raw.split()[0]) in lexicons.words("month"):
             continue  # "moved house in March": when, not where
-        if verb in {"moved", "relocated", "emigrated"} and " from " in m.group(0):
-            continue  # where they left (location.origin reads it)
+        pre = m.group(0)[: m.start("place") - m.start()].split()  # 'moved from Y to': Y is left
+        if verb in {"moved", "relocated", "emigrated"} and "from" in pre and "to" not in pre:
+            continue  # where they left (location.origin reads it); 'from X to Y': Y
         w = _WHO.search(ctx.text, max(0, off + m.start() - 35), off + m.start())
         if w and w["w"].islower() and not any(x.start <= w.start() < x.end for x in d.mentions):
             continue  # "the owner, a vet who moved to Whitby": the home of the clause's noun

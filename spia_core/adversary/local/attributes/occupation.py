@@ -268,8 +268,12 @@ def _coordinated_job(tok: Any) -> Any | None:
     return None
 
 
-def _position(ctx: DocContext, tok: Any) -> list[Finding]:
-    """POSITION = the post a stated noun names: 'the head of marketing', 'team leader'."""
+_TITLE_CASE = re.compile(r"[A-Z][\w-]*(?: (?:of|and|&|the|[A-Z][\w-]*))+")  # "Head of Sales"
+
+
+def _position(ctx: DocContext, tok: Any, rule_id: str = "") -> list[Finding]:
+    """POSITION = the post a stated noun names: 'the head of marketing', 'team leader'; with
+    a title in capitals, the OCCUPATION too; and the employer named after it."""
     if tok.text.lower() not in _words("position_heads"):
         return []
     doc = tok.doc
@@ -282,12 +286,20 @@ def _position(ctx: DocContext, tok: Any) -> list[Finding]:
     if ctx.is_masked(s, e) or end - start > 6:
         return []
     phrase, ev = ctx.text[s:e], [ctx.ev(s, e)]
-    return [rule("occupation.position_stated").find(phrase[:1].upper() + phrase[1:], ev)]
+    out = [rule("occupation.position_stated").find(phrase[:1].upper() + phrase[1:], ev)]
+    title = re.split(r" (?:at|for|with|in) ", phrase)[0]  # "Head of Data at Tidewell": a job
+    if rule_id == "occupation.stated" and of is not None and _TITLE_CASE.fullmatch(title):
+        out.append(rule(rule_id).find(title, ev, certainty=3 if _held_before(tok) else None))
+    ups = [c for c in of.children if c.dep_ == "pobj"] if of else []  # "Head of Data at X"
+    for anchor in [tok, *ups, *([tok.head.head] if tok.dep_ == "pobj" else [])]:  # "a role as"
+        if (org := _employer(ctx, anchor)) is not None:
+            return [*out, rule("work.org").find(org[0], [ctx.ev(org[1], org[2])])]
+    return out
 
 
 def _findings(ctx: DocContext, d: Draft, tok: Any, rule_id: str) -> list[Finding]:
     if (hit := _title(tok, any_agent=_after_work_verb(tok))) is None:
-        return _position(ctx, tok)
+        return _position(ctx, tok, rule_id)
     label, job, s, e = hit
     if ctx.is_masked(s, e) or not work.job_used_as_job(ctx.text, s, e) or ctx.text[s - 1] == "(":
         return []  # "named Shopkeeper of the Year": an award; "Jo Bell (treasurer)": a post
