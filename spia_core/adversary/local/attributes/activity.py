@@ -86,7 +86,7 @@ def best_activity(hits: dict[str, Any]) -> tuple[str, float, list[str]] | None:
     score: dict[int, float] = defaultdict(float)
     found: dict[int, list[str]] = defaultdict(list)
     used: set[tuple[int, int]] = set()  # (row, token): a token counts once per row
-    for cue in sorted(hits, key=lambda c: -weight[c]):
+    for cue in sorted(hits, key=lambda c: (-weight[c], c)):  # ties: by name, not set order
         for row in index[cue]:
             if (row, hits[cue].i) not in used:
                 used.add((row, hits[cue].i))
@@ -94,7 +94,7 @@ def best_activity(hits: dict[str, Any]) -> tuple[str, float, list[str]] | None:
                 found[row].append(cue)
     if not score:
         return None
-    top, *rest = sorted(score, key=lambda r: -score[r])
+    top, *rest = sorted(score, key=lambda r: (-score[r], r))  # ties: the earlier row
     runner = next((r for r in rest if labels[r] != labels[top]), None)
     same_field = runner is not None and groups[runner] == groups[top]
     label = labels[top]
