@@ -94,7 +94,11 @@ def best_activity(hits: dict[str, Any]) -> tuple[str, float, list[str]] | None:
                 found[row].append(cue)
     if not score:
         return None
-    top, *rest = sorted(score, key=lambda r: (-score[r], r))  # ties: the earlier row
+    cues = defaultdict(int)  # a tie goes to the row with the larger share of its cues present
+    for ids in index.values():
+        for r in set(ids) & score.keys():
+            cues[r] += 1
+    top, *rest = sorted(score, key=lambda r: (-score[r], -len(found[r]) / cues[r], r))
     runner = next((r for r in rest if labels[r] != labels[top]), None)
     same_field = runner is not None and groups[runner] == groups[top]
     label = labels[top]
