@@ -44,6 +44,16 @@ def _cues() -> tuple[Any, ...]:
     return dict(index), labels, groups, weight, fields
 
 
+@functools.cache
+def _row_sizes() -> dict[int, int]:
+    """Row -> how many cues it lists (after the common words are left out)."""
+    sizes: dict[int, int] = defaultdict(int)
+    for ids in _cues()[0].values():
+        for r in set(ids):
+            sizes[r] += 1
+    return dict(sizes)
+
+
 def _author_tokens(ctx: DocContext, d: Draft) -> list[Any]:
     """Tokens of the text outside every other subject's segments, every mask and the item of a
     sale listing (what is sold is no work); another subject's: those of their own sentences."""
@@ -94,11 +104,8 @@ def best_activity(hits: dict[str, Any]) -> tuple[str, float, list[str]] | None:
                 found[row].append(cue)
     if not score:
         return None
-    cues = defaultdict(int)  # a tie goes to the row with the larger share of its cues present
-    for ids in index.values():
-        for r in set(ids) & score.keys():
-            cues[r] += 1
-    top, *rest = sorted(score, key=lambda r: (-score[r], -len(found[r]) / cues[r], r))
+    size = _row_sizes()  # a tie goes to the row with the larger share of its cues present
+    top, *rest = sorted(score, key=lambda r: (-score[r], -len(found[r]) / size[r], r))
     runner = next((r for r in rest if labels[r] != labels[top]), None)
     same_field = runner is not None and groups[runner] == groups[top]
     label = labels[top]

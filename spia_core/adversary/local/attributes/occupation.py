@@ -224,8 +224,11 @@ def _pattern(tok: Any) -> str | None:
     while tok.dep_ == "conj" and tok.head is not tok:
         tok = tok.head
     head = tok.head
-    there = any(c.dep_ == "expl" for c in head.children)  # "there are three nurses": not a job
-    if tok.dep_ == "attr" and head.lower_ in _words("copula") and not there:
+    if (  # "there are three nurses": not a job
+        tok.dep_ == "attr"
+        and head.lower_ in _words("copula")
+        and not any(c.dep_ == "expl" for c in head.children)
+    ):
         return "occupation.stated"
     made = head.head if tok.dep_ == "pobj" and head.text.lower() in {"to", "as"} else head
     if (tok.dep_ in {"pobj", "xcomp", "oprd"}) and made.lower_ in _words("made"):
@@ -240,8 +243,8 @@ def _pattern(tok: Any) -> str | None:
         c.dep_ == "amod" and c.text.lower() == "fellow" for c in tok.children
     ):
         return "occupation.stated_weak"
-    lo, hi = sorted((tok.idx, head.idx))  # "Ann Lee, Supervisor\n\nPupils involved": two lines
-    if "\n" in tok.doc.text[lo:hi]:
+    lo, hi = sorted((tok.i, head.i))  # "Ann Lee, Supervisor\n\nPupils involved": two lines
+    if "\n" in tok.doc[lo:hi].text_with_ws:  # (doc.text would rebuild the whole text)
         return None
     if tok.dep_ == "appos" or (tok.dep_ == "compound" and tok.text.islower() and tok.head.is_title):
         # "Nadia Rahman, pharmacist", "my neighbour, a fire officer", "local baker Priya Raman"
