@@ -304,7 +304,8 @@ def _findings(ctx: DocContext, d: Draft, tok: Any, rule_id: str) -> list[Finding
     if (hit := _title(tok, any_agent=_after_work_verb(tok))) is None:
         return _position(ctx, tok, rule_id)
     label, job, s, e = hit
-    if ctx.is_masked(s, e) or not work.job_used_as_job(ctx.text, s, e) or ctx.text[s - 1] == "(":
+    bracketed = ctx.text[s - 1 : s] == "("  # (text[s - 1] would read the last character at 0)
+    if ctx.is_masked(s, e) or not work.job_used_as_job(ctx.text, s, e) or bracketed:
         return []  # "named Shopkeeper of the Year": an award; "Jo Bell (treasurer)": a post
     ev, before = [ctx.ev(s, e)], rule_id == "occupation.stated" and _held_before(tok)
     out = [rule(rule_id).find(label, ev, certainty=3 if before else None)]

@@ -40,13 +40,13 @@ def job_used_as_job(text: str, s: int, e: int) -> bool:
 
 
 _ARTEFACT, _MAYBE = (lexicons.word_map(f"software_artefact{x}") for x in ("", "_maybe"))
+_SURE = lexicons.words("software_word") | _ARTEFACT.keys()  # words that make a sentence software
 _TOPIC = frozenset(["compound", "amod", "nmod", "npadvmod", "poss", "punct", "conj", "hmod"])
 
 
 def software(tok: Any) -> str:
     """Who builds the software ``tok`` names ('app'); 'tool', 'server'... beside a software word."""
-    sure = lexicons.words("software_word") | _ARTEFACT.keys()
-    maybe = tok.lower_ in _MAYBE and any(w.lower_ in sure for w in tok.sent)
+    maybe = tok.lower_ in _MAYBE and any(w.lower_ in _SURE for w in tok.sent)
     return _ARTEFACT.get(tok.lower_) or (_MAYBE[tok.lower_] if maybe else "")
 
 
