@@ -413,6 +413,8 @@ def find_role_mentions(text: str) -> list[Mention]:
             det = "one"  # "[QUANTITY] of the officers": a masked "one of the"
         if not det and not re.match(r"\[|[A-ZÀ-ÞİŞÇĞÖÜŁŚŻŹ](?!\w+ly\b)", m.group("adj") or ""):
             continue  # a bare role word ("Judges", "Agent"), or after a lower-case modifier
+        if not det and text.startswith(" here", m.end()):
+            continue  # "Retired midwife here": the writer introducing themself
         given = lexicons.fold(m["role"]) in lexicons.first_names()
         if given and re.match(r" [A-Z][a-z]", text[m.end() :]):  # "Captain Dean Hollis": a name
             continue

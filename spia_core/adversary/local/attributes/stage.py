@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import spia_core.adversary.local.rules as rules
 from spia_core.adversary.local.attributes import (
@@ -23,6 +24,8 @@ from spia_core.taxonomy import CODE_TAGS, TAGS
 
 FAMILIES = (identity, sex, age, location, family, work, occupation, activity)
 _NO_JOB = frozenset({"Retired", "Unemployed", "Student", "Stay-at-home", "Homemaker"})
+_NOW = _NO_JOB - {"Retired"}  # a retired person's past job is kept: 'Retired <job>'
+_STAGE = frozenset({"Retired", "Apprentice", "Trainee"})  # said before the job: 'Trainee nurse'
 
 
 def candidates(
@@ -41,9 +44,15 @@ def candidates(
 
 
 def choose(findings: dict[str, list[Finding]]) -> list[PII]:
-    """One PII per NON-CODE tag (the best finding; 'Retired <job>' for a past job), every
-    distinct CODE value. A job (certainty >= 3) rules out the guessed age of a young child."""
+    """One PII per NON-CODE tag (the best finding; 'Retired <job>' for a past job, 'Trainee
+    <job>' for one being learnt), every distinct CODE value. A job (certainty >= 3) rules out the
+    guessed age of a young child; a status held now (out of work, studying, at home) outranks a
+    job read at no higher certainty (a past job, the trade studied)."""
     piis: list[PII] = []
+    occ = findings.get("OCCUPATION", [])
+    if now := max((f.certainty for f in occ if f.keyword.split()[0] in _NOW), default=0):
+        keep = [f for f in occ if f.certainty > now or f.keyword.split()[0] in _NO_JOB | _STAGE]
+        findings = {**findings, "OCCUPATION": keep}
     job = best(findings.get("OCCUPATION", []))
     if job and job.certainty > 2 and job.keyword not in _NO_JOB:
         ages = [f for f in findings.get("AGE", []) if f.rule != "age.child"]
@@ -55,9 +64,12 @@ def choose(findings: dict[str, list[Finding]]) -> list[PII]:
                 first.setdefault(f.keyword, f)
             piis += [f.to_pii() for f in first.values()] or [PII(tag=tag)]
             continue
-        top = best(findings.get(tag, []))
-        old = [f for f in findings.get(tag, []) if (tag, f.keyword) == ("OCCUPATION", "Retired")]
-        if top is not None and old and top.keyword.split()[0] not in _NO_JOB:
-            top.keyword, top.evidence = work.retired(top.keyword), top.evidence + old[0].evidence
+        top, fs = best(findings.get(tag, [])), findings.get(tag, [])
+        old = best([f for f in fs if tag == "OCCUPATION" and f.keyword in _STAGE])
+        job = best([f for f in fs if f.keyword.split()[0] not in _NO_JOB | _STAGE]) if old else None
+        if top and old and job and top.keyword.split()[0] not in _NO_JOB:  # 'Trainee' or a job
+            ev = job.evidence + old.evidence
+            top = replace(job, keyword=work.retired(job.keyword, old.keyword), evidence=ev)
+            top.certainty = max(job.certainty, old.certainty)
         piis.append(top.to_pii() if top is not None else PII(tag=tag))
     return piis

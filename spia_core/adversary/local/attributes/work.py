@@ -420,8 +420,8 @@ def _job_of_subject(text: str, s: int, d: Draft) -> bool:
     return not (_DEFINITE_BEFORE.search(before) and not _CUES["definite_own"].search(before))
 
 
-def retired(label: str) -> str:  # 'Tax inspector' -> 'Retired tax inspector'
-    return "Retired " + (label if label[:2].isupper() else label[:1].lower() + label[1:])
+def retired(label: str, stage: str = "Retired") -> str:  # Tax inspector -> Retired tax inspector
+    return f"{stage} " + (label if label[:2].isupper() else label[:1].lower() + label[1:])
 
 
 def job_position(word: str) -> str:
@@ -433,16 +433,21 @@ def job_position(word: str) -> str:
 #: Cues that a judgment's person does not (or no longer) work, with a certainty: detention
 #: now, a sentence being served, a dismissal, benefits paid to people unable to work.
 _NOT_WORKING = lexicons.cue_table("work_status_cues.tsv", re.IGNORECASE)
+_WE = re.compile(r"\b(?:I|[Mm]e|[Mm]y|[Uu]s|[Ww]e|[Oo]ur)\b")
 
 
 def _work_status(ctx: DocContext, d: Draft) -> list[Finding]:
     """'Unemployed' / 'Retired' from ``work_status_cues.tsv`` ("was laid off", "I retired")."""
     out: list[Finding] = []
     for rx, status, cert in _NOT_WORKING if d.is_author or d.kin or "applicant" in d.roles else ():
-        for m, off in segment_matches(ctx, d, rx, ("mention", "pronoun")):
+        hits = [(m, o) for m, o in segment_matches(ctx, d, rx, ("mention", "pronoun"))]
+        # A status said in the first person is the writer's, wherever it stands in a sentence
+        # about others ("my mate and I, since the firm let us go"), and no one else's.
+        hits = [h for h in hits if d.is_author or not _WE.search(h[0][0])]
+        hits += [(m, 0) for m in rx.finditer(ctx.text) if d.is_author and _WE.search(m[0])]
+        for m, off in hits[:1]:
             ev = [ctx.ev(off + m.start(), off + m.end())]
             out.append(rule("work.work_status").find(status, ev, certainty=cert))
-            break
     return out
 
 
