@@ -121,3 +121,37 @@ def test_the_writers_status_is_not_the_relatives() -> None:
 )
 def test_the_job_said_now_wins(post: str, job: str) -> None:
     assert _author(post, "OCCUPATION") == job
+
+
+@pytest.mark.parametrize(
+    ("post", "job"),
+    [  # more ways of saying the status holds now
+        (
+            "I was a roofer for twenty years before my knees went, and I've been on jobseeker's "
+            "allowance since the spring.",
+            "Unemployed",
+        ),
+        (
+            "Made redundant from the print firm in May, so if you hear of proofreading, tell me.",
+            "Unemployed",
+        ),
+        (
+            "I'm in my final year of physiotherapy and the hospital placements are brutal.",
+            "Student",
+        ),
+        ("I'm doing a carpentry course at college, three days a week.", "Student"),
+        (
+            "I worked as a florist for ten years until the shop shut; now I'm at home with the "
+            "twins.",
+            "Homemaker",
+        ),
+    ],
+)
+def test_more_statuses_held_now(post: str, job: str) -> None:
+    assert _author(post, "OCCUPATION") == job
+
+
+def test_a_final_year_of_a_subject_is_in_college() -> None:
+    assert _author("I'm in my final year of geography and loving the fieldwork.", "EDUCATION") == (
+        "In College"
+    )
