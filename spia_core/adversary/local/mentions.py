@@ -296,8 +296,10 @@ def sign_off(text: str) -> Mention | None:
     in the last block: a title, initials, a known first name or one word under a closing
     ("Cheers,\\nFolake"), so "Recruitment Officer" under "Yours sincerely" names no one."""
     closings = list(_CLOSING_LINE.finditer(text))
+    c = _CUES["call_name"].search(text)  # "... text Gemma on 07700 ...": Gemma first named there
+    c = c if c and text.find(c["name"]) == c.start("name") else None
     aged = None if patterns.FIRST_PERSON.search(text) else _AGED_SIGN.search(text)  # no 'I'
-    if (m := closings[-1] if closings else _CUES["last_block"].search(text) or aged) is None:
+    if (m := closings[-1] if closings else _CUES["last_block"].search(text) or aged or c) is None:
         return None
     role, kin = m.groupdict().get("role"), lexicons.kin_words()  # "Signed: Ann Lee (mother)"
     if role and not (role[:1].isupper() or lexicons.job_label(role.split()[-1]) or role in kin):

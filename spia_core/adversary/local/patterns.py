@@ -16,8 +16,8 @@ CLOSING = (
     r"Yours(?: sincerely| faithfully| truly)?|(?:Kind |Best |Warm )?[Rr]egards|Best(?: wishes)?|"
     r"Sincerely|Thanks|Thank you|Cheers|Many thanks|With thanks|(?:With )?[Ll]ove|Take care"
 )
-#: The gap between two items of a list of people ("A, B and C", "A (7) and B").
-LIST_GAP = re.compile(r"^\s*(?:\(\d{1,2}\)\s*)?(?:,|and|&|, and|,\s*and)\s*$")
+#: The gap between two items of a list of people ("A, B and C", "A (7) and B"; no blank line).
+LIST_GAP = re.compile(r"^(?![\s\S]*\n[ \t]*\n)\s*(?:\(\d{1,2}\)\s*)?(?:,|and|&|, and|,\s*and)\s*$")
 #: Text ending in "<someone other than the writer> is a", before "mother of two".
 THIRD_COPULA = _CUES["third_copula"]
 PERSON_LABELS = frozenset({"PERSON", "PER", "NAME", "PERSON_NAME"})

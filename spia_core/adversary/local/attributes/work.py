@@ -138,7 +138,7 @@ def _role_findings(ctx: DocContext, d: Draft) -> list[Finding]:
 def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     """Occupation, position, education and affiliation of one person, in a fixed order."""
     parts = (_role_findings, _job_words, _positions_and_orgs, _employers, _work_status)
-    parts += (_appositive_title, _email_affiliation)
+    parts += (_appositive_title, _email_affiliation, _job_before_name)
     parts += (_agent_affiliation,) * ("agent" in d.roles)
     return [f for p in (*parts, _courts_and_offices, _titles_and_children) for f in p(ctx, d)]
 
@@ -153,6 +153,9 @@ def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
             continue
         s, e = off + m.start(), off + m.end()
         if not job_used_as_job(ctx.text, s, e) or not _job_of_subject(ctx.text, s, d):
+            continue
+        nxt = _GAP.match(ctx.text, e).end()  # "GP: Dr Shah", "our cook Bev": the named's job
+        if any(x.start == nxt for o in ctx.drafts if o is not d for x in o.mentions):
             continue
         own = [x for x in d.mentions if x.start <= s < x.end]  # "Sgt Dean Ware": rank, name
         if any(word in _RANK_JOB or s >= x.end - len(x.name) for x in own):
@@ -195,6 +198,27 @@ def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
             if job.education:
                 out.append(rule("work.job_education").find(job.education, ev))
     return out
+
+
+_KEY_JOB, _JOBS = lexicons.word_map("key_job"), lexicons.occupations()[0]  # 'prosecuting' -> ..
+_NAMED, _GAP = frozenset({"name", "placeholder"}), re.compile(r"[ \t]*:?[ \t]*")
+_NAMES_BEFORE = re.compile(r"(?:[A-Z][\w'’-]+[ \t]*(?:,|and|&)[ \t]*)+$")  # "Tom and " of "Ana"
+
+
+def _job_before_name(ctx: DocContext, d: Draft) -> list[Finding]:
+    """A job or form key before a name: "our cook Bev", "GP: Dr Li", "our drivers Tom and Ana"."""
+    for m in (m for m in d.mentions if m.kind in _NAMED and not d.is_author):
+        line = ctx.text[max(ctx.text.rfind("\n", 0, m.start) + 1, m.start - 50) : m.start]
+        bare = _NAMES_BEFORE.sub("", line)
+        words = re.findall(r"[\w-]+", (lead := bare.rstrip(" \t:"))[-40:].lower())
+        for i in range(max(0, len(words) - 3), len(words) * lead[-1:].isalnum()):
+            job = _KEY_JOB.get(phrase := " ".join(words[i:])) or _JOBS.get(phrase)
+            if job is None or phrase in _RANK_JOB or (bare != line and phrase[-1] != "s"):
+                continue  # "Sgt Ware": a rank; "our cook Bev and Tom": Bev's alone
+            ev = [ctx.ev(m.start - len(line) + len(lead) - len(phrase), m.start)]
+            label = job if isinstance(job, str) else lexicons.job_label(phrase) or job.occupation
+            return [rule("work.job_word").find(label, ev)] if label != "-" else []  # "Chair: Jo"
+    return []
 
 
 def _positions_and_orgs(ctx: DocContext, d: Draft) -> list[Finding]:

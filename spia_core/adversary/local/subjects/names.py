@@ -156,6 +156,8 @@ def _why_not(st: SubjectState, m: Mention) -> str:
         return "place-like head word and nothing a person does"
     located = people.locative_before(st.text, m.start)
     near = people.locative_before(st.text, m.start, weak=True)
+    if near and lexicons.fold(name) in lexicons.words("shop_name"):
+        return "a shop named like a person after 'at', 'from' ('a voucher from John Lewis')"
     if label in {"GPE", "LOC", "FAC"} and (near or lexicons.gazetteer().lookup(name)):
         return f"a place ({label})"
     weak = near and label != "PERSON"  # "from Carlisle" (ORG) is a place, "to Leigh" a person

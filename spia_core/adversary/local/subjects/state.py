@@ -18,7 +18,8 @@ from spia_core.adversary.local.patterns import ordinal as ordinal_of
 from spia_core.adversary.local.subjects import people
 from spia_core.text.alternation import prefix_tree
 
-_APPOS_AFTER = re.compile(r"^\s*(?:\(\s*[“\"‘']?\s*|,\s*(?:who was |who is )?|\s)$")
+_BLANK = r"(?![\s\S]*\n\s*\n)"  # no apposition across a blank line ("Dear X,\n\nYour son")
+_APPOS_AFTER = re.compile(rf"^{_BLANK}\s*(?:\(\s*[“\"‘']?\s*|,\s*(?:who was |who is )?|\s)$")
 _APPOS_BEFORE = re.compile(r"^\s*[,(:]?\s*(?:(?:namely|i\.e\.)\s*)?$")
 _JOB_APPOS = re.compile(r"\s*,\s+(?:the|an?)\s+(?:[a-z][\w-]*\s+){0,2}([a-z][\w-]*)\s+")
 
