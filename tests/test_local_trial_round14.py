@@ -96,3 +96,21 @@ def test_a_tradesman_praised_before_his_number_is_not_the_writer(
     text = "Kofi rewired our kitchen in two days, tidy and fair. Ring Kofi on 07700 900654."
     writer = next(s for s in adversary.infer(text).subjects if "author" in s.description)
     assert _value(writer, "NAME") == ""
+
+
+def test_a_titled_sender_with_an_address_is_one_writer(adversary: LocalAdversary) -> None:
+    text = (
+        "From: Mrs Dorothy Quayle, 7 Jacaranda Close, Ashgrove QLD 4060\n\n"
+        "Dear Sir or Madam,\nI write about the broken streetlight outside my house."
+    )
+    result = adversary.infer(text)
+    named = [_value(s, "NAME") for s in result.subjects]
+    assert named.count("Dorothy Quayle") == 1
+    assert "author" in result.subjects[named.index("Dorothy Quayle")].description
+    assert result.trace["document_country"] == "Australia"
+
+
+def test_rang_is_no_ranger(adversary: LocalAdversary) -> None:
+    text = "I rang the surgery twice this morning about my repeat prescription."
+    writer = next(s for s in adversary.infer(text).subjects if "author" in s.description)
+    assert _value(writer, "OCCUPATION") == ""
