@@ -114,3 +114,10 @@ def test_rang_is_no_ranger(adversary: LocalAdversary) -> None:
     text = "I rang the surgery twice this morning about my repeat prescription."
     writer = next(s for s in adversary.infer(text).subjects if "author" in s.description)
     assert _value(writer, "OCCUPATION") == ""
+
+
+def test_a_handle_that_is_one_given_name_is_not_split(adversary: LocalAdversary) -> None:
+    text = "Reproduced on Windows too. Maybe @mateusz-k or @chiamaka could check the installer?"
+    names = list(_by_name(adversary, text))
+    assert "Mateusz" in names
+    assert "Chiamaka" in names

@@ -57,7 +57,7 @@ def split_run(token: str) -> list[str]:
     A token that is itself a known name, or cannot be split, is returned whole."""
     t = token.lower()
     firsts, lasts = name_sets()
-    if len(t) < 5 or t in firsts or t in lasts:
+    if len(t) < 5 or t in firsts or t in lasts or t in world_given_names():
         return [t]
     strong = lexicons.first_names()
     best: tuple[int, list[str]] | None = None
