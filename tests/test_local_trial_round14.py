@@ -121,3 +121,13 @@ def test_a_handle_that_is_one_given_name_is_not_split(adversary: LocalAdversary)
     names = list(_by_name(adversary, text))
     assert "Mateusz" in names
     assert "Chiamaka" in names
+
+
+def test_a_job_title_on_a_cv_line_is_no_person(adversary: LocalAdversary) -> None:
+    text = (
+        "EXPERIENCE\nCharge Nurse, Renal Unit, Royal Infirmary (2020 - present)\n"
+        "Ward Nurse, Ward 12, City Hospital (2015 - 2020)"
+    )
+    names = _by_name(adversary, text)
+    assert "Ward Nurse" not in names
+    assert "Charge Nurse" not in names

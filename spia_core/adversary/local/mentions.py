@@ -190,7 +190,7 @@ def find_cue_names(text: str) -> list[Mention]:
         f = lexicons.fold(first)
         if f not in lexicons.first_names() or f in lexicons.words("wordlike_first") or f in lower:
             continue
-        if lexicons.fold(last) not in lasts or lexicons.fold(last) in lower:
+        if (low := lexicons.fold(last)) not in lasts or low in lower or lexicons.job_label(m[0]):
             continue
         out.append(Mention(m.start(), m.end(), m.group(0), "name", name=m.group(0), source="cue"))
     for m in re.finditer(r"\((?P<name>[A-Z][a-z]{2,})[!)]", text):  # "my support (Vincent!)"
