@@ -131,3 +131,9 @@ def test_a_job_title_on_a_cv_line_is_no_person(adversary: LocalAdversary) -> Non
     names = _by_name(adversary, text)
     assert "Ward Nurse" not in names
     assert "Charge Nurse" not in names
+
+
+def test_a_masked_sender_keeps_its_placeholder(adversary: LocalAdversary) -> None:
+    text = "From: [PERSON], [QUANTITY] [LOC], [LOC]\n\nDear Sir,\nI write about the bins."
+    writer = next(s for s in adversary.infer(text).subjects if "author" in s.description)
+    assert writer.description.startswith("[PERSON] ")
