@@ -137,3 +137,12 @@ def test_a_masked_sender_keeps_its_placeholder(adversary: LocalAdversary) -> Non
     text = "From: [PERSON], [QUANTITY] [LOC], [LOC]\n\nDear Sir,\nI write about the bins."
     writer = next(s for s in adversary.infer(text).subjects if "author" in s.description)
     assert writer.description.startswith("[PERSON] ")
+
+
+def test_the_person_a_statement_is_of_is_its_writer(adversary: LocalAdversary) -> None:
+    text = (
+        "WITNESS STATEMENT\nStatement of: Gráinne Foley\nAge: over 18\n\n"
+        "I was waiting at the bus stop on Capel Street when the van hit the cyclist."
+    )
+    writer = next(s for s in adversary.infer(text).subjects if "author" in s.description)
+    assert _value(writer, "NAME") == "Gráinne Foley"

@@ -337,8 +337,7 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
     if hidden := not form and raw.startswith("[") and not raw.startswith("[PERSON"):
         firsts.insert(0, Mention(m.start(group), m.end(group), raw, "author"))
     elif not form:
-        plain = clean_name(raw) if "[" not in raw else raw  # "From: Mrs Ann Lee": Ann Lee
-        name = handle_to_name(raw) if re.search(r"[_.\d@]|^\S+$", raw) else plain
+        name = handle_to_name(raw) if re.search(r"[_.\d@[]|^\S+$", raw) else clean_name(raw)
         if "@" in raw:
             name = handle_name(raw) or name
         names.append(Mention(m.start(group), m.end(group), raw, "handle", name=name))

@@ -10,6 +10,7 @@ import re
 import spia_core.adversary.local.lexicons as lexicons
 
 _PARTICLES = frozenset({"mc", "mac", "o", "de", "di", "da", "van", "von", "le", "la", "st"})
+_PIECE = re.compile(r"[A-ZÀ-ÖØ-Þ]+(?![a-zß-öø-ÿ])|[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ’']+")  # ZoëHart: Zoë
 
 
 @functools.cache
@@ -80,7 +81,7 @@ def handle_tokens(raw: str) -> list[str]:
     s = raw.strip().lstrip("@").strip()
     tokens: list[str] = []
     for part in filter(None, re.split(r"[_.\-\s\d]+", s)):
-        pieces = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z’']+", part) or [part]
+        pieces = _PIECE.findall(part) or [part]
         merged: list[str] = []
         for p in pieces:
             if merged and lexicons.fold(merged[-1]) in _PARTICLES and p[:1].isupper():
