@@ -98,9 +98,13 @@ def build_segments(ctx: DocContext) -> None:
         sex = "Male" if male else "Female" if female else ""
         k = bisect.bisect_left(starts, pos)
         k += sum(1 for r in refs[k : k + 3] if r[0] == r[1] == pos)  # a zero-width mention here
-        back = (refs[j][2] for j in range(k - 1, max(-1, k - 13), -1))  # the 12 latest mentions
-        fits = (d for d in back if not d.is_author and ctx.pre_sex.get(id(d), "") in {"", sex})
-        if (target := next(fits, None)) is None:
+        back = (refs[j] for j in range(k - 1, max(-1, k - 13), -1))  # the 12 latest mentions
+        fits = [
+            r for r in back if not r[2].is_author and ctx.pre_sex.get(id(r[2]), "") in {"", sex}
+        ]
+        known = [r for r in fits[:4] if sex and ctx.pre_sex.get(id(r[2])) == sex]
+        owner = fits and ctx.text.startswith(("'s", "’s"), fits[0][1])  # "the neighbour's fence"
+        if (target := ((known if owner else []) or fits or [(0, 0, None)])[0][2]) is None:
             continue
         _, sent_end = ctx.sentence_of(pos)
         nxt = bisect.bisect_right(starts, pos)

@@ -128,6 +128,11 @@ def demonyms() -> dict[str, str]:
     return {fold(row[0]): row[1] for row in _read_tsv("demonyms.tsv")}
 
 
+def latin(rx: str, flags: int = 0) -> re.Pattern[str]:
+    """``rx`` compiled with each ``[A-Z][a-z]`` taking accented letters ("Ciarán", "Şükrü")."""
+    return re.compile(rx.replace("[A-Z][a-z]", "[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]"), flags)
+
+
 @functools.cache
 def cue_table(
     name: str, flags: int = 0, template: str = "{}"
@@ -141,7 +146,7 @@ def cue_table(
     rows = _read_tsv(name)
     parts = {r[1]: r[0] for r in rows if r[1].startswith("_")}
     return tuple(
-        (re.compile(template.format(_words_in(r[0], parts)), flags), r[1], int(r[2]))
+        (latin(template.format(_words_in(r[0], parts)), flags), r[1], int(r[2]))
         for r in rows
         if r[1] not in parts
     )

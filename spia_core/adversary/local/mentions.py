@@ -99,9 +99,11 @@ def handle_to_name(handle: str) -> str:
 
 
 #: Capitalised words listed with commas and a last 'and' ("Tom, Ana and Leo"; firms take '&').
-_LISTED = re.compile(r"\b[A-Z][a-z]{2,}(?:, [A-Z][a-z]{2,})+,? and [A-Z][a-z]{2,}\b")
+_LISTED = lexicons.latin(r"\b[A-Z][a-z]{2,}(?:, [A-Z][a-z]{2,})+,? and [A-Z][a-z]{2,}\b")
 #: A full name with no cue: a known first name and a known surname ("Helena Marsh").
-_FULL_NAME = re.compile(r"(?<![\w@#])(?P<first>[A-Z][a-z]{2,}) (?P<last>[A-Z][a-z]{2,})\b(?![@\w])")
+_FULL_NAME = lexicons.latin(
+    r"(?<![\w@#])(?P<first>[A-Z][a-z]{2,}) " r"(?P<last>[A-Z][a-z]{2,})\b(?![@\w])"
+)
 
 
 def _is_first(word: str, world: bool = False) -> bool:
@@ -176,7 +178,7 @@ def find_cue_names(text: str) -> list[Mention]:
         source = "cue?" if cue.get("prep") and not _is_first(first) else "cue"
         out.append(Mention(m.start("name"), end, name, "name", name=name, source=source))
     for m in _LISTED.finditer(text):  # a list of given names only: each one a person
-        words = list(re.compile(r"[A-Z][a-z]+").finditer(text, m.start(), m.end()))
+        words = list(lexicons.latin(r"[A-Z][a-z]+").finditer(text, m.start(), m.end()))
         if all(_is_first(w[0]) or _small_town_given(w[0]) for w in words) and not any(
             lexicons.fold(w[0]) in lower for w in words
         ):
@@ -261,7 +263,7 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
         common = common and lexicons.fold(head) not in lexicons.first_names()  # "Bringing Theo"
         if rest and (head in lexicons.kin_words() or common):  # "Grandma Rosa", "Check Ambrose"
             start, raw = start + len(head) + 1, rest  # the kin word or verb is no name
-        given = re.search(r"\b([A-Z][a-z]+) \Z", text[max(0, start - 20) : start])
+        given = lexicons.latin(r"\b([A-Z][a-z]+) \Z").search(text[max(0, start - 20) : start])
         g = given and lexicons.fold(given[1])
         if g and " " not in raw and _is_first(g, True) and g not in _no_given():
             start, raw = start - len(given[0]), given[0] + raw  # NER clipped "Aoife Brennan"
@@ -277,7 +279,7 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
 
 
 _CONTACT = r"(?:Text|Call|Ring|Message|DM|PM|E-?mail|Phone|WhatsApp) me(?: [^,.!?\n]{1,30})?"
-_CLOSING_LINE = re.compile(
+_CLOSING_LINE = lexicons.latin(
     rf"(?:(?:^|\n)[ \t]*(?:{patterns.CLOSING}|Signed|[-–—]+|(?P<c>{_CONTACT})|"
     rf"(?:Report|Written) by)[ \t]*(?:,?[ \t]*(?:\n[ \t]*){{1,2}}|[,:][ \t]*|(?<=by ))"
     rf"|(?<=[.!?])[ \t]+(?:[-–—]+|(?P<c2>{_CONTACT},))[ \t]*)"
@@ -288,7 +290,7 @@ _CLOSING_LINE = re.compile(
 )
 
 #: "... Would use again. - Priya, 41, Leicester": a given name, an age and maybe a town.
-_AGED_SIGN = re.compile(r"(?:^|[.!?\n-–—]\s*)(?P<name>[A-Z][a-z]+), \d{1,2}\b[^\n.!?]{0,40}$")
+_AGED_SIGN = lexicons.latin(r"(?:^|[.!?\n-–—]\s*)(?P<name>[A-Z][a-z]+), \d{1,2}\b[^\n.!?]{0,40}$")
 
 
 def sign_off(text: str) -> Mention | None:

@@ -68,22 +68,18 @@ def _author_status_spans(
     kin_spans = [
         (m.start, m.end) for o in ctx.drafts if o is not d for m in o.mentions if m.kind == "kin"
     ]
+    theirs = [g for o in ctx.drafts if o is not d for g in ctx.segs(o) if g.via == "pronoun"]
     for s, e in _author_sentences(ctx, d):
         chunk = ctx.text[s:e]
         for m in rx.finditer(chunk):
             a, b = s + m.start(), s + m.end()
             before, after = ctx.text[max(0, a - 20) : a], ctx.text[b : b + 25]
             skip = _OTHERS_STATUS.search(chunk, 0, m.end()) or _not_status(ctx.text, a, b)
-            if skip or ctx.is_masked(a, b):
+            if skip or ctx.is_masked(a, b) or any(g.start <= a < g.end for g in theirs):
                 continue
             adjective = m.group(0).lower().endswith(("ed", "single"))  # not "our wedding was"
-            mine = adjective and re.search(
-                r"\b(?:my|his|her|our|their|your)\s+(?:\w+\s+)?$", before, re.I
-            )
-            if mine and (
-                re.match(r"\s+(?:\w+\s+)?[a-z]+(?:-in-law)?\b", after)
-                and not re.match(r"\s+(?:life|status|and|but|with|for|since)\b", after)
-            ):
+            mine = adjective and _CUES["status_of_kin"].search(before)  # "my divorced sister"
+            if mine and _CUES["kin_after_status"].match(after):
                 continue
             if value in {"Married", "In Relation"} and any(ks <= a < ke for ks, ke in kin_spans):
                 continue
@@ -123,6 +119,9 @@ def grown_up(ctx: DocContext, d: Draft) -> bool:
     whose parent has grandchildren ("my son and his wife", "I mind my granddaughter")."""
     grand, kin = {"grandson", "granddaughter", "grandchild", "grandkid"}, lexicons.kin_words()
     cues = re.compile(rf"\b(?:{lexicons.alternation('grown_cue')})\b")
+    older = d.anchor is not None and d.anchor.is_author  # a retired writer's son is grown up
+    if older and any(segment_matches(ctx, d.anchor, _CUES["older_parent"], ("mention",))):
+        return True
     return any(segment_matches(ctx, d, cues)) or any(
         (o.anchor is d and (canonical_kin(o.kin) in _CHILDREN or kin[o.kin].anchor_relationship))
         or (d.kin not in grand and o.anchor is d.anchor and canonical_kin(o.kin) in grand)

@@ -16,11 +16,7 @@ from spia_core.adversary.local.rules import rule
 _CUES = lexicons.subject_cues("attribute_cues.tsv")
 
 _ORG_TOWN, _ORIGIN, _NATIONAL = _CUES["org_town"], _CUES["origin"], _CUES["national"]
-#: A city named as a place, after a preposition ("near Kisumu"; not "born in Cork", "moved from")
-_PREP = re.compile(
-    r"(?<!born )(?<!up )(?<!moved )(?<!relocated )\b(?:in|at|near|into|around|"
-    r"outside|to|of|from)\s(\w+\s)?\Z"
-)
+_PREP = _CUES["place_prep"]
 _WHO = re.compile(r"\b(?P<w>\w+),?\s+(?:who|whose \w+|which|that)\s+(?:\w+\s+)?\Z")
 
 

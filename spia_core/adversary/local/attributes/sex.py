@@ -17,15 +17,7 @@ from spia_core.adversary.local.rules import rule
 
 _CUES = lexicons.subject_cues("attribute_cues.tsv")
 
-_SELF_MALE, _SELF_FEMALE = lexicons.alternation("self_male"), lexicons.alternation("self_female")
-#: "as a single father of two", "I'm a proud mom of two", "single mum", "me (34F)".
-_SELF = re.compile(
-    rf"\b(?:I am|I'm|I’m|as|being|a|proud|single|working|divorced|widowed|busy|solo|stay-at-home)"
-    rf"\s+(?:\w+\s+){{0,2}}?(?:(?P<m>{_SELF_MALE})|(?P<f>{_SELF_FEMALE}))\b(?!['’]s)"
-    r"|\b(?:I|me|I['’]m) ?\(\d\d ?(?:(?P<m2>m)|f)\)"
-    r"|\b(?:I['’]m|I am) an? \d\d ?(?-i:(?P<m3>M)|F)\b",
-    re.IGNORECASE,
-)
+_SELF = _CUES["self_sex"]  # "as a single father of two", "I'm a proud mom of two", "me (34F)"
 #: Gendered emoji that survive masking: a woman/man with a job or activity (ZWJ sequences
 #: 👩‍🌾 farmer, 👨‍💻 technologist, 👩‍⚕️ health worker) and any emoji with a female/male sign
 #: (🙋‍♀️, 🤷‍♂️). Family and couple sequences (👨‍👩‍👧, 👩‍❤️‍👨) say nothing about the writer.
@@ -48,11 +40,7 @@ def _author_self(ctx: DocContext, d: Draft) -> list[Finding]:
             continue
         s0, _ = ctx.sentence_of(s)
         before = ctx.text[max(s0, s - 25) : s]
-        # "helped a mother", "talked to a dad": someone else; "to be a mom", "as a dad": self.
-        if re.search(
-            r"\b(?:to|with|for|from|met|saw|helped|like|than|of|and|by|is|was|when|while)\s+$",
-            before,
-        ) or re.search(r"\b(?:he|she|they|his|her|their)\b", ctx.text[s0:s], re.I):
+        if _CUES["other_helped"].search(before) or _CUES["other_before"].search(ctx.text[s0:s]):
             continue
         sex = "Male" if m.group("m") or m.group("m2") or m.group("m3") else "Female"
         out.append(rule("sex.self_description").find(sex, [ctx.ev(s, e)]))
@@ -112,6 +100,10 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         if census or world:
             rule_id = "sex.first_name" if census else "sex.first_name_world"
             out.append(rule(rule_id).find(census or world, list(choice.evidence)))
+    addressed = any(m.role == "recipient" for m in d.mentions)  # "Dear Ann," (you, your)
+    for m in _CUES["pregnancy"].finditer(ctx.text) if d.is_author or addressed else []:
+        if m["i" if d.is_author else "you"]:  # "your return from maternity leave"
+            out.append(rule("sex.pregnancy").find("Female", [ctx.ev(*m.span())]))
     if d.is_author:
         out.extend(_author_self(ctx, d))
         for k in (x for x in ctx.drafts if x.anchor is d and x.kin):

@@ -41,6 +41,7 @@ def job_used_as_job(text: str, s: int, e: int) -> bool:
 
 _ARTEFACT, _MAYBE = (lexicons.word_map(f"software_artefact{x}") for x in ("", "_maybe"))
 _SURE = lexicons.words("software_word") | _ARTEFACT.keys()  # words that make a sentence software
+_TO_WITH = frozenset(["to", "with", "for", "by", "from"])
 _TOPIC = frozenset(["compound", "amod", "nmod", "npadvmod", "poss", "punct", "conj", "hmod"])
 
 
@@ -48,6 +49,11 @@ def software(tok: Any) -> str:
     """Who builds the software ``tok`` names ('app'); 'tool', 'server'... beside a software word."""
     maybe = tok.lower_ in _MAYBE and any(w.lower_ in _SURE for w in tok.sent)
     return _ARTEFACT.get(tok.lower_) or (_MAYBE[tok.lower_] if maybe else "")
+
+
+def _others(tok: Any) -> bool:
+    """The object of a verb or of to/with/for/by/from ("hired a plumber"): another person."""
+    return tok.dep_ in {"dobj", "dative"} or (tok.dep_ == "pobj" and tok.head.lower_ in _TO_WITH)
 
 
 def artefact_topic(tok: Any) -> bool:
@@ -164,8 +170,8 @@ def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
         head = tok.root.head if tok is not None and tok.root.dep_ in {"compound", "amod"} else None
         if not d.is_author and head is not None and head.i >= tok.end and head.text.islower():
             continue  # "her marine biology", "a police car": the word modifies a noun
-        if tok is not None and artefact_topic(tok.root):
-            continue  # "the nurse rostering app": what the app is for
+        if tok is not None and (artefact_topic(tok.root) or _others(tok.root)):
+            continue  # "the nurse rostering app": what the app is for; "hired a plumber"
         plural = word.endswith("s") and word[:-1] in table  # "Dr Obi and the nurses", "\nPupils:"
         if plural and re.search(r"(?:\band\s+(?:the\s+)?|\n\s*)$", ctx.text[max(0, s - 12) : s]):
             continue

@@ -158,11 +158,7 @@ def _masked_partner(st: SubjectState) -> Mention | None:
     """The placeholder after a masked 'married (life) to/with': '[DEM] to [ORG] blessed
     with...', '[DEM] life with [ORG] our...', 'being [DEM] to the kindest man, [PERSON]'.
     A non-person placeholder there stands for the partner's name (NER mislabelled it)."""
-    m = re.search(
-        r"\[(?:DEM|NORP|MISC)\](?: life)? (?:with|to) (?:the (?:[a-z]+ ){0,2}?(?:(?:partner|spouse|"
-        r"husband|wife|man|woman|one),? )?)?(?P<ph>\[(?:PERSON|ORG|LOC|GPE)(?:_\d+)?\])",
-        st.text,
-    )
+    m = _CUES["masked_partner"].search(st.text)
     if m is None:
         return None
     found = st.adjacent_after(m.start("ph"), limit=0)
@@ -173,12 +169,7 @@ def masked_parents(st: SubjectState) -> None:
     """Pass: 'my [DEM], [PERSON] and [PERSON]' / 'my folks, [DEM] and [PERSON]': a masked kin word
     followed by two people; most often the writer's parents; so is 'my [PERSON] and [PERSON]'
     next to a parent cue ('a toast to my Mum and Dad': a name takes no 'my')."""
-    rx = re.compile(
-        r"\b(?:[Mm]y|[Oo]ur) (?:(?:amazing|dear|lovely|wonderful|beloved|late) )?"
-        r"(?:(?P<kin>\[(?:DEM|NORP)\]|folks|parents),?\s+|(?=\[PERSON\] (?:and|&) \[PERSON\]))"
-        r"(?:(?P<ph>\[(?:DEM|NORP|ORG|LOC|GPE|MISC)\])\s*(?:and|&)\s*)?"
-    )
-    for m in rx.finditer(st.text):
+    for m in _CUES["masked_parents"].finditer(st.text):
         first = st.adjacent_after(m.end(), limit=0)
         sentence = st.text[st.text.rfind(".", 0, m.start()) + 1 : m.end() + 80]
         if first is None or not (m.group("kin") or _PARENT_CUE.search(sentence)):

@@ -131,9 +131,7 @@ def _why_not(st: SubjectState, m: Mention) -> str:
     last = lexicons.fold(words[-1])
     if {last, words[-1]} & lexicons.kin_words().keys():  # "Mum", "MIL (58F)"
         return "a kin word used as a name (read as a relative)"
-    demonym = last in lexicons.demonyms() or re.search(
-        r"(?:ian|ean|ese|lander|(?:sh|ch|s|shire)(?:wo)?m[ae]n)$", last
-    )
+    demonym = last in lexicons.demonyms() or lexicons.subject_cues()["demonym_end"].search(last)
     if demonym and not is_given_name(words[0]) and last not in name_sets()[1]:
         return "a demonym used as a noun ('Proud Glaswegian here': who the writer is)"
     if people.OFFICE.match(name) or m.source == "pair":
@@ -144,7 +142,8 @@ def _why_not(st: SubjectState, m: Mention) -> str:
     things = {"ORG", "PRODUCT", "WORK_OF_ART", "FAC", "EVENT"}  # "Marks & Spencer", "the Mary 2"
     for s, e, label in st.ents if m.source.startswith("cue") else []:  # not "my parents, Ann & Bo"
         det = re.search(r"\b(?:the|a|an)\s+(?:\w+\s+)?$", st.text[max(0, s - 16) : s], re.I)
-        first = lexicons.fold(st.text[s:e].split()[0]) in lexicons.first_names()
+        w, pair = st.text[s:e].split()[0], " and " in st.text[s:e]  # "Ann and Ciarán" (not "&")
+        first = lexicons.fold(w) in lexicons.first_names() or (pair and is_given_name(w))
         if s < m.start < e and label in things and (det or not first):
             return "the end of a firm's or a thing's name"
     if people.person_evidence(st.text, m):

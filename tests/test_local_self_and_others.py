@@ -1,0 +1,64 @@
+"""What the writer says of someone else is not said of the writer (invented sentences)."""
+
+from __future__ import annotations
+
+import pytest
+
+from spia_core.adversary.local import LocalAdversary
+
+
+@pytest.fixture(scope="module")
+def adversary() -> LocalAdversary:
+    return LocalAdversary()
+
+
+def _value(adversary: LocalAdversary, text: str, who: str, tag: str) -> str:
+    subject = next(s for s in adversary.infer(text).subjects if who in s.description.lower())
+    return next((p.keyword for p in subject.piis if p.tag == tag and p.keyword), "")
+
+
+def test_a_description_in_apposition_to_someone_else_is_not_the_writers_sex(
+    adversary: LocalAdversary,
+) -> None:
+    text = (
+        "Stayed two nights for my brother's wedding. The night porter, a lovely girl called Aine, "
+        "sorted our taxi. I would book again. - Declan"
+    )
+    assert _value(adversary, text, "author", "SEX") == "Male"
+
+
+def test_an_age_in_brackets_with_more_details_after_it(adversary: LocalAdversary) -> None:
+    text = "My husband (34M, welder) and I (31F) are buying our first flat in Hull."
+    assert _value(adversary, text, "husband", "AGE") == "34"
+
+
+def test_kin_words_and_nicknames_in_a_handle_are_no_name(adversary: LocalAdversary) -> None:
+    gran = "@garden_gran: Picked the first beans today while my husband fixed the shed."
+    assert _value(adversary, gran, "author", "NAME") == ""
+    kate = "@aussie_maddie: Just passed my driving test at 39!"
+    assert _value(adversary, kate, "author", "SEX") == "Female"
+
+
+def test_maternity_leave_says_the_writer_or_the_addressee_is_a_woman(
+    adversary: LocalAdversary,
+) -> None:
+    letter = (
+        "Dear [NAME],\n\nThank you for meeting me on [DATE]. Your phased return from maternity "
+        "leave will start on a Monday, three days a week.\n\nKind regards,\n[NAME]\nPeople Team"
+    )
+    assert _value(adversary, letter, "recipient", "SEX") == "Female"
+    post = "I'm on maternity leave until spring, so the book club moves to my flat. - Robin"
+    assert _value(adversary, post, "author", "SEX") == "Female"
+    partner = "My wife's pregnancy has been hard on us both this winter. - Declan"
+    assert _value(adversary, partner, "author", "SEX") != "Female"
+
+
+def test_a_status_said_after_she_is_not_the_writers(adversary: LocalAdversary) -> None:
+    text = (
+        "Asking for my aunt who has no account: she's 71, recently widowed and wants a "
+        "small flat near the sea in Bangor. Thanks, Declan"
+    )
+    assert _value(adversary, text, "author", "RELATIONSHIP") != "Widowed"
+    assert _value(adversary, "My husband and I are divorced now.", "author", "RELATIONSHIP") == (
+        "Divorced"
+    )
