@@ -102,3 +102,27 @@ def test_a_system_with_no_software_word_is_no_software(adv: LocalAdversary) -> N
     # a training programme is a course, not software, even after "online" and "update"
     text = "After the update I started the online paralegal training program my firm pays for."
     assert _author_jobs(adv, text)[:1] == [("Paralegal", 1)], _author_jobs(adv, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "job"),
+    [
+        ("First bake done by five, the deck oven is finally fixed and the proofer too.", "Baker"),
+        ("Two drunk night fares on the rank tonight, one tried to run off.", "Taxi driver"),
+        ("Ran 140 parcels today and half the drops had nobody home.", "Delivery driver"),
+        ("Long pre-flight briefing, then cabin service for 300 all the way to Doha.", "Flight"),
+    ],
+)
+def test_everyday_trades_of_thin_rows(adv: LocalAdversary, text: str, job: str) -> None:
+    assert any(k.startswith(job) for k, _ in _author_jobs(adv, text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Got my nails done and the dog neutered in one afternoon, what a day.",
+        "Ordered a sourdough starter online, wish me luck with my first loaves!",
+    ],
+)
+def test_a_customers_words_give_no_trade(adv: LocalAdversary, text: str) -> None:
+    assert _author_jobs(adv, text) == []
