@@ -62,3 +62,11 @@ def test_a_status_said_after_she_is_not_the_writers(adversary: LocalAdversary) -
     assert _value(adversary, "My husband and I are divorced now.", "author", "RELATIONSHIP") == (
         "Divorced"
     )
+
+
+def test_a_grown_up_learner_is_no_pupil(adversary: LocalAdversary) -> None:
+    text = "Passed my theory test at 52! My instructor says I'm his best pupil yet."
+    assert _value(adversary, text, "author", "OCCUPATION") != "Pupil"
+    assert _value(adversary, text, "author", "EDUCATION") != "In High School"
+    teen = "I'm 15 and a pupil at Hillside Academy, exams in May."
+    assert _value(adversary, teen, "author", "OCCUPATION") == "Pupil"

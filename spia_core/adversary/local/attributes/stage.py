@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -53,6 +54,10 @@ def choose(findings: dict[str, list[Finding]]) -> list[PII]:
     if now := max((f.certainty for f in occ if f.keyword.split()[0] in _NOW), default=0):
         keep = [f for f in occ if f.certainty > now or f.keyword.split()[0] in _NO_JOB | _STAGE]
         findings = {**findings, "OCCUPATION": keep}
+    age = best(findings.get("AGE", []))
+    if age and age.certainty > 2 and int(re.match(r"\d*", age.keyword)[0] or 0) >= 25:
+        school = {"Pupil", "In High School"}  # "his oldest pupil" at 41: a learner, no pupil
+        findings = {t: [f for f in fs if f.keyword not in school] for t, fs in findings.items()}
     job = best(findings.get("OCCUPATION", []))
     if job and job.certainty > 2 and job.keyword not in _NO_JOB:
         ages = [f for f in findings.get("AGE", []) if f.rule != "age.child"]
