@@ -70,3 +70,11 @@ def test_a_grown_up_learner_is_no_pupil(adversary: LocalAdversary) -> None:
     assert _value(adversary, text, "author", "EDUCATION") != "In High School"
     teen = "I'm 15 and a pupil at Hillside Academy, exams in May."
     assert _value(adversary, teen, "author", "OCCUPATION") == "Pupil"
+
+
+def test_a_name_mostly_male_worldwide_is_not_made_female_by_the_us_census(
+    adversary: LocalAdversary,
+) -> None:
+    text = "Present: Karol Nowak (chair), Ruth Mensah (treasurer).\nKarol opened the meeting."
+    assert _value(adversary, text, "karol", "SEX") != "Female"
+    assert _value(adversary, text, "ruth", "SEX") == "Female"

@@ -161,8 +161,10 @@ def is_given_name(name: str) -> bool:
 
 
 def census_name_sex(name: str) -> str:
-    """'Male'/'Female' from the first given name in the U.S. census lists, else ''."""
-    return lexicons.first_names().get(_given(name), "")
+    """'Male'/'Female' from the first given name in the U.S. census lists, else '' (also when the
+    international records give it mostly to the other sex: 'Jan Kowalski', 'Robin')."""
+    sex, p = lexicons.first_names().get(g := _given(name), ""), world_given_names().get(g, 0.5)
+    return "" if (sex == "Female" and p < 0.35) or (sex == "Male" and p > 0.65) else sex
 
 
 def world_name_sex(name: str) -> str:
