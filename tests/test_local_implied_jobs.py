@@ -107,10 +107,16 @@ def test_a_system_with_no_software_word_is_no_software(adv: LocalAdversary) -> N
 @pytest.mark.parametrize(
     ("text", "job"),
     [
-        ("First bake done by five, the deck oven is finally fixed and the proofer too.", "Baker"),
-        ("Two drunk night fares on the rank tonight, one tried to run off.", "Taxi driver"),
-        ("Ran 140 parcels today and half the drops had nobody home.", "Delivery driver"),
-        ("Long pre-flight briefing, then cabin service for 300 all the way to Doha.", "Flight"),
+        (
+            "My first bake was done by five; the deck oven is finally fixed and the proofer too.",
+            "Baker",
+        ),
+        ("I had two drunk night fares on the rank tonight, one tried to run off.", "Taxi driver"),
+        ("I ran 140 parcels today and half my drops had nobody home.", "Delivery driver"),
+        (
+            "I had a long pre-flight briefing, then cabin service for 300 all the way to Doha.",
+            "Flight",
+        ),
     ],
 )
 def test_everyday_trades_of_thin_rows(adv: LocalAdversary, text: str, job: str) -> None:
