@@ -10,7 +10,8 @@ import re
 import spia_core.adversary.local.lexicons as lexicons
 
 _PARTICLES = frozenset({"mc", "mac", "o", "de", "di", "da", "van", "von", "le", "la", "st"})
-_PIECE = re.compile(r"[A-ZÀ-ÖØ-ÞĀ-Ž]+(?![a-zß-öø-ÿā-ž])|[A-ZÀ-ÖØ-ÞĀ-Ž]?[a-zß-öø-ÿā-ž’']+")  # ZoëHart: Zoë
+#: Pieces of a handle: "ZoëHart" -> Zoë, Hart (accented Latin letters too)
+_PIECE = re.compile(r"[A-ZÀ-ÖØ-ÞĀ-Ž]+(?![a-zß-öø-ÿā-ž])|[A-ZÀ-ÖØ-ÞĀ-Ž]?[a-zß-öø-ÿā-ž’']+")
 
 
 @functools.cache
