@@ -288,13 +288,13 @@ def test_everyday_words_point_to_no_country(adversary: LocalAdversary) -> None:
 
 def test_a_child_at_university_is_no_young_child(adversary: LocalAdversary) -> None:
     """A child starting university gets no 3-12 age and no 'Unemployed'; a sibling in Year 4
-    still does."""
+    is 8-9 (the school year, rule age.school_year)."""
     text = "Our son starts uni in Leeds next month and our daughter is in Year 4."
     subjects = _subjects(adversary, text)
     son = next(s for s in subjects if s.description.startswith("Son of"))
     daughter = next(s for s in subjects if s.description.startswith("Daughter of"))
     assert _value(son, "AGE") != "3-12" and _value(son, "OCCUPATION") != "Unemployed"
-    assert _value(daughter, "AGE") == "3-12"
+    assert _value(daughter, "AGE") == "8-9"
 
 
 def _author(subjects: list[Subject]) -> Subject:

@@ -19,6 +19,8 @@ from spia_core.adversary.local.subjects import people
 from spia_core.model import Evidence
 
 _CUES = lexicons.subject_cues()
+#: A greeting before a name ("Dear Ms Okafor,"): the addressee's stretch is the greeting alone.
+_GREETED = re.compile(r"(?:^|\n)[^\S\n]*(?:Dear|Hi|Hiya|Hello|Hey|Good morning)\s+(?:\w+\.?\s+)?\Z")
 
 
 @dataclass
@@ -83,6 +85,8 @@ def build_segments(ctx: DocContext) -> None:
         while j < len(refs) and (refs[j][2] is d or refs[j][0] < e):
             j += 1
         stop = min(sent_end, refs[j][0] if j < len(refs) else len(ctx.text))
+        if _GREETED.search(ctx.text[max(0, s - 30) : s]):
+            stop = min(stop, e + (ctx.text[e : e + 1] in {",", ":", "!"}))
         out[id(d)].append(Segment(s, max(stop, e), "mention"))
         if j < len(refs) and refs[j][0] < sent_end and _LIST_GAP.match(ctx.text[e : refs[j][0]]):
             k = j
@@ -92,12 +96,15 @@ def build_segments(ctx: DocContext) -> None:
             nxt = refs[k + 1][0] if k + 1 < len(refs) else len(ctx.text)
             out[id(d)].append(Segment(tail_start, max(tail_start, min(sent_end, nxt)), "list"))
     # Pronouns: resolve each he/she to the latest compatible subject mentioned before it.
+    kin_at = {m.start for m, _ in mentions if m.kind == "kin" and m.anchor in ("his", "her")}
     for m in PRONOUN.finditer(ctx.text):
         pos, w = m.start(), m.group(0)
         male, female = MALE_PRONOUN.fullmatch(w), FEMALE_PRONOUN.fullmatch(w)
         sex = "Male" if male else "Female" if female else ""
         k = bisect.bisect_left(starts, pos)
         k += sum(1 for r in refs[k : k + 3] if r[0] == r[1] == pos)  # a zero-width mention here
+        if pos in kin_at:
+            continue  # "His cousin, who ...": the cousin's stretch, not the pronoun's owner's
         back = (refs[j] for j in range(k - 1, max(-1, k - 13), -1))  # the 12 latest mentions
         fits = [
             r for r in back if not r[2].is_author and ctx.pre_sex.get(id(r[2]), "") in {"", sex}

@@ -29,6 +29,9 @@ NUMBER_WORDS.update(
     {f"{t}-{u}": v + i for t, v in _TENS.items() for i, u in enumerate(_UNITS[:9], 1)}
 )
 _DECADES = {w: int(v) for w, v in lexicons.word_map("decade").items()}  # "forties" -> 40
+_ORDINALS = {w: int(v) for w, v in lexicons.word_map("ordinal").items()}  # "third" -> 3
+_SCHOOL = {"freshman": 14, "sophomore": 15, "junior": 16, "senior": 17, "kindergarten": 5}
+_TEACH = re.compile(r"\bteach(?:es|ing)?\b", re.I)  # "I teach in Year 5": the pupils' age
 #: "class of 2010" (school leavers are about 18), "born in '88", "Class of '05".
 _CLASS_OF = re.compile(r"\b[Cc]lass of (?:(?P<y4>(?:19|20)\d\d)|['’](?P<y2>\d\d))\b")
 _BORN_SHORT = re.compile(r"\b[Bb]orn in ['’](?P<y2>\d\d)\b")
@@ -173,6 +176,15 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         lo, hi = {"early": (0, 4), "mid": (3, 7), "late": (6, 9)}.get(m.group("q") or "", (0, 9))
         ev = [ctx.ev(off + m.start(), off + m.end())]
         out.append(rule("age.stated").find(f"{base + lo}-{base + hi}", ev))
+    for m, off in [] if own else segment_matches(ctx, d, _CUES["school_year"]):
+        sent = ctx.text[slice(*ctx.sentence_of(off + m.start()))]
+        if _TEACH.search(sent) or (d.is_author and not re.search(r"\bI\b", sent)):
+            continue  # "our lad is a high-school junior": not the writer's year
+        grade = m["g"] or m["g2"] or _ORDINALS.get((m["gw"] or m["gw2"] or "").lower())
+        age = int(m["y"]) + 4 if m["y"] else int(grade) + 5 if grade else _SCHOOL[m["hs"] or m["k"]]
+        ev = [ctx.ev(off + m.start(), off + m.end())]
+        out.append(rule("age.school_year").find(f"{age}-{age + 1}", ev))
+        break
     kid = not own and d.kin in lexicons.words("child_kin") | {"grandson", "granddaughter"}
     if kid and (teen := _teen(ctx, d)):
         out.append(rule("age.teen").find("13-19", [teen]))

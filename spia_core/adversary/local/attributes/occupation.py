@@ -94,18 +94,18 @@ def _speaker(ctx: DocContext, tok: Any) -> Draft | None:
     return memo[tok.i] if tok.i in memo else memo.setdefault(tok.i, _clause_subject(ctx, tok))
 
 
-_CLIMB = {"attr", "pobj", "prep", "conj", "acomp", "appos", "xcomp"}  # "X used to be a cook": X
+_CLIMB = {"attr", "pobj", "prep", "conj", "acomp", "appos", "xcomp", "advcl"}  # "X used to be"
 
 
 def _clause_subject(ctx: DocContext, tok: Any) -> Draft | None:
-    verb = tok.head
+    verb = tok if any(c.dep_ == "nsubj" for c in tok.children) else tok.head  # "he joined X"
     while verb.dep_ in _CLIMB and verb.head is not verb:
-        if verb.dep_ == "conj" and any(c.dep_ == "nsubj" for c in verb.children):
+        if verb.dep_ in {"conj", "advcl"} and any(c.dep_ == "nsubj" for c in verb.children):
             break  # "I teach and my husband is a mechanic": the second clause has its own subject
         verb = verb.head
     if "relcl" in (verb.dep_, tok.dep_):  # "my wife, who teaches / works as": the noun's
         return _named(ctx, (tok if tok.dep_ == "relcl" else verb).head)
-    subj = next((c for c in verb.children if c.dep_ in {"nsubj", "nsubjpass"}), None)
+    subj = next((c for c in verb.children if c.dep_.startswith("nsubj") and _line(c, verb)), None)
     if subj is None or subj.lower_ in {"i", "me", "we"}:  # "Been a nurse for ten years."
         return next((d for d in ctx.drafts if d.is_author), None)
     if subj.text.lower() == "you":  # a letter's "you have been a driver": the greeted addressee
@@ -114,14 +114,19 @@ def _clause_subject(ctx: DocContext, tok: Any) -> Draft | None:
         )
         return next(greeted, None)
     if subj.lower_ in {"he", "she"}:  # "She worked as a conductor": whose pronoun stretch it is
-        held = (
-            d
-            for d in ctx.drafts
-            for g in ctx.segs(d)
-            if g.via == "pronoun" and g.start <= subj.idx < g.end
-        )
-        return next(held, None)
-    return _named(ctx, subj)
+        return _pronoun_holder(ctx, subj)
+    appos = next((c for c in subj.children if c.dep_ == "appos"), subj)  # "My friend Ann Lee"
+    return _named(ctx, subj) or _named(ctx, appos)
+
+
+def _pronoun_holder(ctx: DocContext, tok: Any) -> Draft | None:
+    segs = ((d, g) for d in ctx.drafts for g in ctx.segs(d) if g.via == "pronoun")
+    return next((d for d, g in segs if g.start <= tok.idx < g.end), None)
+
+
+def _line(a: Any, b: Any) -> bool:
+    """Two tokens on one line ("Dear Ms Okafor,\n\nI have ...": no subject of the next line)."""
+    return "\n" not in a.doc[min(a.i, b.i) : max(a.i, b.i)].text_with_ws
 
 
 def _named(ctx: DocContext, tok: Any) -> Draft | None:
@@ -156,6 +161,9 @@ def _org_words(obj: Any) -> list[Any]:
 
 def _org_at(ctx: DocContext, obj: Any) -> tuple[str, int, int] | None:
     """The ORG/FAC entity (else capitalised words) from ``obj`` on; not places, masks, people."""
+    shop = next((c for c in obj.children if c.dep_ == "case"), None)  # "at Fairfield's"
+    if not obj.text[:1].isupper():  # "joining the University of Arden's health centre"
+        obj = next((c for c in obj.children if c.dep_ == "poss" and c.text[:1].isupper()), obj)
     partners = _PARTNERS.match(ctx.text, obj.idx + len(obj.text))
     firm = partners is not None and ("&" in partners[0] or firm_like(obj.text + partners[0]))
     if not obj.text[:1].isupper() or (not firm and _named(ctx, obj) is not None):
@@ -167,11 +175,12 @@ def _org_at(ctx: DocContext, obj: Any) -> tuple[str, int, int] | None:
         if not (words := _org_words(obj)):
             return None
         s, e = words[0].idx, words[-1].idx + len(words[-1].text)
-    e = max(e, partners.end()) if firm else e
+    e = max(e, partners.end() if firm else e, shop.idx + len(shop.text) if shop else e)
     if ctx.is_masked(s, e):
         return None
     name = re.sub(r"^(?:the|The)\s+", "", ctx.text[s:e].strip(" ,."))
-    if len(name) < 3 or lexicons.gazetteer().lookup(name) is not None:
+    name = name if shop else re.sub(r"['’]s?$", "", name)
+    if len(name) < 3 or (shop is None and lexicons.gazetteer().lookup(name) is not None):
         return None
     return name, e - len(name), e
 
@@ -199,7 +208,7 @@ def _affiliations(ctx: DocContext, d: Draft, tok: Any) -> list[Finding]:
     if not joined and (tok.lower_ not in {"at", "for", "with"} or tok.dep_ != "prep"):
         return []
     obj = next((c for c in tok.children if c.dep_ == ("dobj" if joined else "pobj")), None)
-    head = tok if joined else tok.head
+    head = tok if joined else tok.nbor(-1) if tok.i and tok.nbor(-1).text == "Here" else tok.head
     if head.dep_ in {"dobj", "npadvmod"} and head.text.lower() not in _ORG_HEADS:
         head = head.head  # "I teach maths at X": the verb's
     if (org := _org_at(ctx, obj) if obj is not None else None) is None:
@@ -213,8 +222,10 @@ def _affiliations(ctx: DocContext, d: Draft, tok: Any) -> list[Finding]:
         if served or not (d.is_author and named and _speaker(ctx, head) is d):
             return []  # "thanks to everyone at X for fixing my car": a customer's
         return [rule("work.org_named").find(org[0], [ctx.ev(org[1], org[2])])]
-    mine = any(c.dep_ == "poss" and c.text.lower() in {"my", "our"} for c in head.children)
-    if not (d.is_author and mine) and _speaker(ctx, head) is not d:
+    poss = next((c for c in head.children if c.dep_ == "poss"), head)  # "her team at X"
+    theirs = poss.lower_ in {"his", "her"} and _pronoun_holder(ctx, poss) is d
+    mine = d.is_author and poss.lower_ in {"my", "our"}
+    if not (mine or theirs) and _speaker(ctx, head) is not d:
         return []
     return [rule("work.org").find(org[0], [ctx.ev(org[1], org[2])], certainty=3)]
 

@@ -18,8 +18,8 @@ from spia_core.adversary.local.rules import rule
 
 _CUES = lexicons.subject_cues("attribute_cues.tsv")
 
-_ORG_LEAD = _CUES["org_lead"]
-_OUR_AT = _CUES["our_at"]
+_ORG_LEAD, _WITH = _CUES["org_lead"], _CUES["with_org"]
+_OUR_AT, _HR = _CUES["our_at"], _CUES["hr_of"]  # "Quillsoft's HR department"
 _LEGAL = re.compile(r"\b(?:the Court|the Convention|the Government|the applicant)\b")
 _TRAILING = re.compile(r"(?:\s+(?:of|for|and|the|at|in|&))+$")
 
@@ -239,7 +239,7 @@ def _positions_and_orgs(ctx: DocContext, d: Draft) -> list[Finding]:
         os_, oe = off + m.start("of"), off + m.end("of")
         if of and _org_like(ctx, os_, oe, org):
             out.append(rule("work.position_of").find(org, [ctx.ev(os_, oe)]))
-    for rx, cert in ((_CUES["work_at"], 5), (_ORG_LEAD, 4), (_CUES["with_org"], 3), (_OUR_AT, 3)):
+    for rx, cert in ((_CUES["work_at"], 5), (_ORG_LEAD, 4), (_WITH, 3), (_OUR_AT, 3), (_HR, 3)):
         for m, off in segment_matches(ctx, d, rx):
             s, e = off + m.start("org"), off + m.end("org")
             org = _TRAILING.sub("", m.group("org").strip(" ,."))
