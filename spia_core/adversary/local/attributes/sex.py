@@ -21,13 +21,7 @@ _SELF = _CUES["self_sex"]  # "as a single father of two", "I'm a proud mom of tw
 #: Gendered emoji that survive masking: a woman/man with a job or activity (ZWJ sequences
 #: 👩‍🌾 farmer, 👨‍💻 technologist, 👩‍⚕️ health worker) and any emoji with a female/male sign
 #: (🙋‍♀️, 🤷‍♂️). Family and couple sequences (👨‍👩‍👧, 👩‍❤️‍👨) say nothing about the writer.
-_ZWJ = "\u200d"
-_PEOPLE = "\U0001f466\U0001f467\U0001f468\U0001f469\U0001f476\U0001f9d2\u2764\U0001f48b"
-_EMOJI_SEX = re.compile(
-    rf"(?<![{_PEOPLE}{_ZWJ}])(?:(?P<f>\U0001f469)|(?P<m>\U0001f468))(?:\U0001f3fb|\U0001f3fc|"
-    rf"\U0001f3fd|\U0001f3fe|\U0001f3ff)?{_ZWJ}(?![{_PEOPLE}])"
-    rf"|[^\s{_ZWJ}]{_ZWJ}(?:(?P<f2>\u2640)|(?P<m2>\u2642))"
-)
+_EMOJI_SEX = _CUES["emoji_sex"]
 _POSSESSIVE = re.compile(r"\b(?:my|his|her|your|their|our|the|this|that|whose)\b", re.I)
 
 

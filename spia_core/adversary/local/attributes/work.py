@@ -335,21 +335,10 @@ def _titles_and_children(ctx: DocContext, d: Draft) -> list[Finding]:
     return out
 
 
-_ORG_NAME = r"(?P<org>[A-Z][\w’'\-]*(?:\s+(?:of|and|for|the|[A-Z][\w’'\-]*)){0,6})"
-#: Who a judgment's person works for or belongs to: "her employer, the Northern
-#: Mutual Assurance Society", "employment as a librarian with the County Council of Fife",
-#: "became a member of the Order of Friars", "a candidate for the Liberal Party".
-_EMPLOYER: tuple[tuple[re.Pattern[str], int], ...] = (
-    (re.compile(rf"\b(?:my|our|his|her|their) (?:former )?employer,? (?:the )?{_ORG_NAME}"), 4),
-    (
-        re.compile(
-            rf"\b(?:employment|employed|appointed|engaged|recruited|hired)\s+(?:\w+\s+){{0,4}}?"
-            rf"(?:with|at|by|to)\s+(?:the\s+)?{_ORG_NAME}"
-        ),
-        4,
-    ),
-    (re.compile(rf"\b(?:a|an|the) (?:member|candidate) (?:of|for) (?:the )?{_ORG_NAME}"), 3),
-)
+#: Who a judgment's person works for or belongs to, with a certainty (attribute_cues 'employer').
+_EMPLOYER = [
+    (rx, n) for rx, key, n in lexicons.cue_table("attribute_cues.tsv") if key == "employer"
+]
 
 #: Roles of officials of the respondent State's executive.
 _STATE_OFFICIALS = frozenset({"governor", "minister", "commissioner", "general_official"})
