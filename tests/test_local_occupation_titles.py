@@ -336,3 +336,14 @@ def test_a_signature_title_and_a_firm_s_name(post: str, job: str) -> None:
 def test_a_child_at_work_is_not_unemployed() -> None:
     text = "Our daughter is 17 and works at the garden centre on Saturdays."
     assert _person(text, "Daughter", "OCCUPATION") == []
+
+
+@pytest.mark.parametrize(
+    ("post", "job"),
+    [
+        ("Postie here, fourteen miles on foot today and every gate on the round stuck.", "Postal"),
+        ("I'm a sparky by trade and this consumer unit is a disgrace.", "Electrician"),
+    ],
+)
+def test_an_informal_title_is_written_as_the_taxonomy_label(post: str, job: str) -> None:
+    assert _author(post, "OCCUPATION").startswith(job)

@@ -228,12 +228,12 @@ def occupations() -> tuple[dict[str, Job], WordAlternation]:
 def job_label(surface: str) -> str:
     """The OCCUPATION value for a job title as the text writes it: the writer's own title,
     singular and in sentence case ('pharmacy technicians' -> 'Pharmacy technician'), or the
-    taxonomy label for abbreviations and short informal titles ('RN' -> 'Nurse', 'cop' ->
-    'Police officer'); '' when the taxonomy does not know the title."""
+    taxonomy label for abbreviations and informal titles ('RN' -> 'Nurse', 'cop' -> 'Police
+    officer', 'postie' -> 'Postal worker'); '' when the taxonomy does not know the title."""
     if (hit := _titles().get(" ".join(surface.lower().split()))) is None:
         return ""
     job, word = hit
-    if len(word) <= 3 or surface.strip().isupper():
+    if len(word) <= 3 or surface.strip().isupper() or word in words("informal_title"):
         return job.occupation
     return word[:1].upper() + word[1:]
 
