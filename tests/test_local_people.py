@@ -143,7 +143,7 @@ def test_here_at_an_employer_we(adversary: LocalAdversary) -> None:
     ("text", "job"),
     [
         ("My neighbour, a retired milkman, still wakes at four.", "milkman"),
-        ("Uncle Bertie, a sparky for forty years, rewired our loft.", "sparky"),
+        ("Uncle Bertie, a sparky for forty years, rewired our loft.", "electrician"),
         ("My cousin Maeve works as a district nurse in Fife.", "district nurse"),
     ],
 )
