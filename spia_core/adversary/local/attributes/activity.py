@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import Any
 
 import spia_core.adversary.local.lexicons as lexicons
@@ -29,7 +29,7 @@ _NAMES = frozenset({"PERSON", "ORG", "FAC", "GPE", "LOC"})  # 'Harbour Clinic', 
 @functools.cache
 def _cues() -> tuple[Any, ...]:
     """(cue -> row indices, label per row, SOC major group per row, cue -> weight among rows,
-    cue -> weight among fields)."""
+    cue -> weight among fields, row -> how many cues it lists)."""
     # the first row of a code names it (23-1011 is Lawyer before Prosecutor)
     labels_by_code = {r[0]: r[2] for r in reversed(lexicons._read_tsv("occupation_taxonomy.tsv"))}
     rows = lexicons._read_tsv("occupation_activities.tsv")
@@ -41,17 +41,8 @@ def _cues() -> tuple[Any, ...]:
     labels = tuple(r[2] if len(r) > 2 and r[2] else labels_by_code[r[0]] for r in rows)
     groups, n = tuple(r[0][:2] for r in rows), len({r[0][:2] for r in rows})
     fields = {c: math.log(n / len({groups[i] for i in ids})) for c, ids in index.items()}
-    return dict(index), labels, groups, weight, fields
-
-
-@functools.cache
-def _row_sizes() -> dict[int, int]:
-    """Row -> how many cues it lists (after the common words are left out)."""
-    sizes: dict[int, int] = defaultdict(int)
-    for ids in _cues()[0].values():
-        for r in set(ids):
-            sizes[r] += 1
-    return dict(sizes)
+    sizes = Counter(i for ids in index.values() for i in ids)  # a cue lists a row once
+    return dict(index), labels, groups, weight, fields, sizes
 
 
 def _author_tokens(ctx: DocContext, d: Draft) -> list[Any]:
@@ -92,7 +83,7 @@ def _hits(tokens: list[Any]) -> dict[str, Any]:
 
 def best_activity(hits: dict[str, Any]) -> tuple[str, float, list[str]] | None:
     """(label, strength = summed field weights, cues) of the row with the most weight, or None."""
-    index, labels, groups, weight, field_weight = _cues()
+    index, labels, groups, weight, field_weight, size = _cues()
     score: dict[int, float] = defaultdict(float)
     found: dict[int, list[str]] = defaultdict(list)
     used: set[tuple[int, int]] = set()  # (row, token): a token counts once per row
@@ -104,7 +95,7 @@ def best_activity(hits: dict[str, Any]) -> tuple[str, float, list[str]] | None:
                 found[row].append(cue)
     if not score:
         return None
-    size = _row_sizes()  # a tie goes to the row with the larger share of its cues present
+    # a tie goes to the row with the larger share of its cues present
     top, *rest = sorted(score, key=lambda r: (-score[r], -len(found[r]) / size[r], r))
     runner = next((r for r in rest if labels[r] != labels[top]), None)
     same_field = runner is not None and groups[runner] == groups[top]

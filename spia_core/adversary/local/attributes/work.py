@@ -459,7 +459,7 @@ def _work_status(ctx: DocContext, d: Draft) -> list[Finding]:
     """'Unemployed' / 'Retired' from ``work_status_cues.tsv`` ("was laid off", "I retired")."""
     out: list[Finding] = []
     for rx, status, cert in _NOT_WORKING if d.is_author or d.kin or "applicant" in d.roles else ():
-        hits = [(m, o) for m, o in segment_matches(ctx, d, rx, ("mention", "pronoun"))]
+        hits = list(segment_matches(ctx, d, rx, ("mention", "pronoun")))
         # A status said in the first person is the writer's, wherever it stands in a sentence
         # about others ("my mate and I, since the firm let us go"), and no one else's.
         hits = [h for h in hits if d.is_author or not _WE.search(h[0][0])]
