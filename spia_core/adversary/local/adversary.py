@@ -243,12 +243,10 @@ def _author_holds_the_rest(ctx: DocContext) -> None:
     covered = sorted((g.start, g.end) for d in ctx.drafts if d is not author for g in ctx.segs(d))
     pos, gaps = 0, []
     for start, end in [*covered, (len(ctx.text), len(ctx.text))]:
-        if start > pos:
+        if start > pos and ctx.text[pos:start].strip():
             gaps.append(Segment(pos, start, "mention"))
         pos = max(pos, end)
-    ctx.segments.setdefault(id(author), []).extend(
-        g for g in gaps if ctx.text[g.start : g.end].strip()
-    )
+    ctx.segments.setdefault(id(author), []).extend(gaps)
 
 
 def _sentences(doc, text: str) -> list[tuple[int, int]]:

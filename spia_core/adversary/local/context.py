@@ -14,13 +14,12 @@ from spia_core.adversary.local.draft import Draft, draft_prior_sex
 from spia_core.adversary.local.evidence import span
 from spia_core.adversary.local.mentions import overlaps
 from spia_core.adversary.local.patterns import FEMALE_PRONOUN, FIRST_PERSON, MALE_PRONOUN, PRONOUN
+from spia_core.adversary.local.patterns import GREETED as _GREETED
 from spia_core.adversary.local.patterns import LIST_GAP as _LIST_GAP
 from spia_core.adversary.local.subjects import people
 from spia_core.model import Evidence
 
 _CUES = lexicons.subject_cues()
-#: A greeting before a name ("Dear Ms Okafor,"): the addressee's stretch is the greeting alone.
-_GREETED = re.compile(r"(?:^|\n)[^\S\n]*(?:Dear|Hi|Hiya|Hello|Hey|Good morning)\s+(?:\w+\.?\s+)?\Z")
 
 
 @dataclass
@@ -85,7 +84,7 @@ def build_segments(ctx: DocContext) -> None:
         while j < len(refs) and (refs[j][2] is d or refs[j][0] < e):
             j += 1
         stop = min(sent_end, refs[j][0] if j < len(refs) else len(ctx.text))
-        if _GREETED.search(ctx.text[max(0, s - 30) : s]):
+        if _GREETED.search(ctx.text[max(0, s - 30) : s]):  # the addressee's: the greeting alone
             stop = min(stop, e + (ctx.text[e : e + 1] in {",", ":", "!"}))
         out[id(d)].append(Segment(s, max(stop, e), "mention"))
         if j < len(refs) and refs[j][0] < sent_end and _LIST_GAP.match(ctx.text[e : refs[j][0]]):
@@ -203,7 +202,7 @@ def contact_countries(text: str) -> list[tuple[int, int, str]]:
 
 
 _OF_COUNTRY = re.compile(r"\bof (?:the )?(?P<c>[A-Z][\w\-]+(?: [A-Z][\w\-]+)?)\b")
-_LEGAL = re.compile(r"\b(?:the Court|the Convention|the Government|the applicant)\b")
+LEGAL = re.compile(r"\b(?:the Court|the Convention|the Government|the applicant)\b")
 
 
 @dataclass
@@ -279,7 +278,7 @@ def _vote_cities(b: _Ballot) -> None:
     options = lexicons.gazetteer().cities_by_country
     cities = sorted(b.cities, key=lambda c: len(options.get(lexicons.fold(c[0].name), "")))
     for place, s, e in cities:
-        if lexicons.gazetteer().minor_alias(b.ctx.text[s:e]):
+        if place.minor_alias(b.ctx.text[s:e]):
             continue  # 'Somerset' for a small town called otherwise: no vote
         rivals = options.get(lexicons.fold(place.name), {})
         big = [c for c, p in rivals.items() if p.population * 10 >= place.population]
@@ -293,7 +292,7 @@ def infer_country(ctx: DocContext) -> None:
     for vote in (_vote_state_names, _vote_places, _vote_codes_and_drafting, _vote_cities):
         vote(b)
     votes = b.votes
-    prior = lexicons.genre_priors().get("echr") if _LEGAL.search(ctx.text) else None
+    prior = lexicons.genre_priors().get("echr") if LEGAL.search(ctx.text) else None
     if not votes or (prior and max(votes.values()) < _PRIOR_WEIGHT):
         # No cue, or weak cues only (one generic term): the genre prior wins, at certainty 1.
         ctx.country, ctx.country_certainty = (prior, 1) if prior else ("", 0)

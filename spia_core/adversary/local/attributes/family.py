@@ -46,10 +46,8 @@ _CHILDREN = lexicons.words("child_kin") | {"kiddo", "baby", "stepson", "stepdaug
 
 def _author_sentences(ctx: DocContext, d: Draft) -> list[tuple[int, int]]:
     """Sentences that speak about the author: first person, or no other person in them."""
-    kinds = {"name", "placeholder", "role"}
-    others = sorted(
-        m.start for o in ctx.drafts if o is not d for m in o.mentions if m.kind in kinds
-    )
+    said = {"name", "placeholder", "role"}
+    others = sorted(m.start for o in ctx.drafts if o is not d for m in o.mentions if m.kind in said)
     out = []
     for s, e in ctx.sentences:
         chunk = ctx.text[s:e]

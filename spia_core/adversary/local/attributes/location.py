@@ -24,7 +24,7 @@ def _exact_place(surface: str, country: str = "") -> lexicons.Place | None:
     """The place called ``surface`` (as spelt); a city of the document's country wins."""
     if (place := lexicons.gazetteer().lookup(surface)) is None:
         return None
-    if country and place.country != country and lexicons.gazetteer().minor_alias(surface):
+    if country and place.country != country and place.minor_alias(surface):
         return None  # 'Somerset' in a British text: not Bellflower, California
     if not place.is_country and country and place.country != country:
         by_country = lexicons.gazetteer().cities_by_country.get(lexicons.fold(surface), {})
@@ -166,7 +166,6 @@ def echr_official(ctx: DocContext, d: Draft) -> bool:
     return bool(re.search(r"Section|Chamber|Grand", phrases)) or "Section" in ctx.text
 
 
-#: A post's header field with the author's place ("Location: Pune", "General Location: X").
 _CHILDREN = lexicons.words("child_kin")
 _CLOSE_KIN = _CHILDREN | lexicons.words("spouse_kin")
 
@@ -301,11 +300,8 @@ def nationality(ctx: DocContext, d: Draft) -> list[Finding]:
                 from_match(m, off, "location.national_before")
     for m, off in segment_matches(ctx, d, _ORIGIN):  # the country of origin, not of residence
         if (place := _place(m["place"], ctx.country)) is not None and not place.admin:
-            out.append(
-                rule("location.origin").find(
-                    place.country, [ctx.ev(off + m.start(), off + m.end())]
-                )
-            )
+            ev = [ctx.ev(off + m.start(), off + m.end())]
+            out.append(rule("location.origin").find(place.country, ev))
     for m, off in segment_matches(ctx, d, _NATIONAL):
         if not m.group("dem3") or d.is_author:
             from_match(m, off, "location.national_self" if m.group("dem3") else "location.national")
@@ -315,9 +311,6 @@ def nationality(ctx: DocContext, d: Draft) -> list[Finding]:
 def demonym_of(country: str) -> str:
     """'Türkiye' -> 'Turkish' (first demonym listed for the country)."""
     return next((dem.title() for dem, c in lexicons.demonyms().items() if c == country), country)
-
-
-#: A country calling code left in clear before a masked number: "+63 [CODE]", "(+91) [CODE]".
 
 
 def phone_prefix(ctx: DocContext, d: Draft) -> list[Finding]:

@@ -16,11 +16,11 @@ from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.mentions import firm_like
+from spia_core.adversary.local.patterns import GREETED
 from spia_core.adversary.local.rules import rule
 
 _CUES = lexicons.subject_cues("attribute_cues.tsv")
 
-_DEAR = re.compile(r"(?:^|\n)\s*Dear\s+(?:\w+\.? )?\Z")  # a greeting right before a name
 _RANK = re.compile(rf"\b(?:{lexicons.alternation('rank_word')})\b", re.IGNORECASE)
 _COLLEGE = re.compile(r"\b(?:University|College|Institute|Polytechnic|Academy|School of)\b")
 _SCHOOL = re.compile(r"\b(?:High School|Secondary School|Grammar School|Academy)\b")
@@ -110,7 +110,7 @@ def _clause_subject(ctx: DocContext, tok: Any) -> Draft | None:
         return next((d for d in ctx.drafts if d.is_author), None)
     if subj.text.lower() == "you":  # a letter's "you have been a driver": the greeted addressee
         greeted = (
-            d for d in ctx.drafts if "recipient" in d.roles or _DEAR.search(ctx.text[: d.first])
+            d for d in ctx.drafts if "recipient" in d.roles or GREETED.search(ctx.text, 0, d.first)
         )
         return next(greeted, None)
     if subj.lower_ in {"he", "she"}:  # "She worked as a conductor": whose pronoun stretch it is
@@ -501,14 +501,13 @@ def author_matches(ctx: DocContext, d: Draft, rx: re.Pattern[str]) -> list[tuple
     if not d.is_author:  # another subject: the matches in their own segments
         return [(o + m.start(), o + m.end()) for m, o in segment_matches(ctx, d, rx)]
     own = [(g.start, g.end) for g in ctx.segs(d) if g.via == "mention"]
-    others = [g for o in ctx.drafts if o is not d for g in ctx.segs(o)]
-    theirs = [(g.start, g.end) for g in others if g.via == "pronoun"]
+    theirs = [g for o in ctx.drafts if o is not d for g in ctx.segs(o) if g.via == "pronoun"]
     return [
         (s, e)
         for s, e in (m.span() for m in rx.finditer(ctx.text))
         if any(a <= s and e <= b for a, b in own)
         or (
-            not any(a <= s < b for a, b in theirs)
+            not any(g.start <= s < g.end for g in theirs)
             and _FIRST_PERSON_ANY.search(ctx.text[slice(*ctx.sentence_of(s))])
         )
     ]

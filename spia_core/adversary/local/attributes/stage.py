@@ -6,17 +6,10 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
+import spia_core.adversary.local.attributes.location as location
+import spia_core.adversary.local.attributes.occupation as occupation
 import spia_core.adversary.local.rules as rules
-from spia_core.adversary.local.attributes import (
-    activity,
-    age,
-    family,
-    identity,
-    location,
-    occupation,
-    sex,
-    work,
-)
+from spia_core.adversary.local.attributes import activity, age, family, identity, sex, work
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding, best

@@ -11,7 +11,7 @@ import spia_core.adversary.local.attributes.location as location
 import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.attributes import segment_matches
 from spia_core.adversary.local.attributes.family import grown_up
-from spia_core.adversary.local.context import DocContext
+from spia_core.adversary.local.context import LEGAL, DocContext
 from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.rules import rule
@@ -20,7 +20,6 @@ _CUES = lexicons.subject_cues("attribute_cues.tsv")
 
 _ORG_LEAD, _WITH = _CUES["org_lead"], _CUES["with_org"]
 _OUR_AT, _HR = _CUES["our_at"], _CUES["hr_of"]  # "Quillsoft's HR department"
-_LEGAL = re.compile(r"\b(?:the Court|the Convention|the Government|the applicant)\b")
 _TRAILING = re.compile(r"(?:\s+(?:of|for|and|the|at|in|&))+$")
 
 _COMPOUND_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('compound_before')})\s*$", re.I)
@@ -292,13 +291,11 @@ def _courts_and_offices(ctx: DocContext, d: Draft) -> list[Finding]:
         gov = f"{location.demonym_of(ctx.country)} Government"
         cert = 2 if ctx.country_certainty >= 2 else 1
         out.append(rule("work.state").find(gov, list(ctx.country_evidence[:2]), certainty=cert))
-    if location.echr_judge(ctx, d):
-        out.append(rule("work.echr").find("European Court of Human Rights", [], certainty=3))
+    echr = [3] if location.echr_judge(ctx, d) else []
     if d.roles.keys() & {"president", "registrar", "rapporteur"}:
-        if re.search(r"Section|Chamber|Grand", phrases) or "Section" in ctx.text:
-            out.append(rule("work.echr").find("European Court of Human Rights", [], certainty=3))
-        elif "[" in phrases and _LEGAL.search(ctx.text):
-            out.append(rule("work.echr").find("European Court of Human Rights", [], certainty=2))
+        section = re.search(r"Section|Chamber|Grand", phrases) or "Section" in ctx.text
+        echr += [3] if section else [2] if "[" in phrases and LEGAL.search(ctx.text) else []
+    out += [rule("work.echr").find("European Court of Human Rights", [], certainty=c) for c in echr]
     for m, off in segment_matches(ctx, d, _CUES["minister"]):
         s, e = off + m.start(), off + m.end()
         if s - off < 80 and not ctx.is_masked(s, e):
@@ -336,9 +333,7 @@ def _titles_and_children(ctx: DocContext, d: Draft) -> list[Finding]:
 
 
 #: Who a judgment's person works for or belongs to, with a certainty (attribute_cues 'employer').
-_EMPLOYER = [
-    (rx, n) for rx, key, n in lexicons.cue_table("attribute_cues.tsv") if key == "employer"
-]
+_EMPLOYER = [(rx, n) for rx, k, n in lexicons.cue_table("attribute_cues.tsv") if k == "employer"]
 
 #: Roles of officials of the respondent State's executive.
 _STATE_OFFICIALS = frozenset({"governor", "minister", "commissioner", "general_official"})
@@ -369,35 +364,27 @@ _ORG_LIKE = re.compile(rf"{lexicons.alternation('org_like_word')}|Bar\b")
 
 def _org_like(ctx: DocContext, s: int, e: int, org: str) -> bool:
     """An ORG entity overlaps the span, or the phrase carries an organisation word."""
-    if any(es < e and s < ee and lab == "ORG" for es, ee, lab in ctx.ents):
-        return True
-    return bool(_ORG_LIKE.search(org))
+    ent = any(es < e and s < ee and lab == "ORG" for es, ee, lab in ctx.ents)
+    return ent or bool(_ORG_LIKE.search(org))
 
 
-_OFFICE_AFTER = re.compile(r"^\s*,?\s*(?:of|from|at)\s+(?:the\s+)?\[ORG[^\]]*\]")
+_OFFICE_AFTER = re.compile(r"\s*,?\s*(?:of|from|at)\s+(?:the\s+)?\[ORG[^\]]*\]")
 
 
 def _agent_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
     """The Agent's office: the country's usual Agent office, else "<Demonym> Government"."""
     if not ctx.country:
         return []
-    ev = list(ctx.country_evidence[:2])
-    office = AGENT_OFFICES.get(ctx.country, "")
-    masked_office = False
-    for m in d.mentions:
-        if m.kind in {"name", "placeholder"} and (
-            hit := _OFFICE_AFTER.match(ctx.text[m.end : m.end + 60])
-        ):
-            masked_office = True
-            ev.insert(0, ctx.ev(m.end + hit.start(), m.end + hit.end()))
-    cert = 2 if ctx.country_certainty >= 2 else 1
-    out = []
-    if office:
-        # The usual office wins ties; an office named after the Agent (even masked) adds weight.
-        c = min(3, cert + 1) if masked_office else cert
-        out.append(rule("work.agent_office").find(office, ev, certainty=c))
+    after = (
+        _OFFICE_AFTER.match(ctx.text, m.end, m.end + 60) for m in d.mentions if m.kind in _NAMED
+    )
+    named = [ctx.ev(*h.span()) for h in after if h][::-1]  # the last one first
+    ev, cert = named + list(ctx.country_evidence[:2]), 2 if ctx.country_certainty >= 2 else 1
     gov = f"{location.demonym_of(ctx.country)} Government"
-    out.append(rule("work.agent_government").find(gov, ev, certainty=cert))
+    out = [rule("work.agent_government").find(gov, ev, certainty=cert)]
+    if office := AGENT_OFFICES.get(ctx.country, ""):  # the usual office wins ties; one named
+        c = min(3, cert + 1) if named else cert  # after the Agent (even masked) adds weight
+        out.insert(0, rule("work.agent_office").find(office, ev, certainty=c))
     return out
 
 

@@ -9,14 +9,14 @@ import re
 
 import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.mentions import Mention
-from spia_core.adversary.local.patterns import CLOSING
+from spia_core.adversary.local.patterns import CLOSING, GREETING
 from spia_core.adversary.local.subjects.state import SubjectState
 
 _CUES = lexicons.subject_cues()
 
 _ROLE_WORDS = {r.key for r in lexicons.roles()} | lexicons.words("role_noun")
 
-_GREETING = re.compile(r"(?:^|\n)\s*(?:Dear|Hi|Hello|Hey|Good (?:morning|afternoon)|Attn|To):?\s*$")
+_GREETING = re.compile(rf"(?:{GREETING}|(?:^|\n)\s*(?:Attn|To)):?\s*$")  # "Hi X", "To: X"
 _SIGNED = re.compile(r"(?:\b(?:Signed|Signature|Sign-off)\s*:?|^[-–—~])\s*$", re.IGNORECASE)
 _CLOSING = re.compile(rf"(?:{CLOSING})\s*,?\s*$", re.IGNORECASE)
 _TITLE = re.compile(rf"\b(?:{lexicons.alternation('honorific')})\.?\s*$")

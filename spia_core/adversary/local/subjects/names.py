@@ -55,10 +55,8 @@ def cluster_names(st: SubjectState) -> None:
         if not candidates or (kin and _KIN_BEFORE.search(st.text, max(0, m.start - 40), m.start)):
             index(st.new(m), m)
             continue
-        if len(_tokens(m.name)) > 1:  # a full name joins a draft with the same full name first
-            same = [
-                d for d in candidates if any(_tokens(n.name) == _tokens(m.name) for n in d.names)
-            ]
+        if len(full := _tokens(m.name)) > 1:  # a full name joins a draft of that full name first
+            same = [d for d in candidates if any(_tokens(n.name) == full for n in d.names)]
             candidates = same or candidates
         d = max(candidates, key=lambda d: max(x.start for x in d.mentions))
         st.attach(d, m)

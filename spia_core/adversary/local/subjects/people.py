@@ -26,6 +26,7 @@ def _words(name: str) -> list[str]:
     return [w.lower().strip(".,'’") for w in re.split(r"\s+", name) if w.strip(".,'’")]
 
 
+_PAIR_BEFORE = lexicons.latin(r"\b([A-Z][a-z]+)\s+(?:and|&)\s+$")  # "Anna and " of "Lee Hill"
 _AFTER = lexicons.latin(r"(?:['’]s)?\s+(?:(?:&|and) (?:[A-Z][a-z]+ )?)?([A-Z][a-z]+)")
 
 
@@ -71,10 +72,8 @@ def person_evidence(text: str, m: Mention) -> bool:
     word = re.search(r"(?<!\b[Tt]he )(?<!\b[Aa] )\b([A-Za-z]+)\s*,?\s*$", before)  # not "the Uncle"
     if word is not None and lexicons.fold(word.group(1)) in lexicons.kin_words():
         return True
-    pair = lexicons.latin(r"\b([A-Z][a-z]+)\s+(?:and|&)\s+$").search(
-        before
-    )  # not "Rome, Florence and"
-    city = pair and big_city(pair[1])
+    pair = _PAIR_BEFORE.search(before)
+    city = pair and big_city(pair[1])  # not "Rome, Florence and"
     return pair is not None and lexicons.fold(pair.group(1)) in lexicons.first_names() and not city
 
 

@@ -127,9 +127,8 @@ def link_roles(st: SubjectState) -> None:
         if r.role not in standalone and r.anchor not in {"another", "one"} and not mine:
             continue  # "the witness" is a reference; "another witness" is someone new
         if r.anchor in {"a", "an", "another", "one"}:
-            if not _indefinite_is_person(st, r):
-                continue
-            st.new(r, holds=True)
+            if _indefinite_is_person(st, r):
+                st.new(r, holds=True)
             continue
         own = _CUES["own_choice"].match(st.text, r.end)
         if own is not None:  # "the expert she had chosen": the party's own, someone new

@@ -13,7 +13,7 @@ from spia_core.adversary.local.attributes.codes import find_codes
 from spia_core.adversary.local.draft import Draft, draft_prior_sex, names_compatible
 from spia_core.adversary.local.mentions import Mention, clean_name, overlaps
 from spia_core.adversary.local.parse import Token
-from spia_core.adversary.local.patterns import LIST_GAP as _LIST_GAP
+from spia_core.adversary.local.patterns import GREETED, LIST_GAP
 from spia_core.adversary.local.patterns import ordinal as ordinal_of
 from spia_core.adversary.local.subjects import people
 from spia_core.text.alternation import prefix_tree
@@ -188,7 +188,7 @@ class SubjectState:
         while 0 <= j < len(people):
             a, b = (chain[-1], people[j]) if forward else (people[j], chain[-1])
             gap = self.text[a.end : b.start]
-            if not _LIST_GAP.match(gap) and not (
+            if not LIST_GAP.match(gap) and not (
                 forward and re.match(r"^,\s*(?:a |an |both )?[a-z][\w ]{0,60},\s*(?:and\s+)?$", gap)
             ):
                 break
@@ -229,8 +229,8 @@ class SubjectState:
                     return self.draft_of(m)
             return None
         for m in self.person_mentions() if a == "your" else []:  # "Dear Ana, ... your son"
-            line = self.text[self.text.rfind("\n", 0, m.start) + 1 : m.start]
-            if m.start < k.start and re.fullmatch(r"\s*(?:Dear|Hi|Hello)\s+(?:\w+\.? )?", line):
+            line = max(0, self.text.rfind("\n", 0, m.start))  # a greeting opening the name's line
+            if m.start < k.start and GREETED.search(self.text, line, m.start):
                 return self.draft_of(m)
         if a in {"his", "her", "their"}:
             want = {"his": "Male", "her": "Female"}.get(a, "")
