@@ -169,7 +169,6 @@ def _unmasked_cities(ctx: DocContext) -> list[tuple[int, int, lexicons.Place]]:
 #: An international phone number ("+63 727114852", "+61.3.1472.1472").
 _INTL_PHONE = re.compile(r"(?<![\w+])\+\d{1,3}[\s.\-()]*\d[\d\s.\-()]{5,16}\d")
 
-
 #: Currency signs of one country (the word cues live in country_cues.tsv).
 _CURRENCY_SIGNS = {"₹": "India", "₱": "Philippines", "₦": "Nigeria", "£": "United Kingdom"}
 _AMOUNT = r"\s?\d+(?:[.,]\d+)*"  # "£38", "£1,200.50" (the whole amount is the evidence)

@@ -100,10 +100,6 @@ def handle_to_name(handle: str) -> str:
 
 #: Capitalised words listed with commas and a last 'and' ("Tom, Ana and Leo"; firms take '&').
 _LISTED = lexicons.latin(r"\b[A-Z][a-z]{2,}(?:, [A-Z][a-z]{2,})+,? and [A-Z][a-z]{2,}\b")
-#: A full name with no cue: a known first name and a known surname ("Helena Marsh").
-_FULL_NAME = lexicons.latin(
-    r"(?<![\w@#])(?P<first>[A-Z][a-z]{2,}) " r"(?P<last>[A-Z][a-z]{2,})\b(?![@\w])"
-)
 
 
 def _is_first(word: str, world: bool = False) -> bool:
@@ -185,7 +181,7 @@ def find_cue_names(text: str) -> list[Mention]:
             out += [Mention.at(w, "name", name=w[0], source="cue") for w in words]
     taken = [(m.start, m.end) for m in out]
     lasts = name_sets()[1]
-    for m in _FULL_NAME.finditer(text):
+    for m in _CUES["full_name"].finditer(text):  # a known first name and surname: "Helena Marsh"
         first, last = m.group("first"), m.group("last")
         if overlaps(*m.span(), taken):
             continue

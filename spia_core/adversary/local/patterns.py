@@ -30,16 +30,7 @@ GENERIC_LABELS = frozenset({"REDACTED", "REMOVED", "MASKED", "CENSORED", "HIDDEN
 
 #: Title (lower case) -> the sex it gives ("" for either): "mrs" -> "Female", "dr" -> "".
 TITLES: dict[str, str] = lexicons.word_map("title_sex")
-_TITLE_ALT = rf"{lexicons.alternation('name_title')}|(?i:{lexicons.alternation('title_job')})"
-#: A name token: capitalised word (Unicode letters), initial ("K."), or particle.
-_NAME_TOKEN = (
-    r"(?:(?:[A-ZÀ-ÖØ-ÞĀ-Ž]\.){2,3}|[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’\-]{0,2}\.|[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’\-]*|"
-    r"(?:van|von|de|der|da|di|du|la|le|bin|al|el)(?=\s))"
-)
-TITLED_NAME = re.compile(
-    rf"\b(?P<title>{_TITLE_ALT})\.?\s+(?P<name>{_NAME_TOKEN}(?:[ \-]{_NAME_TOKEN}){{0,4}})"
-)
-TITLE_BEFORE = re.compile(rf"\b(?P<title>{_TITLE_ALT})\.?\s*$")
+TITLED_NAME, TITLE_BEFORE = _CUES["titled_name"], _CUES["title_before"]  # "Dr K. Lee", "Dr "
 
 HANDLE = re.compile(r"(?<![\w@.])@(?P<handle>[A-Za-z][\w.]{1,40}[A-Za-z0-9])")
 HEADER_NAME = _CUES["header_name"]

@@ -44,7 +44,6 @@ _INTRO = re.compile(
     rf"|(?:\A|\n)(?P<name2>{_NAME_WORDS}) here\b"
 )
 
-
 _ADDRESSED = re.compile(r"\byou,[ \t]*\Z", re.IGNORECASE)
 #: Words that close a post and are also recorded as given names (kin words, too: ", Mam.").
 _CLOSERS = frozenset({"love", "amen", "blessings", "admin", "peace", "hope", *lexicons.kin_words()})

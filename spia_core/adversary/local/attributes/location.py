@@ -42,16 +42,7 @@ def _place(name: str, country: str = "") -> lexicons.Place | None:
 
 
 _CAP = r"[A-ZÀ-ÖØ-ÞİŞÇĞ][\w’'\-]*"
-_COURT_WORDS = (
-    rf"(?:(?:{lexicons.alternation('court_adjective')})\s+)*"
-    r"(?:Court|Tribunal|Public Prosecutor['’]s Office|Prosecutor['’]s Office)"
-    rf"(?:\s+of\s+(?:{lexicons.alternation('court_body')}))?"
-)
-_COURT = re.compile(rf"(?P<org>(?:{_CAP}\s+){{0,3}}{_COURT_WORDS})")
-_COURT_AFTER = re.compile(
-    rf"^\s*(?:\(|,\s*|\s+)(?:(?:of|at|in|from|attached to|sitting in)\s+)?(?:the\s+)?"
-    rf"(?P<org>(?:{_CAP}\s+){{0,3}}{_COURT_WORDS})"
-)
+_COURT, _COURT_AFTER, _GENERIC_COURT = (_CUES[k] for k in ("court", "court_after", "generic_court"))
 _PLACE_BEFORE = re.compile(rf"(?P<place>{_CAP}(?:[ \-]{_CAP})?)\s+$")
 
 
@@ -116,9 +107,6 @@ def sentence_courts(ctx: DocContext, d: Draft) -> list[tuple[str, int, int]]:
         if best is not None:
             return [best[1:]]
     return []
-
-
-_GENERIC_COURT = re.compile(rf"^{_COURT_WORDS}$")
 
 
 def full_court_name(ctx: DocContext, org: str) -> str:

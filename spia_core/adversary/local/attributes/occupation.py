@@ -27,7 +27,6 @@ _SCHOOL = re.compile(r"\b(?:High School|Secondary School|Grammar School|Academy)
 #: The rest of a firm named after its partners: "Pollard[, Ngata and Vance]", "Lee[, Ross & Co]".
 _PARTNERS = re.compile(r"(?:,\s*[A-Z][\w'’-]+)+,?\s+(?:and|&)\s+[A-Z][\w'’-]+")
 
-
 #: An agent noun: someone who does something (adjuster, curator, florist, librarian...).
 _AGENT = re.compile(r"(?:er|or|ist|ian|ant|ent|man|woman|eer|ee|ier)s?$")
 _words = lexicons.work_words  # a kind of work_words.tsv (not_kind, org_heads, position_heads...)
@@ -535,11 +534,7 @@ def _degree(ctx: DocContext, d: Draft) -> list[Finding]:
 #: in a post header ("@chef_marta :", "Seller Name: NurseGreta |", "TomPlumber48 :").
 _TAGS = {
     "occupation.hashtag": re.compile(r"#(?P<h>[A-Za-z][A-Za-z0-9]+)(?P<h2>)"),
-    "work.handle": re.compile(
-        r"(?:^|\|)\s*(?:(?:Seller|User)\s*)?(?:Name|name|Username|Seller|Handle)\s*:\s*@?(?P<h>[\w.]+)"
-        r"|^\s*@?(?P<h2>[\w.]+)\s*:",
-        re.MULTILINE,
-    ),
+    "work.handle": _CUES["work_handle"],
 }
 _A = "|".join(_words("tag_affixes"))  # words glued to a job in a hashtag ('#proudnurse')
 _TAG_AFFIX = re.compile(rf"^(?:{_A})(?=[a-z]{{4}})|(?<=[a-z]{{4}})(?:{_A})$")

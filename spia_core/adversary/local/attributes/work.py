@@ -24,7 +24,6 @@ _TRAILING = re.compile(r"(?:\s+(?:of|for|and|the|at|in|&))+$")
 
 _COMPOUND_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('compound_before')})\s*$", re.I)
 
-
 #: A subject, 'to' or an auxiliary right before a word makes it a verb ("I cook", "to clean").
 _WHO_AFTER = re.compile(r"\s*,?\s*who\b")
 _PAREN_AFTER = re.compile(r"\s*\(\s*(?:\[|(?:Mr|Mrs|Ms|Miss|Dr)\.? |[A-Z][a-z]+\))")
@@ -91,7 +90,6 @@ def role_work() -> dict[str, RoleWork]:
 
 #: Country -> the office its Government Agent usually belongs to (``agent_offices.tsv``).
 AGENT_OFFICES = {row[0]: row[1] for row in lexicons._read_tsv("agent_offices.tsv")}
-
 
 _LEAD_WORDS = re.compile(r"^(?:the|their|his|her|its|a|an|that|this)\s+", re.IGNORECASE)
 
@@ -390,9 +388,7 @@ def _agent_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
 
 _OTHER_PERSON_BEFORE = _CUES["other_person_before"]
 
-
 _DEFINITE_BEFORE = re.compile(r"\bthe\s+(?:[a-z][\w\-]*\s+)?$", re.IGNORECASE)
-
 
 #: A job coordinated after a relative's mention ("dad of three and a part-time welder").
 _COORDINATED_SELF = re.compile(r"[\s,]*(?:and|&)\s+(?:an?|the)\s+(?:[\w-]+\s+){0,2}")
@@ -457,26 +453,12 @@ def _work_status(ctx: DocContext, d: Draft) -> list[Finding]:
     return out
 
 
-#: A civil-service title in apposition to a name ("Ms A. Varga, Head of Consular Affairs at
-#: the Department...", "Mr P. Lindqvist, Ministerialrat, of the Federal Office", "Mrs R.
-#: Okafor, Attorney, State Counsel's Office"): the post the person holds.
-_TITLE_HEAD = (
-    r"(?:(?:Deputy|Acting|Senior|Chief|Principal|Assistant)\s+)?(?:Head|Director(?:-General)?|"
-    r"Legal Adviser|Adviser|Advisor|Counsellor|Attorney|Ambassador|Secretary(?:-General)?|"
-    r"Ministerial\w+|Regierungs\w+|Ministerrat|[A-ZÄÖÜ]\w*(?:rat|rätin|dirigent|dirigentin))"
-)
-_APPOSITIVE_TITLE = re.compile(
-    rf"^\s*,\s*(?P<pos>{_TITLE_HEAD}(?:\s+(?:of|for)\s+(?:the\s+)?[A-Z][\w’'\-]*"
-    rf"(?:\s+(?:of|and|[A-Z][\w’'\-]*)){{0,5}})?)(?=\s*,|\s+(?:at|with|in|of)\s+the\b)"
-)
-
-
 def _appositive_title(ctx: DocContext, d: Draft) -> list[Finding]:
     """POSITION from a title in apposition right after the subject's name (certainty 5)."""
     if d.is_author:
         return []
     for m in (m for m in d.mentions if m.kind in {"name", "placeholder"}):
-        hit = _APPOSITIVE_TITLE.match(ctx.text[m.end : m.end + 160])
+        hit = _CUES["appositive_title"].match(ctx.text[m.end : m.end + 160])  # ", Head of X"
         if hit is None or ctx.is_masked(m.end + hit.start("pos"), m.end + hit.end("pos")):
             continue
         pos = _TRAILING.sub("", hit.group("pos"))

@@ -29,7 +29,6 @@ def self_intro_mask(st: SubjectState) -> None:
 _I_AM = re.compile(r"\bI(?: am|['’]m| was)\s+\Z")
 _INTRO = re.compile(r"\b(?:(?P<i>I am|I['’]m|[Mm]y name is)|[Tt]his is|[Ii]t['’]s|[Ii]t is)\s*\Z")
 
-
 _BODY = lexicons.alternation("facility_head", "team_noun", "org_head")
 _OUR_BODY = re.compile(rf"[Oo]ur (?:[A-Z][\w'’-]+ )+(?:{_BODY})s?\b")
 

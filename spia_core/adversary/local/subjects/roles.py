@@ -14,7 +14,6 @@ from spia_core.adversary.local.subjects.state import SubjectState
 
 _CUES = lexicons.subject_cues()
 
-
 _POSSESSIVE_DETS = frozenset({"his", "her", "their", "its"}) | {
     f"the {o}applicant{s}"
     for o in ("", "first ", "second ", "third ")

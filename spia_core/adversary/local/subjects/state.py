@@ -23,9 +23,7 @@ _APPOS_AFTER = re.compile(rf"^{_BLANK}\s*(?:\(\s*[“\"‘']?\s*|,\s*(?:who was 
 _APPOS_BEFORE = re.compile(r"^\s*[,(:]?\s*(?:(?:namely|i\.e\.)\s*)?$")
 _JOB_APPOS = re.compile(r"\s*,\s+(?:the|an?)\s+(?:[a-z][\w-]*\s+){0,2}([a-z][\w-]*)\s+")
 
-#: A firm named after its partners ("Hale, Brandt and Osei", "Quist, Moreau and
-#: Adeyemi"): in posts, the names are the affiliation, not people.
-_FIRM = re.compile(r"(?:[A-Z][\w’'\-]+ )?[A-Z][\w’'\-]+, [A-Z][\w’'\-]+,? (?:and|&) [A-Z][\w’'\-]+")
+_FIRM = lexicons.subject_cues()["partner_firm"]  # "Hale, Brandt and Osei": a firm, no people
 
 
 class SubjectState:
