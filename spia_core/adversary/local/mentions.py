@@ -274,17 +274,6 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
     return out
 
 
-_CONTACT = r"(?:Text|Call|Ring|Message|DM|PM|E-?mail|Phone|WhatsApp) me(?: [^,.!?\n]{1,30})?"
-_CLOSING_LINE = lexicons.latin(
-    rf"(?:(?:^|\n)[ \t]*(?:{patterns.CLOSING}|Signed|[-–—]+|(?P<c>{_CONTACT})|"
-    rf"(?:Report|Written) by)[ \t]*(?:,?[ \t]*(?:\n[ \t]*){{1,2}}|[,:][ \t]*|(?<=by ))"
-    rf"|(?<=[.!?])[ \t]+(?:[-–—]+|(?P<c2>{_CONTACT},))[ \t]*)"
-    r"(?P<name>(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof|Professor)\.? )?(?:[A-Z]\. ?){0,3}[A-Z][a-z]+"
-    r"(?:[ -][A-Z][\w'’\-]+){0,2})"
-    r"(?:(?:,|[ \t]+[-–—]|[ \t]+\()[ \t]*(?P<role>[A-Za-z][\w'’ \-]{1,40}?)\)?)?[ \t]*"
-    r"(?(c)[.!]?)(?(c2)[.!]?)(?=\n|$)"  # "Text me, Ann." (not "Thanks, Tom.": Tom is thanked)
-)
-
 #: "... Would use again. - Priya, 41, Leicester": a given name, an age and maybe a town.
 _AGED_SIGN = lexicons.latin(r"(?:^|[.!?\n-–—]\s*)(?P<name>[A-Z][a-z]+), \d{1,2}\b[^\n.!?]{0,40}$")
 
@@ -293,7 +282,7 @@ def sign_off(text: str) -> Mention | None:
     """The writer's name after a closing ("Regards,\\nAnn Lee", "Signed: T. Okwu, carer") or alone
     in the last block: a title, initials, a known first name or one word under a closing
     ("Cheers,\\nFolake"), so "Recruitment Officer" under "Yours sincerely" names no one."""
-    closings = list(_CLOSING_LINE.finditer(text))
+    closings = list(_CUES["closing_line"].finditer(text))
     c = _CUES["call_name"].search(text)  # "... text Gemma on 07700 ...": Gemma first named there
     c = c if c and text.find(c["name"]) == c.start("name") else None
     aged = None if patterns.FIRST_PERSON.search(text) else _AGED_SIGN.search(text)  # no 'I'

@@ -11,11 +11,6 @@ _CUES = lexicons.subject_cues()
 
 #: The number of a numbered placeholder ("[PERSON_2]" -> "2").
 _MASK_NUMBER = re.compile(r"[_ -]?(\d+)[\]>}]+$")
-#: Closing formulas of a letter or a post ("Kind regards", "Yours sincerely", "Cheers").
-CLOSING = (
-    r"Yours(?: sincerely| faithfully| truly)?|(?:Kind |Best |Warm )?[Rr]egards|Best(?: wishes)?|"
-    r"Sincerely|Thanks|Thank you|Cheers|Many thanks|With thanks|(?:With )?[Ll]ove|Take care"
-)
 #: A line opening with a greeting ("Dear", "Hi": word class greeting); GREETED: a greeting right
 #: before a name ("Dear Ms Okafor,", "Hi Ana"), the addressee's.
 GREETING = rf"(?:^|\n)[^\S\n]*(?:{lexicons.alternation('greeting')})"

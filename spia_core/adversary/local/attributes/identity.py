@@ -13,7 +13,6 @@ from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft, draft_name
 from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.mentions import overlaps
-from spia_core.adversary.local.patterns import CLOSING
 from spia_core.adversary.local.rules import rule
 from spia_core.model import Evidence
 from spia_core.text.casing import english_word
@@ -32,17 +31,8 @@ class NameChoice:
     source: str
 
 
-_NAME_WORDS = r"[A-Z][\w'’\-]+(?: (?:[A-Z]\.|[A-Z][\w'’\-]+)){0,2}"
-#: A name closing the text ("... Any advice welcome. Abdullahi", "Thanks,\nRina", "- Tú") or
-#: introducing its writer ("My name is Wanjiru and ...", "Kofi here!").
-_SIGNED = re.compile(  # "- Priya, 41, Leicester": the name before an age and/or a town
-    rf"(?:\A|\n|[.!?,)]\s+|[-–—~]\s*)(?!(?:{CLOSING})\b)(?P<name>{_NAME_WORDS})"
-    r"(?:[ \t]*,[ \t]*(?P<age>\d{1,3}))?(?:[ \t]*,[ \t]*(?P<place>[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+)?))?\s*[.!]?\s*\Z"  # noqa: E501
-)
-_INTRO = re.compile(
-    rf"\b(?:[Mm]y name is|[Tt]his is|I['’]m|I am) (?P<name>{_NAME_WORDS})(?=[,.!]| and\b)"
-    rf"|(?:\A|\n)(?P<name2>{_NAME_WORDS}) here\b"
-)
+#: A name closing the text ("- Priya, 41, Leicester"), or introducing its writer ("Kofi here!").
+_SIGNED, _INTRO = (lexicons.subject_cues()[k] for k in ("signed_name", "intro_name"))
 
 _ADDRESSED = re.compile(r"\byou,[ \t]*\Z", re.IGNORECASE)
 #: Words that close a post and are also recorded as given names (kin words, too: ", Mam.").

@@ -9,7 +9,7 @@ import re
 
 import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.mentions import Mention
-from spia_core.adversary.local.patterns import CLOSING, GREETING
+from spia_core.adversary.local.patterns import GREETING
 from spia_core.adversary.local.subjects.state import SubjectState
 
 _CUES = lexicons.subject_cues()
@@ -18,7 +18,7 @@ _ROLE_WORDS = {r.key for r in lexicons.roles()} | lexicons.words("role_noun")
 
 _GREETING = re.compile(rf"(?:{GREETING}|(?:^|\n)\s*(?:Attn|To)):?\s*$")  # "Hi X", "To: X"
 _SIGNED = re.compile(r"(?:\b(?:Signed|Signature|Sign-off)\s*:?|^[-–—~])\s*$", re.IGNORECASE)
-_CLOSING = re.compile(rf"(?:{CLOSING})\s*,?\s*$", re.IGNORECASE)
+_CLOSING = _CUES["closing_formula"]
 _TITLE = re.compile(rf"\b(?:{lexicons.alternation('honorific')})\.?\s*$")
 #: A slot's role: a field key ('Officer handling: XXX'), a role before ('The nurse, XXX,').
 _SLOT_ROLE = lexicons.subject_cues()["slot_role"]
