@@ -150,3 +150,47 @@ def test_here_at_an_employer_we(adversary: LocalAdversary) -> None:
 def test_everyday_british_job_words(adversary: LocalAdversary, text: str, job: str) -> None:
     jobs = [_value(s, "OCCUPATION").lower() for s in adversary.infer(text).subjects]
     assert any(job in j for j in jobs)
+
+
+def test_a_clause_with_no_parsed_subject_and_a_third_person_verb(adversary: LocalAdversary) -> None:
+    """Session 14: with no subject parsed, a verb in the third person ('is training', 'works'
+    read as a noun) belongs to the person whose stretch holds it, never to the writer."""
+    text = (
+        "Could you also thank my neighbour Tamsin, who lent us her ladder in March, is "
+        "training as a plumber, and fixed our tap?"
+    )
+    assert _value(_writer(adversary, text), "OCCUPATION") == ""
+    assert _value(_subject(adversary, text, "Tamsin"), "OCCUPATION") == "Plumber"
+    text = "My uncle works at Corwen Dairies. I drive a forklift most nights."
+    assert _value(_writer(adversary, text), "AFFILIATION") == ""
+    assert _value(_subject(adversary, text, "Uncle"), "AFFILIATION") == "Corwen Dairies"
+
+
+def test_an_age_opening_the_pronouns_sentence(adversary: LocalAdversary) -> None:
+    text = "I rang my granddad Alfie on Sunday. At 88 he still drives to the allotment."
+    assert _value(_subject(adversary, text, "Alfie"), "AGE") == "88"
+
+
+def test_a_college_year_gives_an_age_and_a_student(adversary: LocalAdversary) -> None:
+    text = "Our nephew Callum is a college sophomore in Ohio and loves it."
+    callum = _subject(adversary, text, "Callum")
+    assert (_value(callum, "AGE"), _value(callum, "OCCUPATION")) == ("19-20", "Student")
+
+
+@pytest.mark.parametrize(
+    ("text", "job"),
+    [
+        ("One of my patients, a plumber, brought me a cake on Friday.", "Plumber"),
+        ("Our Morag has just qualified as a dentist, we are so proud.", "Dentist"),
+    ],
+)
+def test_one_of_my_clients_and_our_with_a_name(adversary: LocalAdversary, text: str, job: str):
+    others = [
+        s for s in adversary.infer(text).subjects if "author of the text" not in s.description
+    ]
+    assert [_value(s, "OCCUPATION") for s in others] == [job]
+
+
+def test_a_business_named_with_a_possessive_is_no_person(adversary: LocalAdversary) -> None:
+    text = "I get our bread from Hendry's Bakeries on the corner, and it is always fresh."
+    assert [s for s in adversary.infer(text).subjects if "Hendry" in s.description] == []

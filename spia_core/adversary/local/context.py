@@ -112,10 +112,11 @@ def build_segments(ctx: DocContext) -> None:
         owner = fits and ctx.text.startswith(("'s", "’s"), fits[0][1])  # "the neighbour's fence"
         if (target := ((known if owner else []) or fits or [(0, 0, None)])[0][2]) is None:
             continue
-        _, sent_end = ctx.sentence_of(pos)
+        s0, sent_end = ctx.sentence_of(pos)
+        s0 = s0 if pos - s0 < 30 and (k == 0 or refs[k - 1][0] < s0) else pos  # "At 93 she"
         nxt = bisect.bisect_right(starts, pos)
         stop = min(sent_end, refs[nxt][0] if nxt < len(refs) else len(ctx.text))
-        out[id(target)].append(Segment(pos, max(stop, m.end()), "pronoun"))
+        out[id(target)].append(Segment(s0, max(stop, m.end()), "pronoun"))
     # A note about one person ("Patient: Ann Lee\nSeen today. Retired teacher.") with no "I" in
     # it: a sentence that names no one is about the person its first line names.
     head = ctx.text.find("\n")

@@ -29,6 +29,7 @@ NUMBER_WORDS |= {f"{t}-{u}": v + i for t, v in _TENS.items() for i, u in enumera
 _DECADES = {w: int(v) for w, v in lexicons.word_map("decade").items()}  # "forties" -> 40
 _ORDINALS = {w: int(v) for w, v in lexicons.word_map("ordinal").items()}  # "third" -> 3
 _SCHOOL = {"freshman": 14, "sophomore": 15, "junior": 16, "senior": 17, "kindergarten": 5}
+_SCHOOL |= {f"college {k}": v + 4 for k, v in list(_SCHOOL.items())[:4]}  # sophomore: 19-20
 _TEACH = re.compile(r"\bteach(?:es|ing)?\b", re.I)  # "I teach in Year 5": the pupils' age
 #: "class of 2010" (school leavers are about 18), "born in '88", "Class of '05".
 _CLASS_OF = re.compile(r"\b[Cc]lass of (?:(?P<y4>(?:19|20)\d\d)|['’](?P<y2>\d\d))\b")

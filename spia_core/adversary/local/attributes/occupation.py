@@ -93,6 +93,7 @@ def _speaker(ctx: DocContext, tok: Any) -> Draft | None:
     return memo[tok.i] if tok.i in memo else memo.setdefault(tok.i, _clause_subject(ctx, tok))
 
 
+_THIRD_VERB = re.compile(r"(?!was\b)[a-z]*[^s']s")  # 'is', 'has', 'works': no 'I' as its subject
 _CLIMB = {"attr", "pobj", "prep", "conj", "acomp", "appos", "xcomp", "advcl"}  # "X used to be"
 
 
@@ -105,6 +106,9 @@ def _clause_subject(ctx: DocContext, tok: Any) -> Draft | None:
     if "relcl" in (verb.dep_, tok.dep_):  # "my wife, who teaches / works as": the noun's
         return _named(ctx, (tok if tok.dep_ == "relcl" else verb).head)
     subj = next((c for c in verb.children if c.dep_.startswith("nsubj") and _line(c, verb)), None)
+    aux = [verb.lower_, *(c.lower_ for c in verb.children if c.dep_ == "aux")]  # "is training"
+    if subj is None and any(map(_THIRD_VERB.fullmatch, aux)) and (h := _pronoun_holder(ctx, tok)):
+        return h  # no 'I': "My aunt works at X" ('works' a noun), "Ann, who ..., is training as"
     if subj is None or subj.lower_ in {"i", "me", "we"}:  # "Been a nurse for ten years."
         return next((d for d in ctx.drafts if d.is_author), None)
     if subj.text.lower() == "you":  # a letter's "you have been a driver": the greeted addressee
@@ -118,9 +122,11 @@ def _clause_subject(ctx: DocContext, tok: Any) -> Draft | None:
     return _named(ctx, subj) or _named(ctx, appos)
 
 
-def _pronoun_holder(ctx: DocContext, tok: Any) -> Draft | None:
-    segs = ((d, g) for d in ctx.drafts for g in ctx.segs(d) if g.via == "pronoun")
-    return next((d for d, g in segs if g.start <= tok.idx < g.end), None)
+def _pronoun_holder(ctx: DocContext, tok: Any) -> Draft | None:  # latest stretch, no 'I' after
+    at = [(g.start, d) for d in ctx.drafts for g in ctx.segs(d) if g.start <= tok.idx < g.end]
+    s, d = max(at, key=lambda x: x[0], default=(0, None))
+    mine = d is None or d.is_author or _FIRST_PERSON_ANY.search(ctx.text, s + 1, tok.idx)
+    return None if mine else d
 
 
 def _line(a: Any, b: Any) -> bool:
@@ -223,7 +229,8 @@ def _affiliations(ctx: DocContext, d: Draft, tok: Any) -> list[Finding]:
         return [rule("work.org_named").find(org[0], [ctx.ev(org[1], org[2])])]
     poss = next((c for c in head.children if c.dep_ == "poss"), head)  # "her team at X"
     theirs = poss.lower_ in {"his", "her"} and _pronoun_holder(ctx, poss) is d
-    mine = d.is_author and poss.lower_ in {"my", "our"}
+    kin = any(m.start == poss.idx for o in ctx.drafts if not o.is_author for m in o.mentions)
+    mine = d.is_author and poss.lower_ in {"my", "our"} and not kin  # not "My aunt works at X"
     if not (mine or theirs) and _speaker(ctx, head) is not d:
         return []
     return [rule("work.org").find(org[0], [ctx.ev(org[1], org[2])], certainty=3)]

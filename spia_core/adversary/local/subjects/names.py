@@ -121,6 +121,9 @@ def _why_not(st: SubjectState, m: Mention) -> str:
             return "facility or firm name (head word)"
         thing = people.modifies_noun(st.tokens, st.token_at(m.end), m, st.text)
         return "modifies a common noun (a product or brand)" if thing else ""
+    shop = re.match(r"['’]s ([A-Z][a-z]+)", st.text[m.end : m.end + 40])  # "Barlow's Bakeries"
+    if shop and lexicons.fold(shop[1]) in lexicons.words("org_head"):
+        return "a business named with its owner's possessive"
     if len(words) == 1 and name.lower() in lexicons.words("not_a_name_word"):
         return "a language, holiday, weekday or farewell word"
     known = lexicons.fold(words[0]) in lexicons.first_names() and len(words) > 1
