@@ -78,3 +78,23 @@ def test_a_name_mostly_male_worldwide_is_not_made_female_by_the_us_census(
     text = "Present: Karol Nowak (chair), Ruth Mensah (treasurer).\nKarol opened the meeting."
     assert _value(adversary, text, "karol", "SEX") != "Female"
     assert _value(adversary, text, "ruth", "SEX") == "Female"
+
+
+def test_a_statement_opening_i_comma_name_names_the_writer(adversary: LocalAdversary) -> None:
+    text = "I, Marta Quist, of 9 Pond Road, make this claim for storm damage to my garage roof."
+    subjects = adversary.infer(text).subjects
+    assert len(subjects) == 1 and _value(adversary, text, "author", "NAME") == "Marta Quist"
+    masked = "I, [NAME], of [ADDRESS], make this claim for storm damage to my garage roof."
+    assert len(adversary.infer(masked).subjects) == 1
+
+
+def test_a_school_year_before_parents_is_a_label_not_a_count(adversary: LocalAdversary) -> None:
+    text = "Many thanks to the Year 4 parents who baked for the spring fair. I sold the raffle."
+    assert not any("parent" in s.description.lower() for s in adversary.infer(text).subjects)
+    counted = "My 3 sisters and I baked for the spring fair."
+    assert sum("sister" in s.description.lower() for s in adversary.infer(counted).subjects) == 3
+
+
+def test_a_job_word_in_the_greeting_is_the_addressees(adversary: LocalAdversary) -> None:
+    text = "Dear Store Manager,\nI bought a kettle from you last week and it leaks. Please refund."
+    assert _value(adversary, text, "author", "OCCUPATION") == ""

@@ -101,6 +101,10 @@ class Gazetteer:
                 old = self.places.get(key)
                 if old is None or (not old.is_country and old.population < place.population):
                     self.places[key] = place
+        for region, country in word_map("region").items():  # "Cornwall": a UK county, before
+            old = self.places.get(key := fold(region))  # a Canadian town of 48,821
+            if key not in noise and (not old or (not old.is_country and old.population < 3e5)):
+                self.places[key] = Place(region, country, population=10**6)
 
     def country(self, name: str) -> str:
         """The country called ``name``, '' when ``name`` names no country."""

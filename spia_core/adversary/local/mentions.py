@@ -468,7 +468,9 @@ def _kin_regex() -> re.Pattern[str]:
         r"(?:(?:Mr|Mrs|Ms|Dr)\.? )?[A-Z][\w\-]+['’]s|\[PERSON(?:_\d+)?\]['’]s|a|an|A|An|[Yy]our"
     )
     return re.compile(
-        rf"(?:\b(?P<anchor>{anchor})\s+)?(?:(?<![\w-])(?P<num>{nums})\s+)?(?:(?:(?!(?:and|or|the)\b)"
+        rf"(?:\b(?P<anchor>{anchor})\s+)?(?:(?<![\w-])(?<!(?:[Yy]ear|[Ff]orm|[Ww]ard) )"
+        r"(?<!(?:[Gg]rade|[Cc]lass) )"  # "the Year 6 parents": a label, not a count
+        rf"(?P<num>{nums})\s+)?(?:(?:(?!(?:and|or|the)\b)"
         rf"[a-z]+|[\w\-]+-year-old)\s+){{0,2}}?(?P<kin>{kin})\b"
         r"(?!\s+(?:brother|sister|girl|boy|son|daughter)s?\b)"  # 'twin girls': girls, not a twin
     )

@@ -14,7 +14,8 @@ _CUES = lexicons.subject_cues()
 
 
 def self_intro_mask(st: SubjectState) -> None:
-    """Pass: 'I am [NAME]', 'it's [PERSON] here' is the writer (not "I'm [PERSON]'s mum")."""
+    """Pass: 'I am [NAME]', 'I, [NAME], of', 'it's [PERSON] here' is the writer (not "I'm
+    [PERSON]'s mum")."""
     for p in st.person_mentions() if st.author is not None else []:
         after = re.match(r"\s*(?:(['’]s)\b|,?\s*(?:my|our|his|her|their|the)\b)", st.text[p.end :])
         intro = _INTRO.search(st.text[max(0, p.start - 16) : p.start])
@@ -27,7 +28,7 @@ def self_intro_mask(st: SubjectState) -> None:
 
 
 _I_AM = re.compile(r"\bI(?: am|['’]m| was)\s+\Z")
-_INTRO = re.compile(r"\b(?:(?P<i>I am|I['’]m|[Mm]y name is)|[Tt]his is|[Ii]t['’]s|[Ii]t is)\s*\Z")
+_INTRO = re.compile(r"\b(?:(?P<i>I am|I['’]m|I,|[Mm]y name is)|[Tt]his is|[Ii]t(?:['’]s| is))\s*\Z")
 
 _BODY = lexicons.alternation("facility_head", "team_noun", "org_head")
 _OUR_BODY = re.compile(rf"[Oo]ur (?:[A-Z][\w'’-]+ )+(?:{_BODY})s?\b")
