@@ -98,3 +98,16 @@ def test_a_school_year_before_parents_is_a_label_not_a_count(adversary: LocalAdv
 def test_a_job_word_in_the_greeting_is_the_addressees(adversary: LocalAdversary) -> None:
     text = "Dear Store Manager,\nI bought a kettle from you last week and it leaks. Please refund."
     assert _value(adversary, text, "author", "OCCUPATION") == ""
+
+
+def test_an_age_and_sex_after_my_in_a_post_title_are_the_writers(adversary: LocalAdversary) -> None:
+    text = "My (33F) boyfriend (35M) forgot my birthday again. Should I say something?"
+    assert _value(adversary, text, "author", "AGE") == "33"
+    assert _value(adversary, text, "author", "SEX") == "Female"
+    assert _value(adversary, text, "boyfriend", "AGE") == "35"
+
+
+def test_children_of_a_mum_named_after_shes_are_hers(adversary: LocalAdversary) -> None:
+    text = "My cousin borrowed my drill again. She's a busy mum of three, but still."
+    kids = [s.description for s in adversary.infer(text).subjects if "Child" in s.description]
+    assert len(kids) == 3 and not any("of the author" in k.lower() for k in kids)

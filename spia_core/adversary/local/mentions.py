@@ -468,7 +468,8 @@ def _kin_regex() -> re.Pattern[str]:
         r"(?:(?:Mr|Mrs|Ms|Dr)\.? )?[A-Z][\w\-]+['’]s|\[PERSON(?:_\d+)?\]['’]s|a|an|A|An|[Yy]our"
     )
     return re.compile(
-        rf"(?:\b(?P<anchor>{anchor})\s+)?(?:(?<![\w-])(?<!(?:[Yy]ear|[Ff]orm|[Ww]ard) )"
+        rf"(?:\b(?P<anchor>{anchor})\s+(?P<own>\(\d\d ?[MFmf]\)\s+)?)?"  # "My (29F) husband"
+        r"(?:(?<![\w-])(?<!(?:[Yy]ear|[Ff]orm|[Ww]ard) )"
         r"(?<!(?:[Gg]rade|[Cc]lass) )"  # "the Year 6 parents": a label, not a count
         rf"(?P<num>{nums})\s+)?(?:(?:(?!(?:and|or|the)\b)"
         rf"[a-z]+|[\w\-]+-year-old)\s+){{0,2}}?(?P<kin>{kin})\b"
@@ -488,7 +489,7 @@ def _possessed_kin(text: str) -> list[Mention]:
     for m in _kin_regex().finditer(text):
         word, ks = m.group("kin"), m.start("kin")
         kin = kinmap[word]
-        anchor, start = (m.group("anchor") or "").lower(), m.start()
+        anchor, start = (m.group("anchor") or "").lower(), m.end("own") if m["own"] else m.start()
         own = list(re.finditer(r"\b(?:my|his|her|our|their|your)\s", m.group(0), re.I))
         if not anchor and own:  # "said her great-granddaughter": the last possessive, from it on
             anchor, start = own[-1][0].strip().lower(), start + own[-1].start()

@@ -30,7 +30,7 @@ def _author_self(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
     for m in _SELF.finditer(ctx.text):
         s, e = m.span()
-        if ctx.is_masked(s, e) or _POSSESSIVE.search(m.group(0)):
+        if ctx.is_masked(s, e) or _POSSESSIVE.search(m.group(0).removeprefix("My (")):
             continue
         s0, _ = ctx.sentence_of(s)
         before = ctx.text[max(s0, s - 25) : s]
