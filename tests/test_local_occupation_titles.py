@@ -347,3 +347,15 @@ def test_a_child_at_work_is_not_unemployed() -> None:
 )
 def test_an_informal_title_is_written_as_the_taxonomy_label(post: str, job: str) -> None:
     assert _author(post, "OCCUPATION").startswith(job)
+
+
+def test_a_job_in_a_sentence_about_years_ago_ranks_below_the_job_held_now() -> None:
+    post = (
+        "Eight years ago I began my first week as a hotel porter. "
+        "Now I'm a florist with my own shop and I still carry heavy boxes."
+    )
+    assert _author(post, "OCCUPATION") == "Florist"
+
+
+def test_an_acronym_in_a_stated_title_keeps_its_capitals() -> None:
+    assert _author("Since March I'm a senior IT manager at a bank.", "OCCUPATION") == "IT manager"

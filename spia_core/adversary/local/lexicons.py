@@ -238,6 +238,8 @@ def job_label(surface: str) -> str:
     job, word = hit
     if len(word) <= 3 or surface.strip().isupper() or word in words("informal_title"):
         return job.occupation
+    caps = {w.lower() for w in surface.split() if w.isupper() and len(w) > 1}  # "UX designer"
+    word = " ".join(w.upper() if w in caps else w for w in word.split())
     return word[:1].upper() + word[1:]
 
 

@@ -344,7 +344,8 @@ def _held_before(tok: Any) -> bool:
     verb = tok.head.head if tok.dep_ == "pobj" else tok.head
     up = verb.head.lower_ if verb.dep_ == "xcomp" else ""  # "used to be a cook"
     aux = {c.lower_ for c in verb.children if c.dep_ == "aux"} | {up}
-    return "used" in aux or (verb.lower_ in _words("held_before") and not aux & _words("have"))
+    held = verb.lower_ in _words("held_before") and not aux & _words("have")
+    return held or "used" in aux or any(t.lower_ == "ago" for t in tok.sent)  # "years ago, as a"
 
 
 def _after_work_verb(tok: Any) -> bool:
