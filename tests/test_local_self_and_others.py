@@ -111,3 +111,15 @@ def test_children_of_a_mum_named_after_shes_are_hers(adversary: LocalAdversary) 
     text = "My cousin borrowed my drill again. She's a busy mum of three, but still."
     kids = [s.description for s in adversary.infer(text).subjects if "Child" in s.description]
     assert len(kids) == 3 and not any("of the author" in k.lower() for k in kids)
+
+
+def test_a_relative_in_a_quote_followed_by_she_said_is_the_speakers(
+    adversary: LocalAdversary,
+) -> None:
+    text = (
+        "Retired baker Ada Moss, 81, has knitted 400 hats for the ward. "
+        '"My granddaughter was born there," she said.'
+    )
+    descriptions = [s.description.lower() for s in adversary.infer(text).subjects]
+    assert any("granddaughter of ada moss" in d for d in descriptions)
+    assert not any("author" in d for d in descriptions)

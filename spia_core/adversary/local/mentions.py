@@ -477,6 +477,7 @@ def _kin_regex() -> re.Pattern[str]:
     )
 
 
+_SAID = re.compile(r"\s*(s?he) (?:said|says|added|told|explained|recalled)\b", re.I)
 #: Names or person masks listed right after a plural kin word ("our kids, Ella (7) and Rose").
 _ITEM = r"(?:[A-Z][a-z]+|\[[A-Z]+(?:_\d+)?\])(?:\s*\(\d{1,2}\))?"
 _NAMED_LIST = re.compile(rf",?\s+{_ITEM}(?:(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*){_ITEM})+")
@@ -485,7 +486,7 @@ _NAMED_LIST = re.compile(rf",?\s+{_ITEM}(?:(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)
 def _possessed_kin(text: str) -> list[Mention]:
     """'his wife', 'the applicant's son', 'my four wonderful kids', 'two daughters'."""
     out: list[Mention] = []
-    kinmap = lexicons.kin_words()
+    kinmap, quotes = lexicons.kin_words(), [q.span() for q in QUOTE_SPANS.finditer(text)]
     for m in _kin_regex().finditer(text):
         word, ks = m.group("kin"), m.start("kin")
         kin = kinmap[word]
@@ -493,6 +494,9 @@ def _possessed_kin(text: str) -> list[Mention]:
         own = list(re.finditer(r"\b(?:my|his|her|our|their|your)\s", m.group(0), re.I))
         if not anchor and own:  # "said her great-granddaughter": the last possessive, from it on
             anchor, start = own[-1][0].strip().lower(), start + own[-1].start()
+        q = next((e for s, e in quotes if s < ks < e), 0)  # '"... for my son," she said': hers
+        if anchor in {"my", "our"} and (said := _SAID.match(text, q) if q else None):
+            anchor = "her" if said[1].lower() == "she" else "his"
         prev = out[-1] if out else None
         listed = prev and prev.anchor not in {"", "a", "an"} and not prev.plural
         gap = text[prev.end : m.start("num") if m["num"] else ks] if prev else ""
