@@ -123,3 +123,11 @@ def test_a_relative_in_a_quote_followed_by_she_said_is_the_speakers(
     descriptions = [s.description.lower() for s in adversary.infer(text).subjects]
     assert any("granddaughter of ada moss" in d for d in descriptions)
     assert not any("author" in d for d in descriptions)
+
+
+def test_a_masked_count_of_someone_elses_children_is_not_the_writers(
+    adversary: LocalAdversary,
+) -> None:
+    text = "My neighbour is lovely, but she's a busy [DEM] of [QUANTITY] and never home."
+    subjects = adversary.infer(text).subjects
+    assert not any("child" in s.description.lower() for s in subjects)

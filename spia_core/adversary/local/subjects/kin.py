@@ -11,6 +11,7 @@ import spia_core.adversary.local.rules as rules
 from spia_core.adversary.local.draft import Draft, draft_prior_sex
 from spia_core.adversary.local.mentions import MASKED_CHILDREN, Mention
 from spia_core.adversary.local.names import is_given_name
+from spia_core.adversary.local.patterns import THIRD_COPULA
 from spia_core.adversary.local.subjects.state import SubjectState
 
 _CUES = lexicons.subject_cues()
@@ -213,7 +214,8 @@ def masked_counts(st: SubjectState) -> None:
     for m in _CUES["masked_count"].finditer(st.text):
         taken = any(k.start <= m.start() < k.end for k in st.all_mentions() if k.kind != "author")
         lead = re.fullmatch(r"\W*(?:[A-Z][a-z]+ )?(?:[Aa] )?", st.text[: m.start()])
-        if taken or st.legal or not (st.author or lead):
+        third = THIRD_COPULA.search(st.text, max(0, m.start() - 60), m.start())  # "she's a"
+        if taken or st.legal or third or not (st.author or lead):
             continue
         (st.author or st.new(Mention(0, 0, "", "author"))).is_author = True  # 'Mum of ...' opening
         word = m.group("noun").split()[-1] if m.group("noun") else ""
