@@ -154,7 +154,7 @@ def _org_words(obj: Any) -> list[Any]:
                 end += 2
                 continue
             break
-        if nxt.text[:1].isupper() and not nxt.is_sent_start:
+        if nxt.text[:1].isupper() and not nxt.is_sent_start and nxt.text != "I":  # "X I'm"
             end += 1
             continue
         break
@@ -210,7 +210,8 @@ _SERVED = re.compile(r"[^.!?]*?\b(?:for|they|who)\s+\w+(?:ed|ing)\s+(?:\w+\s+)?(
 def _affiliations(ctx: DocContext, d: Draft, tok: Any) -> list[Finding]:
     """AFFILIATION from 'I joined <Org>', '<work word / job verb> at|for|with <Org>'."""
     joined = tok.lower_ in {"joined", "join", "joining"}
-    if not joined and (tok.lower_ not in {"at", "for", "with"} or tok.dep_ != "prep"):
+    preps = {"at", "for", "with"} | ({"of"} if tok.head.lower_ in _words("member_heads") else set())
+    if not joined and (tok.lower_ not in preps or tok.dep_ != "prep"):  # "a member of X"
         return []
     obj = next((c for c in tok.children if c.dep_ == ("dobj" if joined else "pobj")), None)
     head = tok if joined else tok.nbor(-1) if tok.i and tok.nbor(-1).text == "Here" else tok.head
@@ -655,7 +656,7 @@ def _job_tokens(doc: Any) -> list[tuple[Any, str]]:
             out.append((tok, "study"))
         elif (rule_id := _pattern(tok)) is not None:
             out.append((tok, rule_id))
-        elif low in {"at", "for", "with", "joined", "join", "joining"} | _BUILD or (
+        elif low in {"at", "for", "with", "joined", "join", "joining", "of"} | _BUILD or (
             (_agent_of(low) or low in _words("run_verbs"))
             and any(c.dep_ == "dobj" or c.lower_ == "at" for c in tok.children)
         ):
