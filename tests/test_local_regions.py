@@ -23,3 +23,9 @@ def test_a_region_named_alone_gives_the_writers_country(adversary: LocalAdversar
     author = adversary.infer(text).subjects[0]
     location = next(p.keyword for p in author.piis if p.tag == "LOCATION")
     assert location.endswith("United Kingdom")
+
+
+def test_a_hashtag_of_a_big_city_places_the_writer(adversary: LocalAdversary) -> None:
+    text = "I finally found a decent flat white near the office. #Toronto #mondays"
+    author = adversary.infer(text).subjects[0]
+    assert next(p.keyword for p in author.piis if p.tag == "LOCATION") == "Toronto / Canada"

@@ -234,6 +234,9 @@ def _vote_state_names(b: _Ballot) -> None:
         b.vote(gaz.country(m.group("c")), 1.5, m.start("c"), m.end("c"))
 
 
+_HASHTAG_PLACE = re.compile(r"#([A-Z][a-z]+(?:[A-Z][a-z]+)?)\b")
+
+
 def _vote_places(b: _Ballot) -> None:
     """Country cues (laws, currencies; none in a person's name), unmasked cities, NER places."""
     ctx, text, gaz, dem = b.ctx, b.ctx.text, lexicons.gazetteer(), lexicons.demonyms()
@@ -245,6 +248,10 @@ def _vote_places(b: _Ballot) -> None:
     trip = _CUES["travel_to"]  # 'a week in Porto', 'flew to Oslo': no vote
     for s, e, place in _unmasked_cities(ctx):
         b.cities += [] if trip.search(text[max(0, s - 60) : s]) else [(place, s, e)]
+    for m in _HASHTAG_PLACE.finditer(text):  # "#Lyon", "#NewYork": a big city or a country
+        place = gaz.lookup(name := re.sub(r"(?<=[a-z])(?=[A-Z])", " ", m[1]))  # as spelt there
+        if place and place.name == name and place.population >= 2e5:
+            b.cities.append((place, m.start(1), m.end(1)))
     for s, e, label in ctx.ents:
         if label in {"GPE", "LOC"} and not trip.search(text[max(0, s - 60) : s]):
             if (place := gaz.lookup(text[s:e])) is not None:

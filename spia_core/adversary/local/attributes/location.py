@@ -321,7 +321,7 @@ def phone_prefix(ctx: DocContext, d: Draft) -> list[Finding]:
 
 def _placed(ctx: DocContext, s: int, e: int) -> bool:
     """A city named as a place: after a preposition (_PREP) or as a noun's modifier."""
-    if _PREP.search(ctx.text, max(0, s - 25), s):
+    if _PREP.search(ctx.text, max(0, s - 25), s) or ctx.text[s - 1 : s] == "#":
         return True
     span = None if ctx.doc is None else ctx.doc.char_span(s, e, alignment_mode="expand")
     return span is not None and span[-1].dep_ == "compound"
