@@ -214,7 +214,8 @@ class LocalAdversary:
             piis = stage.choose(stage.candidates(ctx, d, _role_phrase))
             for p in piis:  # a value read across a line break ("Head of Science\n\n") is one line
                 p.keyword = " ".join(p.keyword.split())
-            subjects.append(Subject(id=i, description=_describe(d, i, piis, ctx), piis=piis))
+            if not d.tentative or any(p.certainty >= 2 and p.tag != "SEX" for p in piis):
+                subjects.append(Subject(id=i, description=_describe(d, i, piis, ctx), piis=piis))
         progress.report(len(drafts), len(drafts), "people")
         t2 = time.perf_counter()
         trace = {

@@ -25,6 +25,7 @@ class Draft:
     kin: str = ""
     anchor: Draft | None = None
     is_author: bool = False
+    tentative: bool = False  # a writer assumed where nobody was found (dropped if nothing is said)
     codes: list[CodeHit] = field(default_factory=list)
     child_index: int = 0
     child_count: int = 0

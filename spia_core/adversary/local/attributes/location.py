@@ -240,6 +240,9 @@ def _unknown_town(ctx: DocContext, raw: str, start: int, verb: str) -> str:
     return f"{name} / {ctx.country}"
 
 
+_MOVERS = lexicons.words("mover") | lexicons.kin_words().keys()  # "my family moved to X"
+
+
 def residence(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
     cues = (_CUES["reside"], _CUES["self_place"], _ORG_TOWN)
@@ -250,6 +253,15 @@ def residence(ctx: DocContext, d: Draft) -> list[Finding]:
         ev = [ctx.ev(off + m.start(), off + m.end())]
         verb = (m.groupdict().get("verb") or "").lower()
         cert = int(lexicons.word_map("residence_verb").get(verb, 3))
+        vt = ctx.doc.char_span(off + m.start("verb"), off + m.end("verb")) if ctx.doc else None
+        subj = next((c for c in vt.root.children if c.dep_ == "nsubj"), None) if vt else None
+        if (
+            subj
+            and subj.text.isalpha()
+            and not (subj.ent_type_ or subj.lower_ in _MOVERS)
+            and not [c for c in subj.children if c.lower_ in _MOVERS]
+        ):
+            continue  # "The market moved to Leeds": a thing's new place, not a person's
         if raw.startswith("[") or ctx.is_masked(off + m.start("place"), off + m.end("place")):
             continue
         if lexicons.fold(raw.split()[0]) in lexicons.words("month"):
