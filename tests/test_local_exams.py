@@ -18,3 +18,10 @@ def test_an_exam_passed_on_the_first_try_is_no_studying_status() -> None:
 
 def test_an_exam_on_a_weekday_still_says_student() -> None:
     assert _job("My geography exam is on Thursday and I have not revised at all.")[0] == "Student"
+
+
+def test_a_doctor_of_philosophy_is_a_degree_not_a_job() -> None:
+    post = "So proud to be a Doctor of Philosophy at last! Six years of soil samples, done."
+    author = LocalAdversary().infer(post).subjects[0]
+    values = {p.tag: p.keyword for p in author.piis if p.keyword}
+    assert values.get("EDUCATION") == "PhD" and values.get("OCCUPATION") != "Doctor"

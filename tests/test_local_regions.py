@@ -29,3 +29,12 @@ def test_a_hashtag_of_a_big_city_places_the_writer(adversary: LocalAdversary) ->
     text = "I finally found a decent flat white near the office. #Toronto #mondays"
     author = adversary.infer(text).subjects[0]
     assert next(p.keyword for p in author.piis if p.tag == "LOCATION") == "Toronto / Canada"
+
+
+def test_a_school_system_picks_the_country_of_a_town_named_in_several(
+    adversary: LocalAdversary,
+) -> None:
+    text = "Got my GCSE results this morning! Hoping for sixth form at the college in Durham."
+    author = adversary.infer(text).subjects[0]
+    location = next(p.keyword for p in author.piis if p.tag == "LOCATION")
+    assert location.endswith("United Kingdom")
