@@ -214,7 +214,7 @@ class LocalAdversary:
             piis = stage.choose(stage.candidates(ctx, d, _role_phrase))
             for p in piis:  # a value read across a line break ("Head of Science\n\n") is one line
                 p.keyword = " ".join(p.keyword.split())
-            if not d.tentative or any(p.certainty >= 2 and p.tag != "SEX" for p in piis):
+            if not d.tentative or any(p.certainty >= 3 and p.tag != "SEX" for p in piis):
                 subjects.append(Subject(id=i, description=_describe(d, i, piis, ctx), piis=piis))
         progress.report(len(drafts), len(drafts), "people")
         t2 = time.perf_counter()

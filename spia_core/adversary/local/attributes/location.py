@@ -253,12 +253,12 @@ def residence(ctx: DocContext, d: Draft) -> list[Finding]:
         ev = [ctx.ev(off + m.start(), off + m.end())]
         verb = (m.groupdict().get("verb") or "").lower()
         cert = int(lexicons.word_map("residence_verb").get(verb, 3))
-        vt = ctx.doc.char_span(off + m.start("verb"), off + m.end("verb")) if ctx.doc else None
+        vt = ctx.doc and verb and ctx.doc.char_span(off + m.start("verb"), off + m.end("verb"))
         subj = next((c for c in vt.root.children if c.dep_ == "nsubj"), None) if vt else None
         if (
             subj
             and subj.text.isalpha()
-            and not (subj.ent_type_ or subj.lower_ in _MOVERS)
+            and not (subj.ent_type_ or subj.lower_ in _MOVERS or ctx.mentioned(subj.idx))
             and not [c for c in subj.children if c.lower_ in _MOVERS]
         ):
             continue  # "The market moved to Leeds": a thing's new place, not a person's

@@ -84,6 +84,6 @@ def find_subjects(
     if decisions is not None:
         decisions.extend(st.decisions)
     alive = [d for d in st.drafts if d.alive and (d.mentions or d.codes or d.is_author)]
-    if not alive and st.english and not st.legal:  # "Took the kids to ...": a writer, kept if
-        alive = [Draft(is_author=True, tentative=True)]  # something is inferred of them
+    if not alive and st.english and not st.legal:  # "Proud Scot, living in ...": a writer, kept
+        alive = [Draft(is_author=True, tentative=True)]  # if a fact of certainty >= 3 is found
     return sorted(alive, key=_order)
