@@ -253,7 +253,8 @@ def residence(ctx: DocContext, d: Draft) -> list[Finding]:
         ev = [ctx.ev(off + m.start(), off + m.end())]
         verb = (m.groupdict().get("verb") or "").lower()
         cert = int(lexicons.word_map("residence_verb").get(verb, 3))
-        vt = ctx.doc and verb and ctx.doc.char_span(off + m.start("verb"), off + m.end("verb"))
+        moved = verb in {"moved", "relocated"} and ctx.doc  # "the market moved to Leeds": no home
+        vt = moved and ctx.doc.char_span(off + m.start("verb"), off + m.end("verb"))
         subj = next((c for c in vt.root.children if c.dep_ == "nsubj"), None) if vt else None
         if (
             subj
@@ -261,7 +262,7 @@ def residence(ctx: DocContext, d: Draft) -> list[Finding]:
             and not (subj.ent_type_ or subj.lower_ in _MOVERS or ctx.mentioned(subj.idx))
             and not [c for c in subj.children if c.lower_ in _MOVERS]
         ):
-            continue  # "The market moved to Leeds": a thing's new place, not a person's
+            continue  # a thing's new place, not a person's
         if raw.startswith("[") or ctx.is_masked(off + m.start("place"), off + m.end("place")):
             continue
         if lexicons.fold(raw.split()[0]) in lexicons.words("month"):
