@@ -288,11 +288,10 @@ def sign_off(text: str) -> Mention | None:
     aged = None if patterns.FIRST_PERSON.search(text) else _AGED_SIGN.search(text)  # no 'I'
     if (m := closings[-1] if closings else _CUES["last_block"].search(text) or aged or c) is None:
         return None
-    role, kin = m.groupdict().get("role"), lexicons.kin_words()  # "Signed: Ann Lee (mother)"
+    role, kin = (m.groupdict().get("role") or "") * ("(" not in m[0]), lexicons.kin_words()
     if role and not (role[:1].isupper() or lexicons.job_label(role.split()[-1]) or role in kin):
         return None  # "Thanks, Tom, see you soon": no job after the name
-    raw = m.group("name")
-    name = clean_name(raw)
+    name = clean_name(raw := m.group("name"))
     titled = name != raw or re.match(r"[A-Z]\. ?\S", name)  # a title or initials ("J. R. Lee")
     word = re.fullmatch(r"[A-Z][a-z]+", name) and lexicons.fold(name) not in lexicons.common_words()
     said = re.search(r"[A-Za-z]", text[m.start() : m.start("name")])  # a closing word, no dash
@@ -325,8 +324,7 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
         firsts.insert(0, Mention(m.start(group), m.end(group), raw, "author"))
     elif not form:
         name = handle_to_name(raw) if re.search(r"[_.\d@[]|^\S+$", raw) else clean_name(raw)
-        if "@" in raw:
-            name = handle_name(raw) or name
+        name = ("@" in raw and handle_name(raw)) or name
         names.append(Mention(m.start(group), m.end(group), raw, "handle", name=name))
     hm = patterns.HANDLE.match(text, len(text) - len(text.lstrip()))
     generic = hm and {lexicons.fold(t) for t in handle_tokens(hm[0])} <= handle_words()  # @user12
@@ -354,7 +352,8 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
     nation = intro is not None and lexicons.fold(intro.group("name")) in lexicons.demonyms()
     if intro and known and not nation:  # "I'm Irish": a nationality, not a name
         names.append(Mention.at(intro, "handle", "name", name=intro.group("name")))
-    return firsts, names + [s for s in [sign_off(text)] if s is not None]
+    quoted = next((m.start() for m in _CUES["voice"].finditer(text) if m["wrote"]), None)
+    return firsts, names + [s for s in [sign_off(text[:quoted])] if s is not None]
 
 
 #: A capitalised modifier before a role ("the İzmir Public Prosecutor", "[LOC] Governor").

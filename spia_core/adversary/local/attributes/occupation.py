@@ -110,7 +110,7 @@ def _clause_subject(ctx: DocContext, tok: Any) -> Draft | None:
     if subj is None and any(map(_THIRD_VERB.fullmatch, aux)) and (h := _pronoun_holder(ctx, tok)):
         return h  # no 'I': "My aunt works at X" ('works' a noun), "Ann, who ..., is training as"
     if subj is None or subj.lower_ in {"i", "me", "we"}:  # "Been a nurse for ten years."
-        return next((d for d in ctx.drafts if d.is_author), None)
+        return (subj and _named(ctx, subj)) or next((d for d in ctx.drafts if d.is_author), None)
     if subj.text.lower() == "you":  # a letter's "you have been a driver": the greeted addressee
         greeted = (
             d for d in ctx.drafts if "recipient" in d.roles or GREETED.search(ctx.text, 0, d.first)

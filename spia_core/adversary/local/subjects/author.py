@@ -39,7 +39,7 @@ def link_author(st: SubjectState) -> None:
         return  # no first person, header or sign-off the engine can read
     legal = st.legal or bool(st.with_role("applicant"))
     # a code (e-mail, phone) makes a writer unless the text is about named people (a news item)
-    post_like = (st.codes and not any(d.alive and d.names for d in st.drafts)) or re.search(
+    post = (st.codes and not any(d.alive and d.names for d in st.drafts)) or re.search(
         r"\?|\b(?:[Aa]nyone|[Hh]elp|[Tt]hanks|#\w+)\b|^\W*(?:[\w-]+ ){1,5}here\b", st.text
     )
     quotes = [m.span() for m in QUOTE_SPANS.finditer(st.text)]  # "we", "our", "us": a writer
@@ -47,7 +47,12 @@ def link_author(st: SubjectState) -> None:
         not overlaps(*m.span(), quotes) and not _OUR_BODY.match(st.text, m.start())
         for m in re.finditer(r"\b(?:[Ww]e|[Oo]urs?|[Uu]s)\b", st.text)
     )
-    if not legal and not st.firsts and not st.author_names and (post_like or we or _elided(st)):
+    st.voices = _voices(st)
+    for s, e, d in st.voices:  # (start, end, speaker): a chat line's or quoted reply's "I"
+        for m in [m for m in st.firsts if s <= m.start < e]:
+            st.attach(d, m)
+            st.firsts.remove(m)
+    if not (legal or st.firsts or st.author_names or st.voices) and (post or we or _elided(st)):
         st.new(Mention(0, 0, "", "author")).is_author = True
     if st.firsts and not legal:
         author = st.author or st.new()
@@ -67,13 +72,19 @@ def link_author(st: SubjectState) -> None:
         named = [d for d in st.drafts if d.alive and not d.is_author]
         same = next((d for d in named if any(like(n.name, h.name) for n in d.names)), None)
         st.attach(author, h)
-        if same is not None:
-            st.merge(author, same)
+        st.merge(author, same or author)
         for d in st.drafts:  # "Name: [PERSON]"
             placeholders = [(m.start, m.end) for m in d.mentions if m.kind == "placeholder"]
             if d.alive and d is not author and overlaps(h.start, h.end, placeholders):
                 st.merge(author, d)
     _writer_roles(st, author)
+
+
+def _voices(st: SubjectState) -> list[tuple[int, int, Draft]]:  # a chat: two speakers at least
+    found = [(m, st.people_between(*m.span("name"))) for m in _CUES["voice"].finditer(st.text)]
+    heads = [(m, st.draft_of(p[0])) for m, p in found if p]
+    two = len({id(d) for _, d in heads}) > 1
+    return [(m.start(), m.end("q"), d) for m, d in heads if m["wrote"] or two]
 
 
 def _writer_roles(st: SubjectState, author: Draft) -> None:

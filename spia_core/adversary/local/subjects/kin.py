@@ -31,7 +31,7 @@ def link_kin(st: SubjectState) -> None:
     next to them."""
     kinmap, singles = lexicons.kin_words(), st.kin_singles
     for k in sorted(st.kins, key=lambda m: m.start):
-        if k.anchor in {"my", "our"} and st.author is None and not st.legal:
+        if k.anchor in {"my", "our"} and not st.legal and st.resolve_anchor(k) is None:
             st.new(Mention(0, 0, "", "author")).is_author = True  # "my wife": a writer exists
         anchor = st.resolve_anchor(k) if k.anchor else st.author
         if anchor is None and rules.enabled("subject.kin_possessor"):

@@ -68,6 +68,7 @@ class SubjectState:
         self.kins = mentions.find_kin_mentions(text)
         self.firsts, self.author_names = mentions.find_author_mentions(text)
         self.codes = find_codes(text)
+        self.voices: list[tuple[int, int, Draft]] = []  # (start, end, speaker): subjects.author
         self.owner: dict[int, Draft] = {}  # id(mention) -> draft
         #: (id(possessor draft), kin word) -> the one relative of that kind (kin passes).
         self.kin_singles: dict[tuple[int, str], Draft] = {}
@@ -204,7 +205,7 @@ class SubjectState:
     def resolve_anchor(self, k: Mention) -> Draft | None:
         a = k.anchor
         if a in {"my", "our"}:
-            return self.author
+            return next((d for s, e, d in self.voices if s <= k.start < e), self.author)
         if app := re.match(r"the (?:(?P<ord>first|second|third) )?applicants?['’]s?", a):
             ordinal = ordinal_of(app.group("ord") or "")
             found = self.with_role("applicant", ordinal)

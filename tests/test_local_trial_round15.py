@@ -1,0 +1,73 @@
+"""Documents written for a trial run, round 15 of the trials (invented texts): each speaker of a
+chat export and each quoted writer of an e-mail thread speaks for themself ("I", "my"), and a
+sign-off with a role in brackets names the writer."""
+
+from __future__ import annotations
+
+import pytest
+
+from spia_core.adversary.local import LocalAdversary
+from spia_core.model import Subject
+
+
+@pytest.fixture(scope="module")
+def adversary() -> LocalAdversary:
+    return LocalAdversary()
+
+
+def _value(s: Subject, tag: str) -> str:
+    return next((p.keyword for p in s.piis if p.tag == tag and p.keyword), "")
+
+
+def _by_name(adversary: LocalAdversary, text: str) -> dict[str, Subject]:
+    return {_value(s, "NAME"): s for s in adversary.infer(text).subjects if _value(s, "NAME")}
+
+
+def test_each_chat_speaker_says_their_own_i(adversary: LocalAdversary) -> None:
+    text = (
+        "#rota, Monday\n\nPriya Raman  09:02\nmorning! I'm a pharmacist so I can cover the "
+        "dispensary until noon.\n\nTomasz Nowak  09:05\nthanks Priya. my wife is unwell so I "
+        "will be in late, I'm a plumber by trade so I'll look at the leak after lunch\n"
+    )
+    subjects = adversary.infer(text).subjects
+    people = {_value(s, "NAME"): s for s in subjects}
+    assert _value(people["Priya Raman"], "OCCUPATION") == "Pharmacist"
+    assert _value(people["Tomasz Nowak"], "OCCUPATION") == "Plumber"
+    assert not any(s.description.startswith("The author") for s in subjects)
+    assert any(s.description.startswith("Wife of Tomasz Nowak") for s in subjects)
+
+
+def test_a_quoted_reply_is_the_quoted_writers(adversary: LocalAdversary) -> None:
+    text = (
+        "Works for me, see you on Thursday.\n\nOn Tue, 4 Mar, Hannah Clarke wrote:\n"
+        "> I'm a paediatric nurse at the Royal Infirmary and my husband Tom is a plumber.\n"
+        "> I can bring the tea urn.\n"
+    )
+    subjects = adversary.infer(text).subjects
+    people = {_value(s, "NAME"): s for s in subjects}
+    assert _value(people["Hannah Clarke"], "OCCUPATION") == "Nurse"
+    assert "husband of Hannah Clarke" in people["Tom"].description
+    author = next(s for s in subjects if "author of the text" in s.description)
+    assert _value(author, "OCCUPATION") == ""
+
+
+def test_a_sign_off_with_a_bracketed_role_names_the_writer(adversary: LocalAdversary) -> None:
+    text = (
+        "I can reproduce the crash on the nightly build, and I'll bisect it tonight.\n\n"
+        "-- Wojciech (maintainer, doing this in my evenings)"
+    )
+    subjects = adversary.infer(text).subjects
+    assert _value(subjects[0], "NAME") == "Wojciech"
+    assert "author of the text" in subjects[0].description
+    assert len(subjects) == 1
+
+
+def test_a_signature_before_a_quoted_reply_names_the_writer(adversary: LocalAdversary) -> None:
+    text = (
+        "Hi all,\n\nFine by me, I'll update the rota tonight.\n\nGreg (Chair, Elm Park Bowls Club)"
+        "\n\n> On 2 Feb, Lena Ortiz wrote:\n> I'm a midwife, so nights are hard for me.\n"
+    )
+    subjects = adversary.infer(text).subjects
+    assert _value(subjects[0], "NAME") == "Greg"
+    people = {_value(s, "NAME"): s for s in subjects}
+    assert _value(people["Lena Ortiz"], "OCCUPATION") == "Midwife"
