@@ -1,6 +1,8 @@
 """Documents written for a trial run, round 15 of the trials (invented texts): each speaker of a
-chat export and each quoted writer of an e-mail thread speaks for themself ("I", "my"), and a
-sign-off with a role in brackets names the writer."""
+chat export and each quoted writer of an e-mail thread speaks for themself ("I", "my"), a
+sign-off with a role in brackets names the writer, a CV headed by a name in capitals and a
+"Niamh, 41" profile header are the writer's, a pet's age is no person's, and "works at X" names
+an employer, not a home."""
 
 from __future__ import annotations
 
@@ -71,3 +73,40 @@ def test_a_signature_before_a_quoted_reply_names_the_writer(adversary: LocalAdve
     assert _value(subjects[0], "NAME") == "Greg"
     people = {_value(s, "NAME"): s for s in subjects}
     assert _value(people["Lena Ortiz"], "OCCUPATION") == "Midwife"
+
+
+def test_a_cv_headed_by_a_name_in_capitals_is_its_writers(adversary: LocalAdversary) -> None:
+    text = (
+        "BEATRIZ HELENA SOUZA\nPorto Alegre, Brazil | +55 51 5550 1234 | bh.souza@example.com\n\n"
+        "EXPERIENCE\nPharmacist, Central Pharmacy, Porto Alegre (2018 - present)\n"
+    )
+    subjects = adversary.infer(text).subjects
+    writer = next(s for s in subjects if _value(s, "EMAIL_ADDRESS"))
+    assert _value(writer, "NAME").lower() == "beatriz helena souza"
+    assert _value(writer, "PHONE_NUMBER")
+    assert "author of the text" in writer.description
+
+
+def test_a_profile_header_gives_the_writer_a_name_and_age(adversary: LocalAdversary) -> None:
+    text = (
+        "Niamh, 41\nCork, Ireland\n\nAbout me: I'm a physiotherapist and mum of one (he's 9 "
+        "and mad about hurling). Looking for someone who likes hill walks."
+    )
+    subjects = adversary.infer(text).subjects
+    assert _value(subjects[0], "NAME") == "Niamh"
+    assert _value(subjects[0], "AGE") == "41"
+    assert len([s for s in subjects if _value(s, "NAME")]) == 1
+
+
+def test_a_pets_age_is_no_persons(adversary: LocalAdversary) -> None:
+    text = (
+        "Pepper, our black spaniel, 6 years old, ran off in the park on Sunday. Please call me "
+        "on 07700 900456 if you see her."
+    )
+    assert all(_value(s, "AGE") != "6" for s in adversary.infer(text).subjects)
+
+
+def test_an_employer_after_works_at_is_no_home(adversary: LocalAdversary) -> None:
+    text = "My sister Leanne works at Harvey Norman and loves it."
+    people = _by_name(adversary, text)
+    assert "Harvey" not in _value(people["Leanne"], "LOCATION")

@@ -342,8 +342,8 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
     if hl:  # a firm's header line ("Ltd", "Hospital") names no writer
         org = lexicons.words("org_head") | {w.lower() for w in lexicons.words("org_like_word")}
         hl = None if org & set(re.split(r"[ -]", hl.group("name").lower())) else hl
-    if hl and patterns.FIRST_PERSON.search(text) and is_given_name(hl.group("name")):
-        names.append(Mention.at(hl, "handle", "name", name=hl.group("name")))
+    if hl and (hl[1].isupper() or patterns.FIRST_PERSON.search(text)) and is_given_name(hl[1]):
+        names.append(Mention.at(hl, "handle", "name", name=hl[1].title()))  # a CV in capitals
     intro = _CUES["self_intro"].search(text)
     first = intro.group("name").split()[0] if intro else ""
     tail = text[intro.end() : intro.end() + 5] if intro else ""  # "I'm Rajesh, a tester"

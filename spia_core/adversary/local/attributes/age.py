@@ -141,6 +141,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         ages = ((o, _mention_age(ctx.text, m)) for o in ctx.drafts for m in o.mentions)
         ctx.memo["mention_ages"] = [(o, a[1], a[2]) for o, a in ages if a]
     others = [(s, e) for o, s, e in ctx.memo["mention_ages"] if o is not d]
+    others += [m.span() for m in _CUES["pet"].finditer(ctx.text)]  # "our spaniel, 4 years old"
     for m, off in [] if own else segment_matches(ctx, d, _CUES["aged"]):
         if any(a <= off + m.start() < b or a < off + m.end() <= b for a, b in others):
             continue  # "the applicant's 12-year-old son": the son's age
