@@ -1,5 +1,6 @@
 """Long-tail jobs implied by the work (issue 16, session 14): trade words of taxonomy jobs that had
-no row, restaurant kitchen work read as Chef, and a past job that ended. Invented sentences only."""
+no row, a trade verb said with no object ("I've been bricklaying for twenty years"), cues of three
+words, and a past job that ended. Invented sentences only."""
 
 from __future__ import annotations
 
@@ -11,6 +12,36 @@ from spia_core.adversary.local import LocalAdversary
 def _job(post: str, who: int = 0) -> str:
     person = LocalAdversary().infer(post).subjects[who]
     return next((p.keyword for p in person.piis if p.tag == "OCCUPATION" and p.keyword), "")
+
+
+@pytest.mark.parametrize(
+    ("post", "job"),
+    [  # a trade verb with no object, said with how long or for a living, is the job
+        ("I've been bricklaying for twenty years and my back knows it.", "Bricklayer"),
+        ("I've been nursing for eighteen years, mostly on nights.", "Nurse"),
+        ("I taught for thirty-one years and I still dream about it.", "Teacher"),
+        ("She has been plastering for a living since she left school.", "Plasterer"),
+    ],
+)
+def test_a_trade_verb_without_an_object_is_the_job(post: str, job: str) -> None:
+    assert _job(post) == job
+
+
+def test_a_relative_farmed_for_decades() -> None:  # (read before, from the trade word)
+    assert _job("My uncle farmed for forty years up on the moor.", who=1) == "Farmer"
+
+
+@pytest.mark.parametrize(
+    "post",
+    [  # a pastime, a plain deed or a future said the same way is no job
+        "I've been cooking for years, mostly curries on a Sunday.",
+        "I've been driving for thirty years without a single accident.",
+        "I've been fishing for years off the harbour wall.",
+        "I've been working for ten years at the same place.",
+    ],
+)
+def test_a_pastime_or_everyday_verb_is_no_job(post: str) -> None:
+    assert _job(post) not in {"Cook", "Driver", "Fisher", "Worker"}
 
 
 @pytest.mark.parametrize(
@@ -70,3 +101,17 @@ def test_a_job_that_ended_is_not_held_now(post: str, job: str) -> None:
 def test_restaurant_line_work_reads_as_chef() -> None:
     # annotators write "Chef" for restaurant kitchen work, not the SOC "Cook"
     assert _job("Burnt my wrist on the fryer again, and the grill station was chaos.") == "Chef"
+
+
+@pytest.mark.parametrize(
+    ("post", "job"),
+    [  # a cue of three words, or one hyphenated word (spaCy splits it into three tokens)
+        (
+            "Her range of motion is better every week since I started her on the new plan.",
+            "Physiotherapist",
+        ),
+        ("I recorded two self-tapes tonight and sent them off before midnight.", "Actor"),
+    ],
+)
+def test_cues_of_three_tokens(post: str, job: str) -> None:
+    assert _job(post) == job

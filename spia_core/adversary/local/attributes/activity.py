@@ -65,7 +65,7 @@ def _author_tokens(ctx: DocContext, d: Draft) -> list[Any]:
 
 
 def _hits(tokens: list[Any]) -> dict[str, Any]:
-    """Cue -> first token where it occurs (one- and two-word cues, text or its singular)."""
+    """Cue -> first token where it occurs (cues of one to three words, text or its singular)."""
     index = _cues()[0]
     out: dict[str, Any] = {}
     for i, t in enumerate(tokens):
@@ -77,6 +77,9 @@ def _hits(tokens: list[Any]) -> dict[str, Any]:
         if i + 1 < len(tokens) and tokens[i + 1].i == t.i + 1:
             two = {w := tokens[i + 1].text.lower(), re.sub(r"(?<!s)s$", "", w)}
             forms |= {f"{a} {b}" for a in forms for b in two}
+            if i + 2 < len(tokens) and tokens[i + 2].i == t.i + 2:  # 'range of motion', 'self-tape'
+                three = (t.text.lower(), w, tokens[i + 2].text.lower())
+                forms.add(("" if w == "-" else " ").join(three))
         out |= dict.fromkeys(forms & index.keys() - out.keys(), t)
     return out
 

@@ -372,13 +372,17 @@ def _studying(ctx: DocContext, tok: Any) -> list[Finding]:
 
 
 @functools.cache  # asked for every token of a text
-def _agent_of(verb: str, obj: str = "") -> str:
+def _agent_of(verb: str, obj: str = "", bare: bool = False) -> str:
     """The taxonomy title of a verb's agent noun ('welds', 'welded' -> 'welder'), led by the
     verb's object where the taxonomy has that ('drove' + 'taxi' -> 'taxi driver', 'install' +
     'drywall' -> 'drywall installer'; with no object, a head of titles: 'installer'), or ''."""
     if (v := verb.lower()) in _words("past_lookalikes"):
         return ""
     v = lexicons.word_map("past_irregular").get(v, v)  # 'drove' -> 'drive'
+    if bare:  # said with no object: 'welding', 'farmed', 'nursed' -> welder, farmer, nurse
+        s = re.sub(r"(?:ing|ed)$", "", v)
+        forms = [_agent_of(f) or f for f in (s, s + "e", s[:-1]) if s != verb.lower()]
+        return next((t for t in forms if t in lexicons.occupations()[0]), "")
     ends = [v[:-2], v[:-1]] if v.endswith(("es", "ed")) else [v[:-1]] if v.endswith("s") else []
     for stem in (s for s in [v, *ends] if len(s) > 2):
         for agent in (stem + "er", stem + "r", stem + "or", stem[:-1] + "or", stem[:-1] + "ist"):
@@ -414,26 +418,28 @@ def _does(ctx: DocContext, d: Draft, verb: Any) -> list[Finding]:
     subj = next((c for c in kids if c.dep_ == "nsubj"), None)
     at = [c for p in kids if p.lower_ == "at" for c in p.children if c.dep_ == "pobj"]
     obj = next((c for c in kids if c.dep_ == "dobj"), None) or next(iter(at), None)
-    if subj is None or obj is None or obj.text.lower() in _words("no_work_object"):
+    if subj is None or (obj is not None and obj.text.lower() in _words("no_work_object")):
         return []
-    owner = verb.lower_ in _words("run_verbs") and obj.lower_ in _words("business_nouns")
-    own = any(c.dep_ == "poss" for c in obj.children) and not owner  # "I drive my kids": no job
-    if own or any(c.dep_ in _NOT_DOING for c in kids) or verb.i < subj.i:
+    o = obj or verb  # "I've been welding for six years": no object, a how-long phrase below
+    owner = verb.lower_ in _words("run_verbs") and o.lower_ in _words("business_nouns")
+    own = any(c.dep_ == "poss" for c in o.children) and not owner  # "I drive my kids": no job
+    aux = {"have", "'ve", "has", "had", "been", "am", "'m", "is", "was"} if o is verb else set()
+    if own or any(c.dep_ in _NOT_DOING and c.lower_ not in aux for c in kids) or verb.i < subj.i:
         return []
-    agent = "owner" if owner else _agent_of(verb.text, obj.lower_)  # "drive a bus": Bus driver
+    agent = "owner" if owner else _agent_of(verb.text, o.lower_ if obj else "", bare=not obj)
     mine = {"i", "we"} if owner else {"i"}  # "we run a café"; "my gran ran a shop": hers
-    past = verb.lower_ in _PAST or re.search(r"[^e]ed$", verb.lower_) is not None  # not "breed"
-    how = [t.lower_ for c in (*kids, *obj.children) if c.dep_ in _HOW for t in (c, *c.children)]
+    past = o is verb or verb.lower_ in _PAST or re.search(r"[^e]ed$", verb.lower_) is not None
+    how = [t.lower_ for c in (*kids, *o.children) if c.dep_ in _HOW for t in (c, *c.children)]
     long = _LONG.intersection(how)
     said = verb.lower_.endswith("s") or past  # "they teach": no job
-    s, e = subj.idx, obj.idx + len(obj.text)
+    s, e = subj.idx, o.idx + len(o.text)
     if (past and not (long or owner)) or (subj.lower_ not in mine and not said) or not agent:
         return []  # "I baked a cake"; "my dad drove a taxi for years" is a job
     if ctx.is_masked(s, e) or _speaker(ctx, subj) is not d:
         return []
-    label = f"{obj.lower_} owner" if owner else agent
-    pastime = (obj.dep_ == "pobj" or past) and agent in _words("pastimes")  # "baked for years"
-    pastime |= obj.dep_ == "pobj" and not obj.text.islower()
+    label = f"{o.lower_} owner" if owner else agent
+    pastime = (o.dep_ == "pobj" or past) and agent in _words("pastimes")  # "baked for years"
+    pastime |= o.dep_ == "pobj" and not o.text.islower()
     if pastime or label in _words("position_heads"):
         return []  # "I swim at the pool"; "I manage four flats" (a post), not "a hotel manager"
     at_work = {c.lower_ for c in at} - {"home", "night", "weekends"}
@@ -657,8 +663,8 @@ def _job_tokens(doc: Any) -> list[tuple[Any, str]]:
         elif (rule_id := _pattern(tok)) is not None:
             out.append((tok, rule_id))
         elif low in {"at", "for", "with", "joined", "join", "joining", "of"} | _BUILD or (
-            (_agent_of(low) or low in _words("run_verbs"))
-            and any(c.dep_ == "dobj" or c.lower_ == "at" for c in tok.children)
+            (_agent_of(low) or _agent_of(low, bare=True) or low in _words("run_verbs"))
+            and any(c.dep_ == "dobj" or c.lower_ in {"at", "for"} for c in tok.children)
         ):
             out.append((tok, "other"))
     return out
