@@ -189,6 +189,7 @@ def test_one_of_my_clients_and_our_with_a_name(adversary: LocalAdversary, text: 
         s for s in adversary.infer(text).subjects if "author of the text" not in s.description
     ]
     assert [_value(s, "OCCUPATION") for s in others] == [job]
+    assert not others[0].description.startswith("My patients")  # one of them: "My patient"
 
 
 def test_a_business_named_with_a_possessive_is_no_person(adversary: LocalAdversary) -> None:
