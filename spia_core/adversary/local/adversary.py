@@ -15,6 +15,7 @@ from spia_core.adversary.local.parse import tokens_of
 from spia_core.adversary.local.patterns import masked_spans
 from spia_core.adversary.local.subjects import Draft, find_subjects
 from spia_core.model import PII, Subject
+from spia_core.taxonomy import DEFAULT_MIN_CERTAINTY
 
 _CUES = lexicons.subject_cues()
 
@@ -214,7 +215,8 @@ class LocalAdversary:
             piis = stage.choose(stage.candidates(ctx, d, _role_phrase))
             for p in piis:  # a value read across a line break ("Head of Science\n\n") is one line
                 p.keyword = " ".join(p.keyword.split())
-            if not d.tentative or any(p.certainty >= 3 and p.tag != "SEX" for p in piis):
+            exposed = (p.certainty >= DEFAULT_MIN_CERTAINTY and p.tag != "SEX" for p in piis)
+            if not d.tentative or any(exposed):  # a tentative writer: with a fact the audit counts
                 subjects.append(Subject(id=i, description=_describe(d, i, piis, ctx), piis=piis))
         progress.report(len(drafts), len(drafts), "people")
         t2 = time.perf_counter()

@@ -85,5 +85,5 @@ def find_subjects(
         decisions.extend(st.decisions)
     alive = [d for d in st.drafts if d.alive and (d.mentions or d.codes or d.is_author)]
     if not alive and st.english and not st.legal:  # "Proud Scot, living in ...": a writer, kept
-        alive = [Draft(is_author=True, tentative=True)]  # if a fact of certainty >= 3 is found
+        alive = [Draft(is_author=True, tentative=True)]  # if the audit counts a fact (adversary)
     return sorted(alive, key=_order)
