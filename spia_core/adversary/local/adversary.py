@@ -147,7 +147,7 @@ def _describe(d: Draft, index: int, piis: list[PII], ctx: DocContext) -> str:
     values = {p.tag: p.keyword for p in piis if p.certainty >= 3}
     facts += [fact.format(values[t]) for t, fact in _FACTS.items() if t in values]
     for tag in ("OCCUPATION", "POSITION", "AFFILIATION", "RELATIONSHIP"):
-        if tag in values and values[tag] not in facts and values[tag] != "*":
+        if tag in values and values[tag] not in facts:
             facts.append(values[tag])
     if (
         not d.is_author
@@ -212,7 +212,7 @@ class LocalAdversary:
         for i, d in enumerate(drafts):
             if i % step == 0:
                 progress.report(i, len(drafts), "people")
-            piis = stage.choose(stage.candidates(ctx, d, _role_phrase))
+            piis = stage.choose(stage.candidates(ctx, d))
             for p in piis:  # a value read across a line break ("Head of Science\n\n") is one line
                 p.keyword = " ".join(p.keyword.split())
             exposed = (p.certainty >= DEFAULT_MIN_CERTAINTY and p.tag != "SEX" for p in piis)

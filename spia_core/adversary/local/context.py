@@ -61,6 +61,9 @@ class DocContext:
     def is_masked(self, start: int, end: int) -> bool:
         return any(s < end and start < e for s, e, _, _ in self.masks)
 
+    def is_org(self, start: int, end: int) -> bool:
+        return any(s < end and start < e and lab == "ORG" for s, e, lab in self.ents)
+
     def mentioned(self, pos: int) -> bool:
         """Whether ``pos`` falls in a mention of any subject (a name, role or kin word)."""
         return any(m.start <= pos < m.end for d in self.drafts for m in d.mentions)

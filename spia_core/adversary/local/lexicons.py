@@ -200,9 +200,7 @@ def _plural(word: str) -> str:
 def _job_titles() -> Iterator[tuple[Job, str]]:
     """(job, lower-case title) for the label and every other title of each job of
     ``occupation_taxonomy.tsv`` (SOC 2018 detailed occupations)."""
-    for row in _read_tsv("occupation_taxonomy.tsv"):
-        if len(row) != 5:
-            raise ValueError(f"occupation_taxonomy.tsv: row {row[:2]!r} needs 5 columns")
+    for row in _read_tsv("occupation_taxonomy.tsv", 5):
         job = Job(row[2], "" if row[3] == "-" else row[3], row[0])
         for title in [row[2], *row[4].split("|")]:
             if title.strip():

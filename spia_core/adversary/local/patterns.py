@@ -30,6 +30,7 @@ TITLED_NAME, TITLE_BEFORE = _CUES["titled_name"], _CUES["title_before"]  # "Dr K
 HANDLE = re.compile(r"(?<![\w@.])@(?P<handle>[A-Za-z][\w.]{1,40}[A-Za-z0-9])")
 HEADER_NAME = _CUES["header_name"]
 LEAD_NAME = re.compile(r"^\s*(?P<name>[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+){0,2})\s*:\s", re.MULTILINE)
+I_AM = r"I(?: am|['’]m| was)"  # the writer's copula before a role or kin word ("I'm the ...")
 FIRST_PERSON = re.compile(r"\b(?:I|I'm|I’m|I've|I’ve|I'd|I’d|I'll|I’ll|me|my|My|mine|myself)\b")
 MALE_PRONOUN = re.compile(r"\b(?:he|him|his|himself|He|His|Him)\b")
 FEMALE_PRONOUN = re.compile(r"\b(?:she|her|hers|herself|She|Her)\b")

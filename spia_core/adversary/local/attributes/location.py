@@ -235,7 +235,7 @@ def _unknown_town(ctx: DocContext, raw: str, start: int, verb: str) -> str:
     not_town = lexicons.words("role_word") | lexicons.words("not_town")
     if not first or first in not_town or first in lexicons.first_names():
         return ""
-    if any(s < start + len(name) and start < e and lab == "ORG" for s, e, lab in ctx.ents):
+    if ctx.is_org(start, start + len(name)):
         return ""
     return f"{name} / {ctx.country}"
 

@@ -221,9 +221,7 @@ def _affiliations(ctx: DocContext, d: Draft, tok: Any) -> list[Finding]:
         return []
     if not (head.text.lower() in _ORG_HEADS or _agent_of(head.text)):
         # "everyone at Kestrel Print Studio": where the author works, as a weak guess
-        named = org[0].split()[-1].lower() in _words("org_words") or any(
-            a <= org[1] < b and lab == "ORG" for a, b, lab in ctx.ents
-        )
+        named = org[0].split()[-1].lower() in _words("org_words") or ctx.is_org(org[1], org[1] + 1)
         served = _SERVED.match(ctx.text, org[2], ctx.sentence_of(org[1])[1])
         if served or not (d.is_author and named and _speaker(ctx, head) is d):
             return []  # "thanks to everyone at X for fixing my car": a customer's

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import replace
 
 import spia_core.adversary.local.attributes.location as location
@@ -22,15 +21,11 @@ _NOW = _NO_JOB - {"Retired"}  # a retired person's past job is kept: 'Retired <j
 _STAGE = frozenset({"Retired", "Apprentice", "Trainee"})  # said before the job: 'Trainee nurse'
 
 
-def candidates(
-    ctx: DocContext, d: Draft, role_phrase: Callable[[Draft], str]
-) -> dict[str, list[Finding]]:
+def candidates(ctx: DocContext, d: Draft) -> dict[str, list[Finding]]:
     """Every enabled finding of every family for one subject, by tag."""
     findings: dict[str, list[Finding]] = {t: [] for t in TAGS}
     for fam in FAMILIES:
         for f in (f for f in fam.infer(ctx, d) if rules.enabled(f.rule)):
-            if f.keyword.strip() == "*":  # roles.tsv: "the role phrase itself"
-                f.keyword = role_phrase(d)
             if f.keyword.strip():
                 findings[f.tag].append(f)
     rules.record(findings)

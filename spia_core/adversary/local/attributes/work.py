@@ -286,9 +286,7 @@ def _courts_and_offices(ctx: DocContext, d: Draft) -> list[Finding]:
     phrases = " ".join(m.text for m in d.mentions if m.kind == "role")
     if d.roles.keys() & _STATE_OFFICIALS and ctx.country and not _OWN_BODY.search(phrases):
         # A governor, minister or commissioner works for the State's government.
-        gov = f"{location.demonym_of(ctx.country)} Government"
-        cert = 2 if ctx.country_certainty >= 2 else 1
-        out.append(rule("work.state").find(gov, list(ctx.country_evidence[:2]), certainty=cert))
+        out.append(_government(ctx, "work.state"))
     echr = [3] if location.echr_judge(ctx, d) else []
     if d.roles.keys() & {"president", "registrar", "rapporteur"}:
         section = re.search(r"Section|Chamber|Grand", phrases) or "Section" in ctx.text
@@ -362,8 +360,7 @@ _ORG_LIKE = re.compile(rf"{lexicons.alternation('org_like_word')}|Bar\b")
 
 def _org_like(ctx: DocContext, s: int, e: int, org: str) -> bool:
     """An ORG entity overlaps the span, or the phrase carries an organisation word."""
-    ent = any(es < e and s < ee and lab == "ORG" for es, ee, lab in ctx.ents)
-    return ent or bool(_ORG_LIKE.search(org))
+    return ctx.is_org(s, e) or bool(_ORG_LIKE.search(org))
 
 
 _OFFICE_AFTER = re.compile(r"\s*,?\s*(?:of|from|at)\s+(?:the\s+)?\[ORG[^\]]*\]")
@@ -377,13 +374,18 @@ def _agent_affiliation(ctx: DocContext, d: Draft) -> list[Finding]:
         _OFFICE_AFTER.match(ctx.text, m.end, m.end + 60) for m in d.mentions if m.kind in _NAMED
     )
     named = [ctx.ev(*h.span()) for h in after if h][::-1]  # the last one first
-    ev, cert = named + list(ctx.country_evidence[:2]), 2 if ctx.country_certainty >= 2 else 1
-    gov = f"{location.demonym_of(ctx.country)} Government"
-    out = [rule("work.agent_government").find(gov, ev, certainty=cert)]
+    gov = _government(ctx, "work.agent_government", named)
     if office := AGENT_OFFICES.get(ctx.country, ""):  # the usual office wins ties; one named
-        c = min(3, cert + 1) if named else cert  # after the Agent (even masked) adds weight
-        out.insert(0, rule("work.agent_office").find(office, ev, certainty=c))
-    return out
+        c = gov.certainty + bool(named)  # after the Agent (even masked) adds weight
+        return [rule("work.agent_office").find(office, gov.evidence, certainty=c), gov]
+    return [gov]
+
+
+def _government(ctx: DocContext, rule_id: str, named=()) -> Finding:
+    """The State's "<Demonym> Government" (certainty 2, 1 when the country is a weak guess)."""
+    cert = 2 if ctx.country_certainty >= 2 else 1
+    gov = f"{location.demonym_of(ctx.country)} Government"
+    return rule(rule_id).find(gov, [*named, *ctx.country_evidence[:2]], certainty=cert)
 
 
 _OTHER_PERSON_BEFORE = _CUES["other_person_before"]

@@ -8,6 +8,7 @@ import re
 import spia_core.adversary.local.lexicons as lexicons
 from spia_core.adversary.local.draft import Draft, _same_person, names_compatible
 from spia_core.adversary.local.mentions import QUOTE_SPANS, Mention, overlaps
+from spia_core.adversary.local.patterns import I_AM
 from spia_core.adversary.local.subjects.state import SubjectState
 
 _CUES = lexicons.subject_cues()
@@ -27,7 +28,7 @@ def self_intro_mask(st: SubjectState) -> None:
             st.merge(st.author, d)  # "I am the deputy manager of X": the writer's post
 
 
-_I_AM = re.compile(r"\bI(?: am|['’]m| was)\s+\Z")
+_I_AM = re.compile(rf"\b{I_AM}\s+\Z")
 _INTRO = re.compile(r"\b(?:(?P<i>I am|I['’]m|I,|[Mm]y name is)|[Tt]his is|[Ii]t(?:['’]s| is))\s*\Z")
 
 _BODY = lexicons.alternation("facility_head", "team_noun", "org_head")

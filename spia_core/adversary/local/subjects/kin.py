@@ -11,13 +11,13 @@ import spia_core.adversary.local.rules as rules
 from spia_core.adversary.local.draft import Draft, draft_prior_sex
 from spia_core.adversary.local.mentions import MASKED_CHILDREN, Mention
 from spia_core.adversary.local.names import is_given_name
-from spia_core.adversary.local.patterns import THIRD_COPULA
+from spia_core.adversary.local.patterns import I_AM, THIRD_COPULA
 from spia_core.adversary.local.subjects.state import SubjectState
 
 _CUES = lexicons.subject_cues()
 
 _CHILD_NOUNS = lexicons.alternation("child_noun")
-_I_AM = re.compile(r"\b(?:I(?:['’]ve| have) been|[Bb]eing|I['’]m|I am|I was)\s+\Z")
+_I_AM = re.compile(rf"\b(?:I(?:['’]ve| have) been|[Bb]eing|{I_AM})\s+\Z")
 
 #: Names or ages listed after a masked count: ', [PERSON] and [ORG]', ' ([DATETIME], [QUANTITY])'.
 _LISTED = re.compile(r"\s*[,:(–-]\s*\[[A-Z]+(?:_\d+)?\](?:(?:,? and|,|&)\s*\[[A-Z]+(?:_\d+)?\])+")
