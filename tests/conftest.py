@@ -49,3 +49,18 @@ def local_catalog(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         return path
 
     return make
+
+
+@pytest.fixture(scope="session")
+def adversary():
+    """One offline LocalAdversary for every test that asks for it (it keeps no state between
+    texts; the spaCy pipeline loads once)."""
+    from spia_core.adversary.local.adversary import LocalAdversary
+
+    return LocalAdversary()
+
+
+@pytest.fixture(scope="session")
+def adv(adversary):
+    """The same adversary, under the short name some test files use."""
+    return adversary

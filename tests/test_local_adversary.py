@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from _local_helpers import value
 
 from spia_core.adversary.base import InferenceResult
 from spia_core.adversary.local import LocalAdversary
 from spia_core.model import Subject
-
-
-@pytest.fixture(scope="module")
-def adv() -> LocalAdversary:
-    return LocalAdversary()
 
 
 def check_evidence(text: str, result: InferenceResult) -> None:
@@ -20,10 +16,6 @@ def check_evidence(text: str, result: InferenceResult) -> None:
             for e in p.evidence:
                 assert 0 <= e.start <= e.end <= len(text)
                 assert text[e.start : e.end] == e.text
-
-
-def value(s: Subject, tag: str) -> str:
-    return next((p.keyword for p in s.piis if p.tag == tag and p.keyword), "")
 
 
 def cert(s: Subject, tag: str) -> int:

@@ -4,18 +4,9 @@ survive ner-mask masking (synthetic texts)."""
 from __future__ import annotations
 
 import pytest
+from _local_helpers import value
 
-from spia_core.adversary.local import LocalAdversary
 from spia_core.model import Subject
-
-
-@pytest.fixture(scope="module")
-def adv() -> LocalAdversary:
-    return LocalAdversary()
-
-
-def value(s: Subject, tag: str) -> str:
-    return next((p.keyword for p in s.piis if p.tag == tag and p.keyword), "")
 
 
 def cert(s: Subject, tag: str) -> int:

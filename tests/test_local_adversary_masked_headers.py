@@ -8,11 +8,6 @@ from spia_core.adversary.local import LocalAdversary
 from spia_core.model import Subject
 
 
-@pytest.fixture(scope="module")
-def adv() -> LocalAdversary:
-    return LocalAdversary()
-
-
 def _author(adv: LocalAdversary, text: str) -> Subject:
     for s in adv.infer(text).subjects:
         if "author of the text" in s.description:

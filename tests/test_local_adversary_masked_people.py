@@ -4,14 +4,7 @@ texts)."""
 
 from __future__ import annotations
 
-import pytest
-
 from spia_core.adversary.local import LocalAdversary
-
-
-@pytest.fixture(scope="module")
-def adv() -> LocalAdversary:
-    return LocalAdversary()
 
 
 def _descriptions(adv: LocalAdversary, text: str) -> list[str]:

@@ -9,11 +9,6 @@ import pytest
 from spia_core.adversary.local import LocalAdversary
 
 
-@pytest.fixture(scope="module")
-def adversary() -> LocalAdversary:
-    return LocalAdversary()
-
-
 def _subjects(adversary: LocalAdversary, text: str) -> list[tuple[str, dict[str, str]]]:
     out = adversary.infer(text).subjects
     return [(s.description, {p.tag: p.keyword for p in s.piis if p.certainty}) for s in out]

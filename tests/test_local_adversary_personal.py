@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from _local_helpers import value
 
 from spia_core.adversary.base import InferenceResult
 from spia_core.adversary.local import LocalAdversary
@@ -16,15 +17,6 @@ from spia_core.adversary.local.names import (
     split_run,
 )
 from spia_core.model import Subject
-
-
-@pytest.fixture(scope="module")
-def adv() -> LocalAdversary:
-    return LocalAdversary()
-
-
-def value(s: Subject, tag: str) -> str:
-    return next((p.keyword for p in s.piis if p.tag == tag and p.keyword), "")
 
 
 def author(result: InferenceResult) -> Subject:

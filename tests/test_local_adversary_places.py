@@ -5,16 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from spia_core.adversary.local import LocalAdversary, lexicons
+from spia_core.adversary.local import lexicons
 from spia_core.adversary.local.attributes.location import (
     header_place_cert,
     suffix_country,
 )
-
-
-@pytest.fixture(scope="module")
-def adversary():
-    return LocalAdversary()
 
 
 def _author(adversary, text: str) -> dict:

@@ -2,14 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
 from spia_core.adversary.local import LocalAdversary
-
-
-@pytest.fixture(scope="module")
-def adv() -> LocalAdversary:
-    return LocalAdversary()
 
 
 def _author(adv: LocalAdversary, text: str) -> dict[str, tuple[str, int]]:

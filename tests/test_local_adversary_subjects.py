@@ -14,11 +14,6 @@ from spia_core.adversary.local.patterns import masked_spans
 from spia_core.adversary.local.subjects import Draft, find_subjects
 
 
-@pytest.fixture(scope="module")
-def adversary() -> LocalAdversary:
-    return LocalAdversary()
-
-
 def _drafts(text: str, adversary: LocalAdversary) -> list[Draft]:
     doc = adversary._nlp().nlp(text)
     ents = [(e.start_char, e.end_char, e.label_) for e in doc.ents]

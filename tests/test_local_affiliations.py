@@ -7,11 +7,6 @@ import pytest
 from spia_core.adversary.local import LocalAdversary
 
 
-@pytest.fixture(scope="module")
-def adversary() -> LocalAdversary:
-    return LocalAdversary()
-
-
 @pytest.mark.parametrize(
     ("post", "org"),
     [

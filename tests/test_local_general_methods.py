@@ -11,11 +11,6 @@ from spia_core.adversary.local import LocalAdversary
 from spia_core.evaluation.rules_reference import reference_decision
 
 
-@pytest.fixture(scope="module")
-def adv() -> LocalAdversary:
-    return LocalAdversary()
-
-
 def _author_value(adv: LocalAdversary, text: str, tag: str) -> tuple[str, str]:
     subjects = adv.infer(text).subjects
     author = next(s for s in subjects if "author" in s.description)

@@ -3,15 +3,8 @@ addressee: "Hi" and "Hey" greet as "Dear" does (invented texts)."""
 
 from __future__ import annotations
 
-import pytest
-
 from spia_core.adversary.local import LocalAdversary
 from spia_core.adversary.local.patterns import GREETED
-
-
-@pytest.fixture(scope="module")
-def adversary() -> LocalAdversary:
-    return LocalAdversary()
 
 
 def test_one_greeting_pattern_reads_every_greeting_word() -> None:

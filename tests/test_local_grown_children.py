@@ -7,11 +7,6 @@ import pytest
 from spia_core.adversary.local import LocalAdversary
 
 
-@pytest.fixture(scope="module")
-def adversary() -> LocalAdversary:
-    return LocalAdversary()
-
-
 def _child_values(adversary: LocalAdversary, text: str) -> dict[str, str]:
     child = next(s for s in adversary.infer(text).subjects if "daughter" in s.description.lower())
     return {p.tag: p.keyword for p in child.piis if p.keyword and p.tag in ("AGE", "OCCUPATION")}

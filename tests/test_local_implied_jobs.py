@@ -9,11 +9,6 @@ import pytest
 from spia_core.adversary.local import LocalAdversary
 
 
-@pytest.fixture(scope="module")
-def adv() -> LocalAdversary:
-    return LocalAdversary()
-
-
 def _author_jobs(adv: LocalAdversary, text: str) -> list[tuple[str, int]]:
     author = next(s for s in adv.infer(text).subjects if "author" in s.description)
     return [(p.keyword, p.certainty) for p in author.piis if p.tag == "OCCUPATION" and p.keyword]

@@ -5,18 +5,10 @@ the document to another country."""
 from __future__ import annotations
 
 import pytest
+from _local_helpers import value as _value
 
 from spia_core.adversary.local import LocalAdversary
 from spia_core.model import Subject
-
-
-@pytest.fixture(scope="module")
-def adversary() -> LocalAdversary:
-    return LocalAdversary()
-
-
-def _value(s: Subject, tag: str) -> str:
-    return next((p.keyword for p in s.piis if p.tag == tag and p.keyword), "")
 
 
 def _author(adversary: LocalAdversary, text: str) -> Subject:

@@ -3,14 +3,7 @@ home, and a name NER runs past the end of a sentence."""
 
 from __future__ import annotations
 
-import pytest
-
 from spia_core.adversary.local import LocalAdversary
-
-
-@pytest.fixture(scope="module")
-def adversary() -> LocalAdversary:
-    return LocalAdversary()
 
 
 def _piis(adversary: LocalAdversary, text: str, tag: str) -> dict[str, list[tuple[str, int]]]:

@@ -8,11 +8,6 @@ from spia_core.adversary.local import LocalAdversary
 from spia_core.model import Subject
 
 
-@pytest.fixture(scope="module")
-def adversary() -> LocalAdversary:
-    return LocalAdversary()
-
-
 def _sex(subjects: list[Subject], start: str) -> tuple[str, int]:
     s = next(s for s in subjects if s.description.lower().startswith(start))
     return next(((p.keyword, p.certainty) for p in s.piis if p.tag == "SEX" and p.keyword), ("", 0))

@@ -7,11 +7,6 @@ import pytest
 from spia_core.adversary.local import LocalAdversary, lexicons
 
 
-@pytest.fixture(scope="module")
-def adversary() -> LocalAdversary:
-    return LocalAdversary()
-
-
 def test_a_county_outranks_a_small_foreign_town_of_the_same_name() -> None:
     place = lexicons.gazetteer().lookup("Cornwall")
     assert place is not None and place.country == "United Kingdom"

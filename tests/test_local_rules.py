@@ -14,11 +14,6 @@ from spia_core.adversary.local.rules import READS, all_rules
 ATTRIBUTES = Path(__file__).resolve().parents[1] / "spia_core" / "adversary" / "local"
 
 
-@pytest.fixture(scope="module")
-def adv() -> LocalAdversary:
-    return LocalAdversary()
-
-
 def _fired(adv: LocalAdversary, text: str) -> set[str]:
     with rules.recording() as rec:
         adv.infer(text)

@@ -2,14 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
 from spia_core.adversary.local import LocalAdversary
-
-
-@pytest.fixture(scope="module")
-def adversary() -> LocalAdversary:
-    return LocalAdversary()
 
 
 def _value(adversary: LocalAdversary, text: str, who: str, tag: str) -> str:

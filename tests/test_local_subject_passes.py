@@ -3,21 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from _local_helpers import labels as _labels
 
-from spia_core.adversary.local import LocalAdversary
 from spia_core.adversary.local.subjects import PASSES
 from spia_core.adversary.local.subjects.masked import slot
 from spia_core.adversary.local.subjects.people import looks_english
 from spia_core.evaluation.subject_quality import TARGETS, local_subjects, subject_quality
-
-
-@pytest.fixture(scope="module")
-def adv() -> LocalAdversary:
-    return LocalAdversary()
-
-
-def _labels(adv: LocalAdversary, text: str) -> list[str]:
-    return [s.description.split(" - ")[0] for s in adv.infer(text).subjects]
 
 
 def test_passes_are_named_and_unique() -> None:

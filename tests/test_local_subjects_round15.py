@@ -5,17 +5,9 @@ letter's 'your' relatives. Every text is invented for this test."""
 from __future__ import annotations
 
 import pytest
+from _local_helpers import labels as _labels
 
 from spia_core.adversary.local import LocalAdversary
-
-
-@pytest.fixture(scope="module")
-def adversary() -> LocalAdversary:
-    return LocalAdversary()
-
-
-def _labels(adversary: LocalAdversary, text: str) -> list[str]:
-    return [s.description.split(" - ")[0] for s in adversary.infer(text).subjects]
 
 
 @pytest.mark.parametrize(

@@ -9,11 +9,6 @@ import pytest
 from spia_core.adversary.local import LocalAdversary
 
 
-@pytest.fixture(scope="module")
-def adversary() -> LocalAdversary:
-    return LocalAdversary()
-
-
 def _labels(adversary: LocalAdversary, text: str) -> list[str]:
     return [s.description for s in adversary.infer(text).subjects]
 

@@ -3,14 +3,7 @@ that says nothing of anyone has no subject (invented sentences)."""
 
 from __future__ import annotations
 
-import pytest
-
 from spia_core.adversary.local import LocalAdversary
-
-
-@pytest.fixture(scope="module")
-def adversary() -> LocalAdversary:
-    return LocalAdversary()
 
 
 def test_a_post_with_an_elided_subject_has_a_writer(adversary: LocalAdversary) -> None:

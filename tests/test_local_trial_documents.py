@@ -5,18 +5,10 @@ job or the same person, bare role nouns in notes, and what a stated sex or job r
 from __future__ import annotations
 
 import pytest
+from _local_helpers import value as _value
 
 from spia_core.adversary.local import LocalAdversary
 from spia_core.model import Subject
-
-
-@pytest.fixture(scope="module")
-def adversary() -> LocalAdversary:
-    return LocalAdversary()
-
-
-def _value(s: Subject, tag: str) -> str:
-    return next((p.keyword for p in s.piis if p.tag == tag and p.keyword), "")
 
 
 def _described(subjects: list[Subject], start: str) -> Subject:

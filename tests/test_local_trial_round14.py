@@ -4,23 +4,10 @@ form key right before a name is that person's job ("our cook Bev", "GP: Dr Shah"
 
 from __future__ import annotations
 
-import pytest
+from _local_helpers import by_name as _by_name
+from _local_helpers import value as _value
 
 from spia_core.adversary.local import LocalAdversary
-from spia_core.model import Subject
-
-
-@pytest.fixture(scope="module")
-def adversary() -> LocalAdversary:
-    return LocalAdversary()
-
-
-def _value(s: Subject, tag: str) -> str:
-    return next((p.keyword for p in s.piis if p.tag == tag and p.keyword), "")
-
-
-def _by_name(adversary: LocalAdversary, text: str) -> dict[str, Subject]:
-    return {_value(s, "NAME"): s for s in adversary.infer(text).subjects if _value(s, "NAME")}
 
 
 def test_a_form_key_that_names_a_job_is_the_job_of_the_name_after_it(

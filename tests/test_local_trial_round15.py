@@ -6,23 +6,10 @@ an employer, not a home."""
 
 from __future__ import annotations
 
-import pytest
+from _local_helpers import by_name as _by_name
+from _local_helpers import value as _value
 
 from spia_core.adversary.local import LocalAdversary
-from spia_core.model import Subject
-
-
-@pytest.fixture(scope="module")
-def adversary() -> LocalAdversary:
-    return LocalAdversary()
-
-
-def _value(s: Subject, tag: str) -> str:
-    return next((p.keyword for p in s.piis if p.tag == tag and p.keyword), "")
-
-
-def _by_name(adversary: LocalAdversary, text: str) -> dict[str, Subject]:
-    return {_value(s, "NAME"): s for s in adversary.infer(text).subjects if _value(s, "NAME")}
 
 
 def test_each_chat_speaker_says_their_own_i(adversary: LocalAdversary) -> None:
