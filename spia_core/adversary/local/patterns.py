@@ -19,6 +19,16 @@ GREETED = re.compile(rf"{GREETING}\s+(?:\w+\.?\s+)?\Z")
 LIST_GAP = re.compile(r"^(?![\s\S]*\n[ \t]*\n)\s*(?:\(\d{1,2}\)\s*)?(?:,|and|&|, and|,\s*and)\s*$")
 #: Text ending in "<someone other than the writer> is a", before "mother of two".
 THIRD_COPULA = _CUES["third_copula"]
+
+
+def beside_name(text: str, start: int, end: int) -> str:
+    """'before' or 'after' when text[start:end] is in apposition to another person's name."""
+    if before := _CUES["name_before"].search(text, max(0, start - 45), start):
+        writer = _CUES["writer_named"].search(text, max(0, before.start() - 12), before.start())
+        return "" if writer else "before"
+    return "after" if _CUES["name_after"].match(text, end) else ""
+
+
 PERSON_LABELS = frozenset({"PERSON", "PER", "NAME", "PERSON_NAME"})
 #: Labels of placeholders that say nothing of what they hide ("[REDACTED]"): generic masks.
 GENERIC_LABELS = frozenset({"REDACTED", "REMOVED", "MASKED", "CENSORED", "HIDDEN", "ANONYMISED"})

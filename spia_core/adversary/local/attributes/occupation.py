@@ -415,7 +415,8 @@ def _does(ctx: DocContext, d: Draft, verb: Any) -> list[Finding]:
     kids = list(verb.children)
     subj = next((c for c in kids if c.dep_ == "nsubj"), None)
     at = [c for p in kids if p.lower_ == "at" for c in p.children if c.dep_ == "pobj"]
-    obj = next((c for c in kids if c.dep_ == "dobj"), None) or next(iter(at), None)
+    obj = next((c for c in kids if c.dep_ == "dobj"), None)
+    obj = obj or (None if verb.lower_ in _words("object_needed") else next(iter(at), None))
     if subj is None or (obj is not None and obj.text.lower() in _words("no_work_object")):
         return []
     o = obj or verb  # "I've been welding for six years": no object, a how-long phrase below
@@ -433,6 +434,8 @@ def _does(ctx: DocContext, d: Draft, verb: Any) -> list[Finding]:
     s, e = subj.idx, o.idx + len(o.text)
     if (past and not (long or owner)) or (subj.lower_ not in mine and not said) or not agent:
         return []  # "I baked a cake"; "my dad drove a taxi for years" is a job
+    if not long and any(t.lower_ in _words("once_a_week") for t in verb.subtree):
+        return []  # "I clean the bathroom every Sunday": a chore
     if ctx.is_masked(s, e) or _speaker(ctx, subj) is not d:
         return []
     label = f"{o.lower_} owner" if owner else agent

@@ -12,7 +12,7 @@ from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft, draft_prior_sex
 from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.names import census_name_sex, world_name_sex
-from spia_core.adversary.local.patterns import FEMALE_PRONOUN, MALE_PRONOUN, TITLES
+from spia_core.adversary.local.patterns import FEMALE_PRONOUN, MALE_PRONOUN, TITLES, beside_name
 from spia_core.adversary.local.rules import rule
 
 _CUES = lexicons.subject_cues("attribute_cues.tsv")
@@ -30,13 +30,15 @@ def _author_self(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
     for m in _SELF.finditer(ctx.text):
         s, e = m.span()
-        if ctx.is_masked(s, e) or _POSSESSIVE.search(m.group(0).removeprefix("My (")):
+        if ctx.is_masked(s, e) or _POSSESSIVE.search(re.sub(r"^[Mm]y \(", "", m.group(0))):
+            continue
+        if beside_name(ctx.text, s, e):  # "Jane Rowe, a mother of three": Jane's
             continue
         s0, _ = ctx.sentence_of(s)
         before = ctx.text[max(s0, s - 25) : s]
         if _CUES["other_helped"].search(before) or _CUES["other_before"].search(ctx.text[s0:s]):
             continue
-        sex = "Male" if m.group("m") or m.group("m2") or m.group("m3") else "Female"
+        sex = "Male" if any(m.group(g) for g in ("m", "m2", "m3", "m4")) else "Female"
         out.append(rule("sex.self_description").find(sex, [ctx.ev(s, e)]))
     hits = [("sex.gendered_emoji", m) for m in _EMOJI_SEX.finditer(ctx.text)][:1]  # the first
     for rid, m in hits + [("sex.hashtag", m) for m in _CUES["hashtag"].finditer(ctx.text)]:

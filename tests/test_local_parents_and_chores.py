@@ -1,0 +1,75 @@
+"""Parents named in news items, a writer who opens with 'Mum of two', and chores or errands that
+are no job (invented sentences)."""
+
+from __future__ import annotations
+
+import pytest
+
+from spia_core.adversary.local import LocalAdversary
+
+
+@pytest.fixture(scope="module")
+def adversary() -> LocalAdversary:
+    return LocalAdversary()
+
+
+def _tags(subject, tag: str) -> list[tuple[str, int]]:
+    return [(p.keyword, p.certainty) for p in subject.piis if p.tag == tag and p.keyword]
+
+
+def test_a_named_parent_in_a_news_item_is_no_parent_writer(adversary: LocalAdversary) -> None:
+    for text in (
+        "Local mother of three Dana Whitfield said the crossing was unsafe.",
+        "The father of two, Owen Gale, spoke to reporters outside the court.",
+        "Dana Whitfield, a mother of three from Hull, said the crossing was unsafe.",
+    ):
+        subjects = adversary.infer(text).subjects
+        named = [
+            s for s in subjects if any(k.startswith(("Dana", "Owen")) for k, _ in _tags(s, "NAME"))
+        ]
+        assert len(named) == 1 and "child" not in named[0].description.lower(), text
+        assert not any("of the author" in s.description for s in subjects), text
+        writer = [s for s in subjects if "author of the text" in s.description]
+        assert not writer or not any(c >= 3 for _, c in _tags(writer[0], "SEX")), text
+
+
+def test_the_writer_named_before_a_parent_phrase_keeps_the_children(
+    adversary: LocalAdversary,
+) -> None:
+    subjects = adversary.infer("Hi, I'm Dana Whitfield, a mother of three from Hull.").subjects
+    assert sum("of the author" in s.description for s in subjects) == 3
+
+
+def test_a_post_that_opens_with_mum_of_two_is_a_womans(adversary: LocalAdversary) -> None:
+    for text in ("Priya here, 41, mum of two from Derby.", "Mum of two and part-time baker."):
+        author = adversary.infer(text).subjects[0]
+        assert ("Female", 5) in _tags(author, "SEX"), text
+    author = adversary.infer("Dad of three, keen cyclist, Swansea.").subjects[0]
+    assert ("Male", 5) in _tags(author, "SEX")
+
+
+def test_a_capitalised_my_before_an_age_tag_is_the_writers(adversary: LocalAdversary) -> None:
+    author = adversary.infer("my (27F) boyfriend (29M) wants a dog.").subjects[0]
+    assert ("Female", 5) in _tags(author, "SEX")
+
+
+def test_errands_and_weekly_chores_are_no_job(adversary: LocalAdversary) -> None:
+    for text in (
+        "I buy bread at Fenwick Bakery every morning before work.",
+        "I wait at the bus stop for ages every day.",
+        "I clean the bathroom every Sunday and then collapse.",
+        "I bake on Saturdays for the church stall.",
+    ):
+        author = adversary.infer(text).subjects[0]
+        assert not any(c >= 2 for _, c in _tags(author, "OCCUPATION")), text
+        assert not any(c >= 3 for _, c in _tags(author, "AFFILIATION")), text
+
+
+def test_the_same_verbs_still_state_a_job(adversary: LocalAdversary) -> None:
+    for text, job in (
+        ("I wait tables at Marlow's Diner.", "Waiter"),
+        ("I clean offices at weekends for a living.", "Cleaner"),
+        ("I clean offices for a living.", "Cleaner"),
+    ):
+        author = adversary.infer(text).subjects[0]
+        assert any(k == job and c >= 3 for k, c in _tags(author, "OCCUPATION")), text
