@@ -163,6 +163,11 @@ def _person_noun_pattern() -> re.Pattern[str]:
     return re.compile(rf"\b(?:{body})\b", re.IGNORECASE)
 
 
+def person_noun(word: str) -> bool:
+    """Whether ``word`` is a noun that denotes a person ("nurse", "sisters")."""
+    return _person_noun_pattern().fullmatch(word) is not None
+
+
 def people_cues(text: str) -> list[str]:
     """Words that show a text speaks of people: personal pronouns (he, her, I, my, ...), the
     first person plural (we, our), honorifics (Mr, Dr), person placeholders ([PERSON]) and

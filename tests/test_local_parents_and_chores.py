@@ -81,3 +81,30 @@ def test_a_first_name_of_either_sex_is_a_weak_cue(adversary: LocalAdversary) -> 
         assert all(c <= 2 for _, c in _tags(author, "SEX")), text
     author = adversary.infer("Margaret here, a nurse in Leeds.").subjects[0]
     assert ("Female", 4) in _tags(author, "SEX")
+
+
+def test_a_things_age_is_nobodys(adversary: LocalAdversary) -> None:
+    for text in (
+        "Our little shop turns 10 today! My partner and I still can't believe it.",
+        "If anyone in Truro has a spare rugby shirt, age 9, I'll collect.",
+    ):
+        author = adversary.infer(text).subjects[0]
+        assert _tags(author, "AGE") == [], text
+    author = adversary.infer("The podcast turns 3 today and I turn 41 tomorrow.").subjects[0]
+    assert _tags(author, "AGE") == [("41", 4)]
+
+
+def test_a_job_held_in_a_town_and_a_return_home_place_the_writer(
+    adversary: LocalAdversary,
+) -> None:
+    for text, town in (
+        ("I've been a district nurse in Swindon for eleven years.", "Swindon"),
+        ("Now living back in Carlisle to save for a deposit.", "Carlisle"),
+    ):
+        author = adversary.infer(text).subjects[0]
+        assert any(k.startswith(town) and c >= 3 for k, c in _tags(author, "LOCATION")), text
+
+
+def test_a_job_word_in_the_name_of_a_subject_is_no_job(adversary: LocalAdversary) -> None:
+    author = adversary.infer("Two weeks left of my MSc in Marine Biology and I'm shattered.")
+    assert "Marine" not in [k for k, _ in _tags(author.subjects[0], "OCCUPATION")]

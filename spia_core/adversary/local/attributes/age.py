@@ -15,6 +15,7 @@ from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.mentions import Mention
 from spia_core.adversary.local.rules import rule
 from spia_core.model import Evidence
+from spia_core.readability import person_noun
 from spia_core.taxonomy import REFERENCE_DATE
 
 _CUES = lexicons.subject_cues("attribute_cues.tsv")
@@ -105,6 +106,20 @@ def _teen(ctx: DocContext, d: Draft) -> Evidence | None:
     return None
 
 
+def _of_a_thing(ctx: DocContext, start: int) -> bool:
+    """Whether 'turns N' or 'age N' at ``start`` is said of a thing: the verb's subject, or the
+    noun that 'age N' describes, is a common noun that names no person."""
+    span = ctx.doc.char_span(start, start + 1, alignment_mode="expand") if ctx.doc else None
+    if not span or not span[0].lower_.startswith(("turn", "age")):
+        return False
+    tok = span[0]
+    kids = [c for c in tok.children if c.dep_ == "nsubj"]
+    after = tok.i > 1 and tok.nbor(-1).text == ","  # "a rugby shirt, age 9": the shirt's
+    subj = (tok.nbor(-2) if after else None) if tok.lower_ == "age" else next(iter(kids), None)
+    thing = subj is not None and subj.text.islower() and not person_noun(subj.text)
+    return thing and subj.lower_ not in {"he", "she", "we", "they", "you", "who", "one", "ones"}
+
+
 def age_from_birth(year: int, month: int = 0, day: int = 0) -> str:
     """'54-55' for a birth year, '54' for a full date."""
     ref = REFERENCE_DATE
@@ -150,6 +165,8 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         if not 0 < age < 120:
             continue
         s, e = off + m.start(), off + m.end()
+        if _of_a_thing(ctx, s):
+            continue  # "Our bakery turns 10", "a school blazer, age 11"
         sent = ctx.text[slice(*ctx.sentence_of(s))]
         years = [int(y) for y in _YEAR.findall(sent) if int(y) <= REFERENCE_DATE.year]
         dead = re.search(r"\b(?:died|death|killed|deceased)\b", sent)

@@ -30,9 +30,8 @@ def _author_self(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
     for m in _SELF.finditer(ctx.text):
         s, e = m.span()
-        if ctx.is_masked(s, e) or _POSSESSIVE.search(re.sub(r"^[Mm]y \(", "", m.group(0))):
-            continue
-        if beside_name(ctx.text, s, e):  # "Jane Rowe, a mother of three": Jane's
+        mine = re.sub(r"^[Mm]y \(", "", m.group(0))  # "Jane Rowe, a mother of three": Jane's
+        if ctx.is_masked(s, e) or _POSSESSIVE.search(mine) or beside_name(ctx.text, s, e):
             continue
         s0, _ = ctx.sentence_of(s)
         before = ctx.text[max(s0, s - 25) : s]
