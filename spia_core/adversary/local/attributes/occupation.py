@@ -402,6 +402,7 @@ def _field_agent(m: re.Match[str]) -> str:
     return lexicons.job_label(" ".join([*mod, agent])) or " ".join([*mod, agent]).capitalize()
 
 
+_CLAUSES = {"conj", "ccomp", "xcomp", "advcl", "relcl"}  # another clause's words
 _NOT_DOING = {"aux", "auxpass", "neg", "xcomp", "prt"}  # "will drive", "picks the kids up"
 _PAST = lexicons.words("past_irregular")
 #: What makes a past deed work: "for 20 years", "for a living", "all her life", "until he retired".
@@ -434,7 +435,8 @@ def _does(ctx: DocContext, d: Draft, verb: Any) -> list[Finding]:
     s, e = subj.idx, o.idx + len(o.text)
     if (past and not (long or owner)) or (subj.lower_ not in mine and not said) or not agent:
         return []  # "I baked a cake"; "my dad drove a taxi for years" is a job
-    if not long and any(t.lower_ in _words("once_a_week") for t in verb.subtree):
+    clause = (t for c in kids if c.dep_ not in _CLAUSES for t in c.subtree if t.dep_ != "compound")
+    if not long and any(t.lower_ in _words("once_a_week") for t in clause):
         return []  # "I clean the bathroom every Sunday": a chore
     if ctx.is_masked(s, e) or _speaker(ctx, subj) is not d:
         return []
