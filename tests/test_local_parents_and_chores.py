@@ -108,3 +108,19 @@ def test_a_job_held_in_a_town_and_a_return_home_place_the_writer(
 def test_a_job_word_in_the_name_of_a_subject_is_no_job(adversary: LocalAdversary) -> None:
     author = adversary.infer("Two weeks left of my MSc in Marine Biology and I'm shattered.")
     assert "Marine" not in [k for k, _ in _tags(author.subjects[0], "OCCUPATION")]
+
+
+def test_a_job_trained_for_is_not_yet_held(adversary: LocalAdversary) -> None:
+    text = "I quit the bank. After nine years as a bank teller I am off to train as a midwife."
+    jobs = _tags(adversary.infer(text).subjects[0], "OCCUPATION")
+    assert jobs and jobs[0][0] == "Bank teller" and "Midwife" not in [k for k, _ in jobs]
+    assert (
+        _tags(adversary.infer("One day I hope to train as a pilot.").subjects[0], "OCCUPATION")
+        == []
+    )
+
+
+def test_a_masked_duration_before_as_a_still_states_the_job(adversary: LocalAdversary) -> None:
+    text = "After [DATETIME] as a dental hygienist in [LOC] I have finally retired."
+    jobs = _tags(adversary.infer(text).subjects[0], "OCCUPATION")
+    assert any("hygienist" in k.lower() and c >= 3 for k, c in jobs)

@@ -251,7 +251,8 @@ def _pattern(tok: Any) -> str | None:
         return "occupation.stated"  # "promoted to team leader", "appointed chair of X"
     if tok.dep_ == "pobj" and head.text.lower() == "as":
         before = head.doc[head.i - 1].text.lower() if head.i > 0 else ""
-        if head.head.text.lower() in _words("work_heads") or before in _words("work_heads"):
+        masked = before == "]" and head.doc[head.i - 2].text == "DATETIME"  # "[DATETIME] as a"
+        if head.head.lower_ in _words("work_heads") or before in _words("work_heads") or masked:
             return "occupation.stated"
         if head.i == head.sent.start or (head.i > 0 and head.doc[head.i - 1].is_sent_start):
             return "occupation.stated_weak"
@@ -321,7 +322,8 @@ def _findings(ctx: DocContext, d: Draft, tok: Any, rule_id: str) -> list[Finding
         return _position(ctx, tok, rule_id)
     label, job, s, e = hit
     bracketed = ctx.text[s - 1 : s] == "("  # (text[s - 1] would read the last character at 0)
-    if ctx.is_masked(s, e) or not work.job_used_as_job(ctx.text, s, e) or bracketed:
+    hoped = _CUES["not_held_before"].search(ctx.text, max(0, s - 40), s)  # "hope to be a vet"
+    if ctx.is_masked(s, e) or not work.job_used_as_job(ctx.text, s, e) or bracketed or hoped:
         return []  # "named Shopkeeper of the Year": an award; "Jo Bell (treasurer)": a post
     ev, before = [ctx.ev(s, e)], rule_id == "occupation.stated" and _held_before(tok)
     out = [rule(rule_id).find(label, ev, certainty=3 if before else None)]
