@@ -124,3 +124,24 @@ def test_a_masked_duration_before_as_a_still_states_the_job(adversary: LocalAdve
     text = "After [DATETIME] as a dental hygienist in [LOC] I have finally retired."
     jobs = _tags(adversary.infer(text).subjects[0], "OCCUPATION")
     assert any("hygienist" in k.lower() and c >= 3 for k, c in jobs)
+
+
+def test_every_single_customer_says_nothing_of_the_writers_status(
+    adversary: LocalAdversary,
+) -> None:
+    for text in ("Thanks to every single customer who came today.", "Not a single bus came, so I walked."):
+        assert _tags(adversary.infer(text).subjects[0], "RELATIONSHIP") == [], text
+    for text in ("Still single at 40 and loving it.", "As a single dad I never sleep."):
+        assert _tags(adversary.infer(text).subjects[0], "RELATIONSHIP")[0][0] == "No relation"
+
+
+def test_refusing_is_no_refuse_collection(adversary: LocalAdversary) -> None:
+    text = "My patients keep refusing their jabs and the clinic is packed."
+    jobs = [k for k, _ in _tags(adversary.infer(text).subjects[0], "OCCUPATION")]
+    assert "Refuse collector" not in jobs
+
+
+def test_a_masked_job_in_a_town_still_places_the_writer(adversary: LocalAdversary) -> None:
+    text = "I've been a school [DEM] in Wrexham for years and never seen a winter like it."
+    author = adversary.infer(text).subjects[0]
+    assert any(k.startswith("Wrexham") and c >= 3 for k, c in _tags(author, "LOCATION"))
