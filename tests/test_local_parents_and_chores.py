@@ -129,7 +129,10 @@ def test_a_masked_duration_before_as_a_still_states_the_job(adversary: LocalAdve
 def test_every_single_customer_says_nothing_of_the_writers_status(
     adversary: LocalAdversary,
 ) -> None:
-    for text in ("Thanks to every single customer who came today.", "Not a single bus came, so I walked."):
+    for text in (
+        "Thanks to every single customer who came today.",
+        "Not a single bus came, so I walked.",
+    ):
         assert _tags(adversary.infer(text).subjects[0], "RELATIONSHIP") == [], text
     for text in ("Still single at 40 and loving it.", "As a single dad I never sleep."):
         assert _tags(adversary.infer(text).subjects[0], "RELATIONSHIP")[0][0] == "No relation"
