@@ -148,3 +148,28 @@ def test_a_masked_job_in_a_town_still_places_the_writer(adversary: LocalAdversar
     text = "I've been a school [DEM] in Wrexham for years and never seen a winter like it."
     author = adversary.infer(text).subjects[0]
     assert any(k.startswith("Wrexham") and c >= 3 for k, c in _tags(author, "LOCATION"))
+
+
+def test_a_profile_line_gives_age_sex_and_a_job_held_for_years(adversary: LocalAdversary) -> None:
+    text = "Long-time reader, first post. 47M, crane operator for 20 years, based near Hull."
+    author = adversary.infer(text).subjects[0]
+    assert ("Male", 5) in _tags(author, "SEX") and ("47", 4) in _tags(author, "AGE")
+    assert _tags(author, "OCCUPATION")[0] == ("Crane operator", 4)
+    author = adversary.infer("Budget was 52M, the report said, and I agree.").subjects[0]
+    assert _tags(author, "AGE") == []
+
+
+def test_a_relatives_job_held_for_years_stays_theirs(adversary: LocalAdversary) -> None:
+    text = "My uncle, a plasterer for 30 years, finally retired in May."
+    author = adversary.infer(text).subjects[0]
+    assert "author of the text" in author.description
+    assert _tags(author, "OCCUPATION") == []
+
+
+def test_a_registered_carer_is_no_cashier(adversary: LocalAdversary) -> None:
+    text = (
+        "My mother, Mrs Edna Pryce (aged 88), was left alone on the ward for hours. "
+        "She was frightened. I am her daughter and her registered carer."
+    )
+    for subject in adversary.infer(text).subjects:
+        assert "Cashier" not in [k for k, _ in _tags(subject, "OCCUPATION")]

@@ -260,6 +260,11 @@ def _pattern(tok: Any) -> str | None:
         c.dep_ == "amod" and c.text.lower() == "fellow" for c in tok.children
     ):
         return "occupation.stated_weak"
+    spent = [c for c in tok.children if c.lower_ in {"years", "decades"} and c.dep_ != "compound"]
+    spent += [g for c in tok.children if c.lower_ == "for" for g in c.children if g.lower_ in _LONG]
+    other = tok.dep_ in {"dobj", "pobj"} or (tok.dep_ == "appos" and len(head.text) > 1)
+    if spent and not other and tok.lower_ in lexicons.occupations()[0]:  # "52M, welder", not
+        return "occupation.stated"  # "my uncle, a welder for years"; "thirty years a postie"
     lo, hi = sorted((tok.i, head.i))  # "Ann Lee, Supervisor\n\nPupils involved": two lines
     if "\n" in tok.doc[lo:hi].text_with_ws:  # (doc.text would rebuild the whole text)
         return None

@@ -37,7 +37,7 @@ def _author_self(ctx: DocContext, d: Draft) -> list[Finding]:
         before = ctx.text[max(s0, s - 25) : s]
         if _CUES["other_helped"].search(before) or _CUES["other_before"].search(ctx.text[s0:s]):
             continue
-        sex = "Male" if any(m.group(g) for g in ("m", "m2", "m3", "m4")) else "Female"
+        sex = "Male" if any(m.group(g) for g in ("m", "m2", "m3", "m4", "m5")) else "Female"
         out.append(rule("sex.self_description").find(sex, [ctx.ev(s, e)]))
     hits = [("sex.gendered_emoji", m) for m in _EMOJI_SEX.finditer(ctx.text)][:1]  # the first
     for rid, m in hits + [("sex.hashtag", m) for m in _CUES["hashtag"].finditer(ctx.text)]:
