@@ -3,14 +3,7 @@ are no job (invented sentences)."""
 
 from __future__ import annotations
 
-import pytest
-
 from spia_core.adversary.local import LocalAdversary
-
-
-@pytest.fixture(scope="module")
-def adversary() -> LocalAdversary:
-    return LocalAdversary()
 
 
 def _tags(subject, tag: str) -> list[tuple[str, int]]:
