@@ -106,11 +106,9 @@ def test_a_job_word_in_the_name_of_a_subject_is_no_job(adversary: LocalAdversary
 def test_a_job_trained_for_is_not_yet_held(adversary: LocalAdversary) -> None:
     text = "I quit the bank. After nine years as a bank teller I am off to train as a midwife."
     jobs = _tags(adversary.infer(text).subjects[0], "OCCUPATION")
-    assert jobs and jobs[0][0] == "Bank teller" and "Midwife" not in [k for k, _ in jobs]
-    assert (
-        _tags(adversary.infer("One day I hope to train as a pilot.").subjects[0], "OCCUPATION")
-        == []
-    )
+    assert jobs[0] == ("Bank teller", 4) and all(c <= 2 for k, c in jobs if k == "Midwife")
+    jobs = _tags(adversary.infer("One day I hope to train as a pilot.").subjects[0], "OCCUPATION")
+    assert all(c <= 2 for _, c in jobs)
 
 
 def test_a_masked_duration_before_as_a_still_states_the_job(adversary: LocalAdversary) -> None:

@@ -331,7 +331,8 @@ def _findings(ctx: DocContext, d: Draft, tok: Any, rule_id: str) -> list[Finding
     if ctx.is_masked(s, e) or not work.job_used_as_job(ctx.text, s, e) or bracketed or hoped:
         return []  # "named Shopkeeper of the Year": an award; "Jo Bell (treasurer)": a post
     ev, before = [ctx.ev(s, e)], rule_id == "occupation.stated" and _held_before(tok)
-    out = [rule(rule_id).find(label, ev, certainty=3 if before else None)]
+    training = re.search(r"\bto (?:re)?train as an? $", ctx.text[max(0, s - 20) : s])  # to be
+    out = [rule(rule_id).find(label, ev, certainty=2 if training else 3 if before else None)]
     if job is not None and job.education:
         out.append(rule("occupation.job_education").find(job.education, ev))
     phrase = ctx.text[min(tok.doc[_modifiers(tok)].idx, s) : e]
