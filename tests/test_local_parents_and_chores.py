@@ -164,3 +164,8 @@ def test_a_registered_carer_is_no_cashier(adversary: LocalAdversary) -> None:
     )
     for subject in adversary.infer(text).subjects:
         assert "Cashier" not in [k for k, _ in _tags(subject, "OCCUPATION")]
+
+
+def test_years_spent_in_a_job_in_a_town_place_the_writer(adversary: LocalAdversary) -> None:
+    author = adversary.infer("Twenty years a ferryman in Oban, and today was my last crossing.")
+    assert any(k.startswith("Oban") and c >= 3 for k, c in _tags(author.subjects[0], "LOCATION"))
