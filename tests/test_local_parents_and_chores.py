@@ -169,3 +169,16 @@ def test_a_registered_carer_is_no_cashier(adversary: LocalAdversary) -> None:
 def test_years_spent_in_a_job_in_a_town_place_the_writer(adversary: LocalAdversary) -> None:
     author = adversary.infer("Twenty years a ferryman in Oban, and today was my last crossing.")
     assert any(k.startswith("Oban") and c >= 3 for k, c in _tags(author.subjects[0], "LOCATION"))
+
+
+def test_unpaid_work_is_no_job(adversary: LocalAdversary) -> None:
+    author = adversary.infer("Volunteer lifeguard, full-time architect, weekend baker.").subjects[0]
+    assert _tags(author, "OCCUPATION")[0][0] == "Architect"
+    author = adversary.infer("As a volunteer paramedic I carry a radio everywhere.").subjects[0]
+    assert all(c <= 1 for k, c in _tags(author, "OCCUPATION") if k == "Paramedic")
+
+
+def test_a_bio_that_says_now_a_job_in_a_town_places_the_writer(adversary: LocalAdversary) -> None:
+    text = "Grew up on a farm near Tralee, now a data analyst in Utrecht."
+    author = adversary.infer(text).subjects[0]
+    assert any(k.startswith("Utrecht") and c >= 3 for k, c in _tags(author, "LOCATION"))
