@@ -10,7 +10,7 @@ from spia_core import progress
 from spia_core.adversary.base import InferenceResult
 from spia_core.adversary.local.attributes import stage
 from spia_core.adversary.local.context import DocContext, Segment, build_segments, infer_country
-from spia_core.adversary.local.lexicons import canonical_kin
+from spia_core.adversary.local.lexicons import canonical_kin, capitalised
 from spia_core.adversary.local.parse import tokens_of
 from spia_core.adversary.local.patterns import masked_spans
 from spia_core.adversary.local.subjects import Draft, find_subjects
@@ -67,21 +67,17 @@ def _role_phrase(d: Draft) -> str:
     return _CUES["role_determiner"].sub("", max(phrases, key=len)) if phrases else ""
 
 
-def _capitalised(phrase: str) -> str:
-    return phrase[:1].upper() + phrase[1:]
-
-
 def _label(d: Draft, index: int) -> str:
     if name := d.best_name:
         return f"{d.title} {name}".strip() if d.title and not name.startswith(d.title) else name
     if d.is_author:
         return "The author"
     if d.kin:
-        return _capitalised(_kin_phrase(d))
+        return capitalised(_kin_phrase(d))
     # A role mention first; else a slot ('Requester: XXX', 'the planning officer, XXX,'): its role
     if said := [m for m in d.mentions if m.kind in {"role", "placeholder"}]:
         m = min(said, key=lambda m: m.kind != "role")
-        return _capitalised(_role_phrase(d) or m.text.strip())
+        return capitalised(_role_phrase(d) or m.text.strip())
     if (held := next((m for m in d.mentions if m.kind == "code" and m.role), None)) is not None:
         tag = d.codes[0].tag if d.codes else ""
         what = lexicons.word_map("code_label").get(tag, d.code_kind or "ID")

@@ -237,8 +237,12 @@ def job_label(surface: str) -> str:
     if len(word) <= 3 or surface.strip().isupper() or word in words("informal_title"):
         return job.occupation
     caps = {w.lower() for w in surface.split() if w.isupper() and len(w) > 1}  # "UX designer"
-    word = " ".join(w.upper() if w in caps else w for w in word.split())
-    return word[:1].upper() + word[1:]
+    return capitalised(" ".join(w.upper() if w in caps else w for w in word.split()))
+
+
+def capitalised(text: str) -> str:
+    """``text`` with a capital first letter, the rest as written ('head of IT' -> 'Head of IT')."""
+    return text[:1].upper() + text[1:]
 
 
 @dataclass(frozen=True)

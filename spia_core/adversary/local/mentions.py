@@ -95,7 +95,7 @@ def plausible_name(name: str) -> bool:
 def handle_to_name(handle: str) -> str:
     """'@greta_holm' -> 'Greta Holm', '@ingrid77' -> 'Ingrid'."""
     parts = [p for p in re.split(r"[_.\-\d]+", handle.lstrip("@")) if len(p) >= 2]
-    return " ".join(p[:1].upper() + p[1:] for p in parts)
+    return " ".join(map(lexicons.capitalised, parts))
 
 
 #: Capitalised words listed with commas and a last 'and' ("Tom, Ana and Leo"; firms take '&').

@@ -50,7 +50,7 @@ def handle_words() -> frozenset[str]:
 def _cap(token: str) -> str:
     if len(token) == 1:
         return token.upper() + "."
-    return token if token.isupper() and len(token) <= 3 else token[:1].upper() + token[1:]
+    return token if token.isupper() and len(token) <= 3 else lexicons.capitalised(token)
 
 
 def split_run(token: str) -> list[str]:

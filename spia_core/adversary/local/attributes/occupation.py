@@ -311,7 +311,7 @@ def _position(ctx: DocContext, tok: Any, rule_id: str = "") -> list[Finding]:
     if ctx.is_masked(s, e) or end - start > 6:
         return []
     phrase, ev = ctx.text[s:e], [ctx.ev(s, e)]
-    out = [rule("occupation.position_stated").find(phrase[:1].upper() + phrase[1:], ev)]
+    out = [rule("occupation.position_stated").find(lexicons.capitalised(phrase), ev)]
     title = re.split(r" (?:at|for|with|in) ", phrase)[0]  # "Head of Data at Tidewell": a job
     if rule_id == "occupation.stated" and of is not None and _TITLE_CASE.fullmatch(title):
         out.append(rule(rule_id).find(title, ev, certainty=3 if _held_before(tok) else None))
@@ -337,7 +337,7 @@ def _findings(ctx: DocContext, d: Draft, tok: Any, rule_id: str) -> list[Finding
         out.append(rule("occupation.job_education").find(job.education, ev))
     phrase = ctx.text[min(tok.doc[_modifiers(tok)].idx, s) : e]
     if _RANK.search(phrase):
-        out.append(rule("occupation.rank").find(phrase[:1].upper() + phrase[1:], ev))
+        out.append(rule("occupation.rank").find(lexicons.capitalised(phrase), ev))
     for anchor in (tok, tok.head.head if tok.dep_ == "pobj" else None):
         if (org := _employer(ctx, anchor) if anchor is not None else None) is not None:
             out.append(rule("work.org").find(org[0], [ctx.ev(org[1], org[2])]))
@@ -485,8 +485,7 @@ def _field_title(field: str) -> str:
         kind = [w for w in words[:i] if w.lower() not in _words("not_kind")]
         if words[-1].lower().rstrip("s") not in _generic_heads() or len(kind) > 2:
             kind = []
-        title = " ".join(kind + words[i:])
-        return title[:1].upper() + title[1:]
+        return lexicons.capitalised(" ".join(kind + words[i:]))
     low = [w.lower() for w in words]
     if len(words) > 4 or not all(w[:1].isupper() for w in words) or set(low) & _words("function"):
         return ""
@@ -596,7 +595,7 @@ def _posts(ctx: DocContext, d: Draft) -> list[Finding]:
         m = _POST.match(ctx.text, s)
         post = m["p"] or f"{m['n']} {lexicons.word_map('team_verb')[m['v']]}"
         if not ctx.is_masked(s, e) and post.split()[-1].lower() in _words("position_heads"):
-            post, ev = post[:1].upper() + post[1:], [ctx.ev(s, e)]
+            post, ev = lexicons.capitalised(post), [ctx.ev(s, e)]
             return [rule("occupation.position_stated").find(post, ev)]
     return []
 

@@ -101,8 +101,7 @@ def role_phrase(text: str) -> str:
     text = re.sub(r"\s+(?:of|for|at|in)\s+(?:the\s+)?\[[A-Z_0-9]+\].*$", "", text)
     text = re.sub(r"\s+(?:who|whom|whose|which|that)\b.*$", "", text, flags=re.DOTALL)
     phrase = _LEAD_WORDS.sub("", text.strip(" ,.;:()“”\"'"))
-    phrase = re.sub(r"\s+", " ", phrase)
-    return phrase[:1].upper() + phrase[1:]
+    return lexicons.capitalised(re.sub(r"\s+", " ", phrase))
 
 
 def _role_findings(ctx: DocContext, d: Draft) -> list[Finding]:
@@ -116,7 +115,7 @@ def _role_findings(ctx: DocContext, d: Draft) -> list[Finding]:
         phrase = role_phrase(m.text) if m else ""
         place, rest = location.leading_place(phrase, ctx.country)
         if place is not None and rest:
-            phrase = rest[:1].upper() + rest[1:]  # 'İzmir Public Prosecutor' -> 'Public Prosecutor'
+            phrase = lexicons.capitalised(rest)  # 'İzmir Public Prosecutor' -> 'Public Prosecutor'
         if key == "court_president":
             phrase = "President"
         elif key in {"judge", "dean"}:
@@ -435,7 +434,7 @@ def retired(label: str, stage: str = "Retired") -> str:  # Tax inspector -> Reti
 def job_position(word: str) -> str:
     """The post a job word names, singular and capitalised ('professors' -> 'Professor')."""
     w = re.sub(r"men$", "man", re.sub(r"(?<![su])s$", "", re.sub(r"\s+", " ", word.strip())))
-    return w[:1].upper() + w[1:]
+    return lexicons.capitalised(w)
 
 
 #: Cues that a judgment's person does not (or no longer) work, with a certainty: detention
