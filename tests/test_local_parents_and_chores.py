@@ -182,3 +182,8 @@ def test_a_bio_that_says_now_a_job_in_a_town_places_the_writer(adversary: LocalA
     text = "Grew up on a farm near Tralee, now a data analyst in Utrecht."
     author = adversary.infer(text).subjects[0]
     assert any(k.startswith("Utrecht") and c >= 3 for k, c in _tags(author, "LOCATION"))
+
+
+def test_back_in_a_town_after_a_trip_is_home(adversary: LocalAdversary) -> None:
+    author = adversary.infer("Back in Winnipeg after two weeks seeing my aunt in Lima.").subjects[0]
+    assert any(k.startswith("Winnipeg") and c >= 3 for k, c in _tags(author, "LOCATION"))
