@@ -187,3 +187,24 @@ def test_a_bio_that_says_now_a_job_in_a_town_places_the_writer(adversary: LocalA
 def test_back_in_a_town_after_a_trip_is_home(adversary: LocalAdversary) -> None:
     author = adversary.infer("Back in Winnipeg after two weeks seeing my aunt in Lima.").subjects[0]
     assert any(k.startswith("Winnipeg") and c >= 3 for k, c in _tags(author, "LOCATION"))
+
+
+def test_now_a_job_in_a_bio_is_the_writers_not_a_new_person(adversary: LocalAdversary) -> None:
+    text = "Been with Asda since I was sixteen, now a store manager in Hull."
+    subjects = adversary.infer(text).subjects
+    assert len(subjects) == 1
+    assert any(k.startswith("Hull") for k, _ in _tags(subjects[0], "LOCATION"))
+
+
+def test_a_graduate_with_a_first_has_a_degree(adversary: LocalAdversary) -> None:
+    for text in (
+        "Graduated from Oxford Brookes with a first in Geography.",
+        "Left uni with a 2:1.",
+    ):
+        author = adversary.infer(text).subjects[0]
+        assert ("College Degree", 3) in _tags(author, "EDUCATION"), text
+
+
+def test_part_of_an_organisation_is_an_affiliation(adversary: LocalAdversary) -> None:
+    author = adversary.infer("So proud to be part of the RNLI, even on cold nights.").subjects[0]
+    assert ("RNLI", 3) in _tags(author, "AFFILIATION")
