@@ -208,3 +208,8 @@ def test_a_graduate_with_a_first_has_a_degree(adversary: LocalAdversary) -> None
 def test_part_of_an_organisation_is_an_affiliation(adversary: LocalAdversary) -> None:
     author = adversary.infer("So proud to be part of the RNLI, even on cold nights.").subjects[0]
     assert ("RNLI", 3) in _tags(author, "AFFILIATION")
+
+
+def test_an_estate_agents_day_implies_the_job(adversary: LocalAdversary) -> None:
+    author = adversary.infer("Nine viewings and three valuations today, and my feet are done.")
+    assert _tags(author.subjects[0], "OCCUPATION")[0][0] == "Real estate agent"
