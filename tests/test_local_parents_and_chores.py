@@ -213,3 +213,10 @@ def test_part_of_an_organisation_is_an_affiliation(adversary: LocalAdversary) ->
 def test_an_estate_agents_day_implies_the_job(adversary: LocalAdversary) -> None:
     author = adversary.infer("Nine viewings and three valuations today, and my feet are done.")
     assert _tags(author.subjects[0], "OCCUPATION")[0][0] == "Real estate agent"
+
+
+def test_years_in_a_city_now_is_home(adversary: LocalAdversary) -> None:
+    author = adversary.infer("Three years in Doha now and the summers still shock me.").subjects[0]
+    assert any(k.startswith("Doha") and c >= 3 for k, c in _tags(author, "LOCATION"))
+    author = adversary.infer("I spent two years in Doha when I was younger.").subjects[0]
+    assert not any(c >= 3 for _, c in _tags(author, "LOCATION"))
