@@ -220,3 +220,17 @@ def test_years_in_a_city_now_is_home(adversary: LocalAdversary) -> None:
     assert any(k.startswith("Doha") and c >= 3 for k, c in _tags(author, "LOCATION"))
     author = adversary.infer("I spent two years in Doha when I was younger.").subjects[0]
     assert not any(c >= 3 for _, c in _tags(author, "LOCATION"))
+
+
+def test_more_ways_to_say_ones_age(adversary: LocalAdversary) -> None:
+    for text, age in (
+        ("Celebrated my 50th with a curry and an early night.", "50"),
+        ("Fifty-something and only now learning to drive.", "50-59"),
+        ("My 40s have been kinder than my 30s.", "40-49"),
+        ("Happy 70th to me! Cake for breakfast.", "70"),
+        ("Being 18 and paying rent in Bristol is a joke.", "18"),
+    ):
+        author = adversary.infer(text).subjects[0]
+        assert _tags(author, "AGE")[:1] == [(age, 4)], text
+    author = adversary.infer("We celebrated my 30th wedding anniversary in Rome.").subjects[0]
+    assert ("30", 4) not in _tags(author, "AGE")

@@ -188,7 +188,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
                 out.append(rule("age.stated").find(value, ev))
             break
     for m, off in segment_matches(ctx, d, _CUES["decade"]):
-        dec = m.group("dec") or m.group("s")
+        dec = (m.group("dec") or m.group("s")).lower()
         base = _DECADES.get(dec, int(dec[:1]) * 10 if dec[:1].isdigit() else 30)
         lo, hi = {"early": (0, 4), "mid": (3, 7), "late": (6, 9)}.get(m.group("q") or "", (0, 9))
         ev = [ctx.ev(off + m.start(), off + m.end())]
