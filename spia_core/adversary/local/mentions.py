@@ -133,10 +133,14 @@ def find_paired_names(text: str) -> list[Mention]:
     """'Ivo & Lena Kessler' -> 'Ivo Kessler' and 'Lena Kessler' (a shared surname)."""
     out = []
     for m in _CUES["pair"].finditer(text):
-        if not (_is_first(m.group("a")) and _is_first(m.group("b"))):
+        if m["ta"]:  # "Mr and Mrs Patel": two titled people
+            kw = {"name": m["last"], "source": "pair"}
+            out.append(Mention.at(m, "name", "ta", title=m["ta"], **kw))
+            out.append(Mention.between(text, m.start("tb"), m.end(), "name", title=m["tb"], **kw))
+        elif not (_is_first(m.group("a")) and _is_first(m.group("b"))):
             continue
         nxt = re.match(r"\s+(\w+)", text[m.end() :])
-        if nxt and nxt[1].lower() in lexicons.words("org_head"):
+        if m["ta"] or (nxt and nxt[1].lower() in lexicons.words("org_head")):
             continue  # a firm: "Smith & Jones Partners"
         last = m.group("last")
         out.append(Mention.at(m, "name", "a", name=f"{m.group('a')} {last}", source="pair"))
@@ -252,8 +256,9 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
         if label != "PERSON" or overlaps(start, end, taken):
             continue
         raw = re.split(r"[!?]\s|(?<=[a-z]{2})\.\s", text[start:end])[0]  # "Sam! Proud" -> Sam
-        if text[max(0, start - 1) : start] in {"#", "@"}:
-            continue  # a hashtag or a handle, not a name
+        nee = text[max(0, start - 5) : start].lower() in {"(née ", "(nee "}  # a maiden name
+        if nee or text[max(0, start - 1) : start] in {"#", "@"}:
+            continue  # a hashtag or a handle, not a name; "Ann Lee (née Hale)": one person
         head, _, rest = raw.partition(" ")
         common = lexicons.fold(head) in lexicons.common_words() or head.endswith("ing")
         common = common and lexicons.fold(head) not in lexicons.first_names()  # "Bringing Theo"

@@ -240,6 +240,7 @@ def _unknown_town(ctx: DocContext, raw: str, start: int, verb: str) -> str:
     return f"{name} / {ctx.country}"
 
 
+_MOVE = frozenset({"moved", "moving", "relocated"})
 _MOVERS = lexicons.words("mover") | lexicons.kin_words().keys()  # "my family moved to X"
 
 
@@ -253,7 +254,8 @@ def residence(ctx: DocContext, d: Draft) -> list[Finding]:
         ev = [ctx.ev(off + m.start(), off + m.end())]
         verb = (m.groupdict().get("verb") or "").lower()
         cert = int(lexicons.word_map("residence_verb").get(verb, 3))
-        moved = verb in {"moved", "relocated"} and ctx.doc  # "the market moved to Leeds": no home
+        cert = 4 if m.groupdict().get("home") else cert  # "we rent a flat in X": a home
+        moved = verb in _MOVE and ctx.doc  # "the market moved to Leeds": no home
         vt = moved and ctx.doc.char_span(off + m.start("verb"), off + m.end("verb"))
         subj = next((c for c in vt.root.children if c.dep_ == "nsubj"), None) if vt else None
         if (
@@ -268,7 +270,7 @@ def residence(ctx: DocContext, d: Draft) -> list[Finding]:
         if lexicons.fold(raw.split()[0]) in lexicons.words("month"):
             continue  # "moved house in March": when, not where
         pre = m.group(0)[: m.start("place") - m.start()].split()  # 'moved from Y to': Y is left
-        if verb in {"moved", "relocated", "emigrated"} and "from" in pre and "to" not in pre:
+        if verb in _MOVE | {"emigrated"} and "from" in pre and "to" not in pre:
             continue  # where they left (location.origin reads it); 'from X to Y': Y
         w = _WHO.search(ctx.text, max(0, off + m.start() - 35), off + m.start())
         if w and w["w"].islower() and not any(x.start <= w.start() < x.end for x in d.mentions):

@@ -217,8 +217,8 @@ def _affiliations(ctx: DocContext, d: Draft, tok: Any) -> list[Finding]:
     head = tok if joined else tok.nbor(-1) if tok.i and tok.nbor(-1).text == "Here" else tok.head
     if head.dep_ in {"dobj", "npadvmod"} and head.text.lower() not in _ORG_HEADS:
         head = head.head  # "I teach maths at X": the verb's
-    if (org := _org_at(ctx, obj) if obj is not None else None) is None:
-        return []
+    if (org := _org_at(ctx, obj) if obj is not None else None) is None or org[1] < tok.idx:
+        return []  # "from Pets at Home": the 'at' is in the name
     if not (head.text.lower() in _ORG_HEADS or _agent_of(head.text)):
         # "everyone at Kestrel Print Studio": where the author works, as a weak guess
         named = org[0].split()[-1].lower() in _words("org_words") or ctx.is_org(org[1], org[1] + 1)
@@ -326,6 +326,8 @@ def _findings(ctx: DocContext, d: Draft, tok: Any, rule_id: str) -> list[Finding
     if (hit := _title(tok, any_agent=_after_work_verb(tok))) is None:
         return _position(ctx, tok, rule_id)
     label, job, s, e = hit
+    if tok.lower_ in _words("owner_role") and any(c.lower_ == "the" for c in tok.children):
+        return []  # "I am the landlord of 3 Elm Row": a part in the story, no job
     bracketed = ctx.text[s - 1 : s] == "("  # (text[s - 1] would read the last character at 0)
     hoped = _CUES["not_held_before"].search(ctx.text, max(0, s - 40), s)  # "hope to be a vet"
     if ctx.is_masked(s, e) or not work.job_used_as_job(ctx.text, s, e) or bracketed or hoped:
@@ -503,7 +505,8 @@ def _profile(ctx: DocContext, d: Draft) -> list[Finding]:
             continue  # "Best,\nAnna Baker": a name ends no job title
         if not (hit := _field_title(m.group("title"))) or ctx.is_masked(s, e):
             continue
-        out = [rule("occupation.profile").find(hit, ev := [ctx.ev(s, e)])]
+        ev, post = [ctx.ev(s, e)], _CUES["club_post"].search(m["title"])  # "Club Secretary"
+        out = [rule("occupation.position_stated" if post else "occupation.profile").find(hit, ev)]
         if rank := next((p for p in m.group("title").split(" - ") if _RANK.search(p)), None):
             out.append(rule("occupation.rank").find(rank, ev))  # "Jo - Senior Pharmacist"
         org, o = (m.group("org") or "").strip(), m.start("org")

@@ -183,8 +183,9 @@ def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
         ev, label = [ctx.ev(s, e)], lexicons.job_label(m.group(0)) or job.occupation
         if re.search(r"\bretired\s+(?:[\w-]+\s+){0,2}$", ctx.text[max(0, s - 30) : s], re.I):
             label = retired(label)  # "Retired postman here": the past job, as annotators write it
-        if ctx.text[s - 1 : s] + ctx.text[e : e + 1] == "()":  # "Sam Hale (treasurer)" in minutes:
-            if any(not ctx.text[x.end : s - 1].strip() for x in d.mentions if x.end < s):
+        club = _CUES["club_post"].search(ctx.text[max(0, s - 40) : e])  # "our treasurer Jo"
+        if club or ctx.text[s - 1 : s] + ctx.text[e : e + 1] == "()":  # "Sam Hale (treasurer)":
+            if club or any(not ctx.text[x.end : s - 1].strip() for x in d.mentions if x.end < s):
                 post = job_position(m.group(0))  # "A, B (treasurer)": B's
                 out.append(rule("work.job_position").find(post, ev, certainty=3))
             continue  # a post in a club or meeting, not a job
@@ -216,7 +217,8 @@ def _job_before_name(ctx: DocContext, d: Draft) -> list[Finding]:
     for m in (m for m in d.mentions if m.kind in _NAMED and not d.is_author):
         line = ctx.text[max(ctx.text.rfind("\n", 0, m.start) + 1, m.start - 50) : m.start]
         bare = _NAMES_BEFORE.sub("", line)
-        words = re.findall(r"[\w-]+", (lead := bare.rstrip(" \t:"))[-40:].lower())
+        lead = bare.rstrip(" \t:," if m.kind == "name" else " \t:")  # "our cook, Bev"
+        words = re.findall(r"[\w-]+", lead[-40:].lower())
         for i in range(max(0, len(words) - 3), len(words) * lead[-1:].isalnum()):
             job = _KEY_JOB.get(phrase := " ".join(words[i:])) or _JOBS.get(phrase)
             if job is None or phrase in _RANK_JOB or (bare != line and phrase[-1] != "s"):
