@@ -234,3 +234,18 @@ def test_more_ways_to_say_ones_age(adversary: LocalAdversary) -> None:
         assert _tags(author, "AGE")[:1] == [(age, 4)], text
     author = adversary.infer("We celebrated my 30th wedding anniversary in Rome.").subjects[0]
     assert ("30", 4) not in _tags(author, "AGE")
+
+
+def test_the_missus_is_the_writers_wife(adversary: LocalAdversary) -> None:
+    subjects = adversary.infer("Me and the missus are off to Crete on Friday.").subjects
+    assert any(s.description.startswith("Wife of the author") for s in subjects)
+    subjects = adversary.infer("The wife of the farmer sold eggs at the gate.").subjects
+    assert not any("of the author" in s.description for s in subjects)
+
+
+def test_mourning_a_spouse_is_widowed(adversary: LocalAdversary) -> None:
+    for text in ("Still grieving my husband, three winters on.", "My first Easter without my wife."):
+        author = adversary.infer(text).subjects[0]
+        assert _tags(author, "RELATIONSHIP")[0] == ("Widowed", 5), text
+    author = adversary.infer("A whole weekend without my wife means pizza.").subjects[0]
+    assert _tags(author, "RELATIONSHIP")[0][0] == "Married"
