@@ -244,7 +244,8 @@ def test_the_missus_is_the_writers_wife(adversary: LocalAdversary) -> None:
 
 
 def test_mourning_a_spouse_is_widowed(adversary: LocalAdversary) -> None:
-    for text in ("Still grieving my husband, three winters on.", "My first Easter without my wife."):
+    texts = ("Still grieving my husband, three winters on.", "My first Easter without my wife.")
+    for text in texts:
         author = adversary.infer(text).subjects[0]
         assert _tags(author, "RELATIONSHIP")[0] == ("Widowed", 5), text
     author = adversary.infer("A whole weekend without my wife means pizza.").subjects[0]

@@ -530,7 +530,7 @@ def _possessed_kin(text: str) -> list[Mention]:
         standalone = re.match(r"[\s(\"“]|$", text[max(0, ks - 1) : ks] or " ")
         det = re.search(r"\b(?:[Tt]he|[Aa]n?)\s+$", text[:ks])  # "the Uncle Sam ad"
         address = word in lexicons.words("address_kin") and standalone and not det
-        address |= bool(det) and det[0][0] in "Tt" and word in lexicons.words("the_kin")
+        address = address or (det and det[0][0] in "Tt" and word in lexicons.words("the_kin"))
         if not anchor and (address or _CUES["praised"].search(text[max(0, ks - 45) : ks])):
             anchor = "my"  # "Took Dad to the clinic" (a kin word as a name), "the best gran"
         if (not anchor or anchor in {"a", "an"}) and num is None:
