@@ -99,3 +99,9 @@ def test_minutes_of_time_are_no_office_work(adversary: LocalAdversary) -> None:
     text = "I took four minutes off my best time at the river run today. So happy!"
     author = adversary.infer(text).subjects[0]
     assert _value(author, "OCCUPATION") != "Administrative assistant"
+
+
+def test_renting_in_a_town_places_the_writer(adversary: LocalAdversary) -> None:
+    text = "Been renting in Derby for six years now and the landlord has never fixed the damp."
+    author = adversary.infer(text).subjects[0]
+    assert _value(author, "LOCATION").startswith("Derby")
