@@ -164,12 +164,10 @@ def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
             continue
         tok = ctx.doc.char_span(s, e) if getattr(ctx, "doc", None) is not None else None
         head = tok.root.head if tok is not None and tok.root.dep_ in {"compound", "amod"} else None
-        if (
-            head is not None
-            and head.i >= tok.end
-            and (head.text.islower() if not d.is_author else ctx.text[s - 3 : s] in {"in ", "of "})
-        ):
-            continue  # "her marine biology", "a police car"; "an MSc in Marine Biology"
+        inside = ctx.text[s - 3 : s] in {"in ", "of "}  # "an MSc in Marine Biology"
+        modifier = head is not None and head.i >= tok.end  # "her marine biology", "a police car"
+        if modifier and (inside if d.is_author else head.text.islower()):
+            continue  # the word modifies a noun
         if tok is not None and (artefact_topic(tok.root) or _others(tok.root)):
             continue  # "the nurse rostering app": what the app is for; "hired a plumber"
         plural = word.endswith("s") and word[:-1] in table  # "Dr Obi and the nurses", "\nPupils:"
