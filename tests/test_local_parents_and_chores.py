@@ -68,14 +68,6 @@ def test_the_same_verbs_still_state_a_job(adversary: LocalAdversary) -> None:
         assert any(k == job and c >= 3 for k, c in _tags(author, "OCCUPATION")), text
 
 
-def test_a_first_name_of_either_sex_is_a_weak_cue(adversary: LocalAdversary) -> None:
-    for text in ("Jess here, 34, from Norwich.", "Jo here, a nurse in Leeds."):
-        author = adversary.infer(text).subjects[0]
-        assert all(c <= 2 for _, c in _tags(author, "SEX")), text
-    author = adversary.infer("Margaret here, a nurse in Leeds.").subjects[0]
-    assert ("Female", 4) in _tags(author, "SEX")
-
-
 def test_a_things_age_is_nobodys(adversary: LocalAdversary) -> None:
     for text in (
         "Our little shop turns 10 today! My partner and I still can't believe it.",

@@ -549,8 +549,7 @@ def _counted_children(text: str, out: list[Mention]) -> None:
     for m in [*_CUES["parent_of"].finditer(text), *_CUES["little_ones"].finditer(text)]:
         parent = kinmap.get(m.group(0).split()[0].lower())  # "mother" of "mother of two"
         third = parent and patterns.THIRD_COPULA.search(text[max(0, m.start() - 60) : m.start()])
-        named = parent and patterns.beside_name(text, m.start(), m.end())
-        third = third or named
+        third = (named := parent and patterns.beside_name(text, m.start(), m.end())) or third
         anchor = {"Female": "her", "Male": "his"}.get(parent.sex, "their") if third else "my"
         n, src = patterns.number_value(m.group("num")) or 1, "parent_of" if parent else ""
         kw = {"role": "child", "anchor": anchor, "count": n, "plural": True, "source": src}

@@ -175,11 +175,6 @@ def world_name_sex(name: str) -> str:
     return "Female" if p >= 0.9 else "Male" if p <= 0.1 else ""
 
 
-def split_name(name: str) -> bool:
-    """Whether the international records give the first given name to both sexes (35-65%)."""
-    return 0.35 < world_given_names().get(_given(name), 0.0) < 0.65
-
-
 def name_sex(name: str) -> str:
     """'Male'/'Female' from the first given name (census lists, then the international
     records), '' when unknown or ambiguous."""

@@ -110,9 +110,8 @@ def _of_a_thing(ctx: DocContext, start: int) -> bool:
     """Whether 'turns N' or 'age N' at ``start`` is said of a thing: the verb's subject, or the
     noun that 'age N' describes, is a common noun that names no person."""
     span = ctx.doc.char_span(start, start + 1, alignment_mode="expand") if ctx.doc else None
-    if not span or not span[0].lower_.startswith(("turn", "age")):
+    if not span or not (tok := span[0]).lower_.startswith(("turn", "age")):
         return False
-    tok = span[0]
     kids = [c for c in tok.children if c.dep_ == "nsubj"]
     after = tok.i > 1 and tok.nbor(-1).text == ","  # "a rugby shirt, age 9": the shirt's
     subj = (tok.nbor(-2) if after else None) if tok.lower_ == "age" else next(iter(kids), None)

@@ -11,7 +11,7 @@ from spia_core.adversary.local.attributes.identity import subject_name
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft, draft_prior_sex
 from spia_core.adversary.local.evidence import Finding
-from spia_core.adversary.local.names import census_name_sex, split_name, world_name_sex
+from spia_core.adversary.local.names import census_name_sex, world_name_sex
 from spia_core.adversary.local.patterns import FEMALE_PRONOUN, MALE_PRONOUN, TITLES, beside_name
 from spia_core.adversary.local.rules import rule
 
@@ -94,8 +94,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         census, world = census_name_sex(choice.name), world_name_sex(choice.name)
         if census or world:
             rule_id = "sex.first_name" if census else "sex.first_name_world"
-            cert = 2 if split_name(choice.name) else None  # 'Jess', 'Jo': either sex
-            out.append(rule(rule_id).find(census or world, list(choice.evidence), certainty=cert))
+            out.append(rule(rule_id).find(census or world, list(choice.evidence)))
     addressed = any(m.role == "recipient" for m in d.mentions)  # "Dear Ann," (you, your)
     for m in _CUES["pregnancy"].finditer(ctx.text) if d.is_author or addressed else []:
         if m["i" if d.is_author else "you"]:  # "your return from maternity leave"
