@@ -127,3 +127,89 @@ def test_everyday_trades_of_thin_rows(adv: LocalAdversary, text: str, job: str) 
 )
 def test_a_customers_words_give_no_trade(adv: LocalAdversary, text: str) -> None:
     assert _author_jobs(adv, text) == []
+
+
+# Session 15 (helper occ): a function word is no trade word ('till 6'), a word with an everyday
+# sense is no cue ('forty minutes', 'the pouring rain'), rows of two fields that share a label
+# ('Healthcare worker') give the label, a tie goes to the row whose cues have more words, a study
+# held years ago does not outrank the job held now, and worker-side cues for trades that had few.
+
+
+def _job(adv: LocalAdversary, post: str) -> str:
+    author = [s for s in adv.infer(post).subjects if "author" in s.description][:1]
+    return next(
+        (p.keyword for s in author for p in s.piis if p.tag == "OCCUPATION" and p.keyword), ""
+    )
+
+
+@pytest.mark.parametrize(
+    "post",
+    [  # 'till' as 'until', minutes of time, rounds of edits, rain: no trade
+        "I'm stuck in meetings till six again, then home for tea.",
+        "It took me forty minutes to get through the traffic this morning and I'm fuming.",
+        "Three rounds of edits later I'm back to my first version of the wedding speech.",
+        "I got soaked walking the dog in the pouring rain, my boots are ruined.",
+    ],
+)
+def test_an_everyday_word_is_no_trade(adv: LocalAdversary, post: str) -> None:
+    assert _job(adv, post) == ""
+
+
+def test_the_till_as_a_noun_is_still_a_trade(adv: LocalAdversary) -> None:
+    assert _job(adv, "I cashed up the till at six and it was a fiver short again.") in {
+        "Cashier",
+        "Retail worker",
+    }
+
+
+def test_a_tie_of_two_healthcare_fields_gives_the_label(adv: LocalAdversary) -> None:
+    post = (
+        "My patients mostly come in with stiff necks and the treatment room is tiny, but I love it."
+    )
+    assert _job(adv, post) == "Healthcare worker"
+
+
+def test_a_study_years_ago_is_not_the_job_now(adv: LocalAdversary) -> None:
+    post = (
+        "I was a very nervous chemistry student twenty years ago. These days I'm up at four "
+        "proving dough and loading the deck oven."
+    )
+    assert _job(adv, post) == "Baker"
+
+
+def test_a_study_now_still_outranks_a_trade_word(adv: LocalAdversary) -> None:
+    post = "I'm a chemistry student and at weekends I help out proving dough at a bakery."
+    assert _job(adv, post) == "Student"
+
+
+@pytest.mark.parametrize(
+    ("post", "job"),
+    [  # worker-side cues of trades that had few
+        (
+            "I signed the tech log at five after swapping a seal on the nose gear.",
+            "Aircraft mechanic",
+        ),
+        ("I put a new hairspring in a pocket watch and ran it on the timegrapher.", "Watchmaker"),
+        ("I did twenty bouquets and three funeral tributes before lunch.", "Florist"),
+        (
+            "I ordered three coffins today and sorted the funeral arrangements for two families.",
+            "Funeral director",
+        ),
+        (
+            "I got a loose dog behind the school with the catch pole, nobody bitten.",
+            "Animal control officer",
+        ),
+        ("I was slinging steel all day and binned two shackles with no tags.", "Rigger"),
+        (
+            "My ticket queue is at forty and I'm on the service desk till six.",
+            "IT support technician",
+        ),
+    ],
+)
+def test_worker_side_cues(adv: LocalAdversary, post: str, job: str) -> None:
+    assert _job(adv, post) == job
+
+
+def test_a_tie_goes_to_the_row_of_the_longer_cue(adv: LocalAdversary) -> None:
+    post = "I spent the morning on a claw setting and the afternoon with the torch on a bracelet."
+    assert _job(adv, post) == "Jeweller"  # 'claw setting' (Jeweller) over 'torch' (Welder)

@@ -23,6 +23,7 @@ MIN_SCORE = 3.0
 FIELD_SHARE = 0.6
 #: SOC major group -> the everyday label of a job known only by its field.
 _FIELDS = dict(lexicons._read_tsv("occupation_fields.tsv"))
+_FUNCTION = frozenset({"prep", "mark", "cc", "det", "aux", "auxpass"})  # relations, no POS tags
 _NAMES = frozenset({"PERSON", "ORG", "FAC", "GPE", "LOC"})  # 'Harbour Clinic', 'Ann Baker'
 
 
@@ -80,6 +81,8 @@ def _hits(tokens: list[Any]) -> dict[str, Any]:
             if i + 2 < len(tokens) and tokens[i + 2].i == t.i + 2:  # 'range of motion', 'self-tape'
                 three = (t.text.lower(), w, tokens[i + 2].text.lower())
                 forms.add(("" if w == "-" else " ").join(three))
+        if t.dep_ in _FUNCTION:  # 'till 8', 'on call': a word of one trade only as a noun or verb
+            forms = {f for f in forms if " " in f}
         out |= dict.fromkeys(forms & index.keys() - out.keys(), t)
     return out
 
@@ -98,10 +101,13 @@ def best_activity(hits: dict[str, Any]) -> tuple[str, float, list[str]] | None:
                 found[row].append(cue)
     if not score:
         return None
-    # a tie goes to the row with the larger share of its cues present
-    top, *rest = sorted(score, key=lambda r: (-score[r], -len(found[r]) / size[r], r))
+    # a tie goes to the row whose cues have more words ('claw setting' over 'torch'), then to the
+    # one with the larger share of its cues present
+    words = {r: sum(c.count(" ") for c in found[r]) for r in score}
+    top, *rest = sorted(score, key=lambda r: (-score[r], -words[r], -len(found[r]) / size[r], r))
     runner = next((r for r in rest if labels[r] != labels[top]), None)
-    same_field = runner is not None and groups[runner] == groups[top]
+    field = [_FIELDS.get(groups[r], groups[r]) for r in (top, runner or top)]  # 29, 31: Healthcare
+    same_field = runner is not None and field[0] == field[1]
     label = labels[top]
     if same_field and score[runner] >= FIELD_SHARE * score[top]:
         label = _FIELDS.get(groups[top], label)

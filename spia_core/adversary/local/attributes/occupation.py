@@ -554,7 +554,8 @@ def _degree(ctx: DocContext, d: Draft) -> list[Finding]:
             if not ctx.is_masked(s, e) and not (d.is_author and _THIRD.search(ctx.text, s, e)):
                 ev = [ctx.ev(s, e)]  # "in my second year of a nursing degree": a student too
                 out = [rule("occupation.education_stated").find(value, ev)]
-                return out + [rule("occupation.stated").find("Student", ev)] * (value[:3] == "In ")
+                now = value[:3] == "In " and not work.AGO.search(ctx.text, *ctx.sentence_of(s))
+                return out + [rule("occupation.stated").find("Student", ev)] * now  # not 'ago'
     return []
 
 

@@ -26,6 +26,7 @@ _COMPOUND_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('compound_before')})
 
 #: A subject, 'to' or an auxiliary right before a word makes it a verb ("I cook", "to clean").
 _WHO_AFTER = re.compile(r"\s*,?\s*who\b")
+AGO = re.compile(r"\bago\b", re.I)  # "a student ten years ago": that was then
 _PAREN_AFTER = re.compile(r"\s*\(\s*(?:\[|(?:Mr|Mrs|Ms|Miss|Dr)\.? |[A-Z][a-z]+\))")
 _VERB_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('verb_before')})\s+$", re.IGNORECASE)
 
@@ -194,6 +195,8 @@ def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
                 continue  # "I cook dinner" (a verb); "a vet who moved away" (someone else)
             if word[-1] == "s" and (word[:-1] in table or word[:-2] in table):
                 continue  # a plural: "my team of four buyers", "nine pupils" are other people
+            if label == "Student" and AGO.search(ctx.text, *ctx.sentence_of(s)):
+                continue  # "the shy student ten years ago": a study then, no status now
             out.append(rule("work.job_word_author").find(label, ev))
         elif s - off < 80:  # a job word far from the mention was as often another person's
             out.append(rule("work.job_word").find(label, ev))
