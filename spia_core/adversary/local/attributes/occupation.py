@@ -260,11 +260,12 @@ def _pattern(tok: Any) -> str | None:
         c.dep_ == "amod" and c.text.lower() == "fellow" for c in tok.children
     ):
         return "occupation.stated_weak"
-    spent = [c for c in tok.children if c.lower_ in {"years", "decades"} and c.dep_ != "compound"]
-    spent += [g for c in tok.children if c.lower_ == "for" for g in c.children if g.lower_ in _LONG]
     other = tok.dep_ in {"dobj", "pobj"} or (tok.dep_ == "appos" and len(head.text) > 1)
-    if spent and not other and tok.lower_ in lexicons.occupations()[0]:  # "52M, welder", not
-        return "occupation.stated"  # "my uncle, a welder for years"; "thirty years a postie"
+    kids = list(tok.children) if not other and tok.lower_ in lexicons.occupations()[0] else []
+    spent = [c for c in kids if c.lower_ in {"years", "decades"} and c.dep_ != "compound"]
+    spent += [g for c in kids if c.lower_ == "for" for g in c.children if g.lower_ in _LONG]
+    if spent:  # "52M, welder for 20 years", "thirty years a postie"; not "my uncle, a welder"
+        return "occupation.stated"
     lo, hi = sorted((tok.i, head.i))  # "Ann Lee, Supervisor\n\nPupils involved": two lines
     if "\n" in tok.doc[lo:hi].text_with_ws:  # (doc.text would rebuild the whole text)
         return None
@@ -354,7 +355,7 @@ def _held_before(tok: Any) -> bool:
     up = verb.head.lower_ if verb.dep_ == "xcomp" else ""  # "used to be a cook"
     aux = {c.lower_ for c in verb.children if c.dep_ == "aux"} | {up}
     held = verb.lower_ in _words("held_before") and not aux & _words("have")
-    return held or "used" in aux or any(t.lower_ == "ago" for t in tok.sent)  # "years ago, as a"
+    return held or "used" in aux or work.AGO.search(tok.sent.text) is not None  # "years ago, as"
 
 
 def _after_work_verb(tok: Any) -> bool:
