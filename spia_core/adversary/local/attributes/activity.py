@@ -107,10 +107,8 @@ def best_activity(hits: dict[str, Any]) -> tuple[str, float, list[str]] | None:
     top, *rest = sorted(score, key=lambda r: (-score[r], -words[r], -len(found[r]) / size[r], r))
     runner = next((r for r in rest if labels[r] != labels[top]), None)
     field = [_FIELDS.get(groups[r], groups[r]) for r in (top, runner or top)]  # 29, 31: Healthcare
-    same_field = runner is not None and field[0] == field[1]
-    label = labels[top]
-    if same_field and score[runner] >= FIELD_SHARE * score[top]:
-        label = _FIELDS.get(groups[top], label)
+    near = runner is not None and score[runner] >= FIELD_SHARE * score[top]
+    label = _FIELDS.get(groups[top], labels[top]) if near and field[0] == field[1] else labels[top]
     return label, sum(field_weight[c] for c in found[top]), found[top]
 
 

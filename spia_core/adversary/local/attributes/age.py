@@ -131,10 +131,9 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
     lists = [(a, b) for a, b, _ in _born_lists(ctx.text)]
     for m, off in segment_matches(ctx, d, _CUES["born"]):
-        if ctx.is_masked(off + m.start(), off + m.end()):
+        listed = any(a <= off + m.start("year") < b for a, b in lists)  # see _listed_birth
+        if listed or ctx.is_masked(off + m.start(), off + m.end()):
             continue
-        if any(a <= off + m.start("year") < b for a, b in lists):
-            continue  # one year of a list: see _listed_birth
         year = int(m.group("year"))
         month = _MONTHS.get((m.group("month") or m.group("month2") or "").lower(), 0)
         day = int(m.group("day") or m.group("day2") or 0)

@@ -103,12 +103,9 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         out.extend(_author_self(ctx, d))
         for k in (x for x in ctx.drafts if x.anchor is d and x.kin):
             info = lexicons.kin_words().get(k.kin)
-            if k.guess or info is None or not info.sex:
-                continue  # a relation guessed from a masked word says nothing of the author's sex
-            if info.relationship not in {"Married", "In Relation"}:
-                continue
-            if info.relationship == "Married" and info.anchor_relationship != "Married":
-                continue  # in-laws and step-parents say nothing about the author's sex
+            partner = info and info.sex and info.relationship in {"Married", "In Relation"}
+            if k.guess or not partner or info.relationship == "Married" != info.anchor_relationship:
+                continue  # a guess from a masked word, in-laws, step-parents: no author's sex
             ev = [ctx.ev(m.start, m.end) for m in k.mentions if m.kind == "kin"][:1]
             out.append(rule("sex.partner").find(_opposite(info.sex), ev))
     if not d.kin and not d.is_author and not out:

@@ -416,15 +416,9 @@ def _job_of_subject(text: str, s: int, d: Draft) -> bool:
     before = text[max(0, s - 40) : s]
     if _OTHER_PERSON_BEFORE.search(before):
         return False
-    if (
-        d.anchor is not None
-        and d.anchor.is_author
-        and _COORDINATED_SELF.fullmatch(
-            text, max((m.end for m in d.mentions if m.end <= s), default=s), s
-        )
-    ):
-        # "a dad of three and a part-time welder": the author describes themself, not the kids.
-        return False
+    last = max((m.end for m in d.mentions if m.end <= s), default=s)
+    if d.anchor is not None and d.anchor.is_author and _COORDINATED_SELF.fullmatch(text, last, s):
+        return False  # "a dad of three and a part-time welder": the author, not the kids
     # "the accredited doctor" names another person, unless in apposition or after a copula
     # ("Mr X, the director", "he was the headmaster").
     return not (_DEFINITE_BEFORE.search(before) and not _CUES["definite_own"].search(before))

@@ -134,10 +134,7 @@ def _lead_placeholder(st: SubjectState) -> Mention | None:
 def article_author(st: SubjectState) -> None:
     """A comment on an article ("Great article on ...", "This piece really hit home",
     "Hats off to the writer!") speaks to the article's author: a person with a job (writer)."""
-    if st.legal or st.with_role("writer"):
-        return
-    m = _CUES["article"].search(st.text)
-    if m is None:
+    if st.legal or st.with_role("writer") or (m := _CUES["article"].search(st.text)) is None:
         return
     # A zero-width mention: the writer is referred to, never named, and owns no text.
     writer = Mention(m.start(), m.start(), "the author of the article", "role", role="writer")
