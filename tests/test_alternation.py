@@ -112,6 +112,11 @@ def test_regex_set_joins_regexes_of_other_flags_and_reads_pieces_of_a_text() -> 
 def test_a_cue_regex_names_the_words_of_a_word_class() -> None:
     kin = lexicons._words_in(r"\bmy (?:{{kin}})\b")
     assert kin == rf"\bmy (?:{lexicons.kin_alternation()})\b"
+    tree = lexicons._words_in(r"\bmy (?:{{kin_tree}})\b")  # the same words as a prefix tree
+    assert tree == rf"\bmy (?:{prefix_tree(lexicons.kin_words())})\b"
+    assert re.search(tree, "I met my stepdaughter there")[0] == "my stepdaughter"
+    owned = lexicons.subject_cues()["possessed_kin"].search("Then my two little sons came")
+    assert (owned["anchor"], owned["num"], owned["kin"]) == ("my", "two", "sons")
     both = lexicons.alternation("spouse_word", "social_noun")
     assert lexicons._words_in("(?:{{spouse_word+social_noun}})") == f"(?:{both})"
     assert re.search(lexicons._words_in(r"\bmy (?:{{spouse_word}})\b"), "I met my husband there")

@@ -12,7 +12,7 @@ from typing import Any
 
 from spia_core import derived_cache
 from spia_core.paths import DATA_DIR as BUNDLED_DATA_DIR
-from spia_core.text.alternation import RegexSet, WordAlternation
+from spia_core.text.alternation import RegexSet, WordAlternation, prefix_tree
 
 # Lookups fold text as the scorer does (lower case, no accents): one folding for the project.
 from spia_core.text.normalise import fold
@@ -162,6 +162,8 @@ def _words_in(regex: str, parts: dict[str, str] | None = None) -> str:
     def fill(m: re.Match[str]) -> str:
         if m[1].startswith("_"):
             return _words_in((parts or {})[m[1]], parts)
+        if m[1] == "kin_tree":  # the same words, faster to match (case-sensitive rows only)
+            return prefix_tree(kin_words())
         return kin_alternation() if m[1] == "kin" else alternation(*m[1].split("+"))
 
     return re.sub(r"\{\{([\w+]+)\}\}", fill, regex)

@@ -18,7 +18,6 @@ from spia_core.adversary.local.names import (
     name_sets,
     world_given_names,
 )
-from spia_core.text.alternation import prefix_tree
 
 _CUES = lexicons.subject_cues()
 
@@ -86,10 +85,9 @@ def plausible_name(name: str) -> bool:
     words = name.split()
     if len(words) > 5 or any(lexicons.fold(w) in lexicons.words("not_name") for w in words):
         return False
-    if lexicons.gazetteer().country(name) or lexicons.fold(name) in lexicons.demonyms():
-        return False
-    # not a job ("Consultant Orthopaedic Surgeon" tagged PERSON) nor a word in capitals
-    return not lexicons.job_label(name) and (not name.isupper() or len(name) <= 3)
+    place = lexicons.gazetteer().country(name) or lexicons.fold(name) in lexicons.demonyms()
+    # no country, people, job ("Consultant Orthopaedic Surgeon" tagged PERSON), word in capitals
+    return not place and not lexicons.job_label(name) and (not name.isupper() or len(name) <= 3)
 
 
 def handle_to_name(handle: str) -> str:
@@ -462,25 +460,6 @@ def _guess_relative(text: str, m: re.Match[str]) -> str:
     return _GUESS[kind][sex]
 
 
-@functools.cache
-def _kin_regex() -> re.Pattern[str]:
-    nums = r"two|three|four|five|six|seven|eight|nine|ten|\d{1,2}|twin"
-    kin = prefix_tree(lexicons.kin_words())  # 'my baby brother', 'my kid sister': the sibling
-    anchor = (
-        r"my|My|his|His|her|Her|their|Their|our|Our|[Tt]he applicant['’]s|[Tt]he applicants['’]|"
-        r"[Tt]he (?:first|second|third) applicant['’]s|[Tt]he [a-z]+['’]s|"
-        r"(?:(?:Mr|Mrs|Ms|Dr)\.? )?[A-Z][\w\-]+['’]s|\[PERSON(?:_\d+)?\]['’]s|a|an|A|An|[Yy]our"
-    )
-    return re.compile(
-        rf"(?:\b(?P<anchor>{anchor})\s+(?P<own>\(\d\d ?[MFmf]\)\s+)?)?"  # "My (29F) husband"
-        r"(?:(?<![\w-])(?<!(?:[Yy]ear|[Ff]orm|[Ww]ard) )"
-        r"(?<!(?:[Gg]rade|[Cc]lass) )"  # "the Year 6 parents": a label, not a count
-        rf"(?P<num>{nums})\s+)?(?:(?:(?!(?:and|or|the)\b)"
-        rf"[a-z]+|[\w\-]+-year-old)\s+){{0,2}}?(?P<kin>{kin})\b"
-        r"(?!\s+(?:brother|sister|girl|boy|son|daughter)s?\b)"  # 'twin girls': girls, not a twin
-    )
-
-
 _SAID = re.compile(r"\s*(s?he) (?:said|says|added|told|explained|recalled)\b", re.I)
 #: Names or person masks listed right after a plural kin word ("our kids, Ella (7) and Rose").
 _ITEM = r"(?:[A-Z][a-z]+|\[[A-Z]+(?:_\d+)?\])(?:\s*\(\d{1,2}\))?"
@@ -491,7 +470,7 @@ def _possessed_kin(text: str) -> list[Mention]:
     """'his wife', 'the applicant's son', 'my four wonderful kids', 'two daughters'."""
     out: list[Mention] = []
     kinmap, quotes = lexicons.kin_words(), [q.span() for q in QUOTE_SPANS.finditer(text)]
-    for m in _kin_regex().finditer(text):
+    for m in _CUES["possessed_kin"].finditer(text):
         word, ks = m.group("kin"), m.start("kin")
         kin = kinmap[word]
         anchor, start = (m.group("anchor") or "").lower(), m.end("own") if m["own"] else m.start()

@@ -48,9 +48,8 @@ def phone_at(text: str, m: re.Match[str]) -> bool:
         return False
     if raw.startswith("+"):
         return _possible_international(digits)
-    if raw.startswith("00") and _possible_international(digits[2:]):
-        return True
-    if len(digits) == 10 and _US_FORMAT.fullmatch(raw):
+    us = len(digits) == 10 and _US_FORMAT.fullmatch(raw)
+    if us or (raw.startswith("00") and _possible_international(digits[2:])):
         return True
     context = bool(_PHONE_CONTEXT.search(before))
     end = text.find("\n", m.end())

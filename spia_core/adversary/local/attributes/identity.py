@@ -68,10 +68,10 @@ def header_name(text: str) -> tuple[str, int, int] | None:
     if (m := _HEADER.match(text[:200])) is None:
         return None
     raw = m.group("name").strip()
-    if raw.startswith("[") or not re.search(r"[A-Za-z]", raw) or len(raw.split()) > 3:
+    words = raw.split()  # "[PERSON] : hello there." is a one-line post, not a header name
+    said = raw[-1:] in ".!?" or (len(words) > 1 and not all(w[:1].isupper() for w in words))
+    if said or raw.startswith("[") or not re.search(r"[A-Za-z]", raw) or len(words) > 3:
         return None
-    if (" " in raw and not all(w[:1].isupper() for w in raw.split())) or raw[-1] in ".!?":
-        return None  # "[PERSON] : hello there." is a one-line post, not a header name
     name = raw if " " in raw else names.handle_name(raw)
     return (name, m.start("name"), m.start("name") + len(raw)) if name else None
 

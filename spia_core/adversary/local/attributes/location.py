@@ -235,9 +235,7 @@ def _unknown_town(ctx: DocContext, raw: str, start: int, verb: str) -> str:
     not_town = lexicons.words("role_word") | lexicons.words("not_town")
     if not first or first in not_town or first in lexicons.first_names():
         return ""
-    if ctx.is_org(start, start + len(name)):
-        return ""
-    return f"{name} / {ctx.country}"
+    return "" if ctx.is_org(start, start + len(name)) else f"{name} / {ctx.country}"
 
 
 _MOVE = frozenset({"moved", "moving", "relocated"})
@@ -265,10 +263,9 @@ def residence(ctx: DocContext, d: Draft) -> list[Finding]:
             and not [c for c in subj.children if c.lower_ in _MOVERS]
         ):
             continue  # a thing's new place, not a person's
-        if raw.startswith("[") or ctx.is_masked(off + m.start("place"), off + m.end("place")):
-            continue
-        if lexicons.fold(raw.split()[0]) in lexicons.words("month"):
-            continue  # "moved house in March": when, not where
+        skip = raw.startswith("[") or lexicons.fold(raw.split()[0]) in lexicons.words("month")
+        if skip or ctx.is_masked(off + m.start("place"), off + m.end("place")):
+            continue  # a mask; "moved house in March": when, not where
         pre = m.group(0)[: m.start("place") - m.start()].split()  # 'moved from Y to': Y is left
         if verb in _MOVE | {"emigrated"} and "from" in pre and "to" not in pre:
             continue  # where they left (location.origin reads it); 'from X to Y': Y

@@ -447,10 +447,9 @@ def _does(ctx: DocContext, d: Draft, verb: Any) -> list[Finding]:
     if (past and not (long or owner)) or (subj.lower_ not in mine and not said) or not agent:
         return []  # "I baked a cake"; "my dad drove a taxi for years" is a job
     clause = (t for c in kids if c.dep_ not in _CLAUSES for t in c.subtree if t.dep_ != "compound")
-    if not long and any(t.lower_ in _words("once_a_week") for t in clause):
+    chore = not long and any(t.lower_ in _words("once_a_week") for t in clause)  # "every Sunday"
+    if chore or ctx.is_masked(s, e) or _speaker(ctx, subj) is not d:
         return []  # "I clean the bathroom every Sunday": a chore
-    if ctx.is_masked(s, e) or _speaker(ctx, subj) is not d:
-        return []
     label = f"{o.lower_} owner" if owner else agent
     pastime = (o.dep_ == "pobj" or past) and agent in _words("pastimes")  # "baked for years"
     pastime |= o.dep_ == "pobj" and not o.text.islower()

@@ -118,9 +118,7 @@ def attach_codes(st: SubjectState) -> None:
 
 def _named_holder(st: SubjectState, c: CodeHit, author: Draft | None) -> Draft | None:
     """The person (not the author) an e-mail address names: '@lanep' ... 'p.lane@...'."""
-    if c.tag != "EMAIL_ADDRESS":
-        return None
-    name = email_name(c.value)
+    name = email_name(c.value) if c.tag == "EMAIL_ADDRESS" else ""
     if not name or not any(len(t) > 2 for t in _tokens(name)):
         return None
     if author is not None and any(names_compatible(n.name, name) for n in author.names):

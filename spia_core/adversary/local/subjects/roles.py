@@ -164,14 +164,12 @@ def masked_officials(st: SubjectState) -> None:
 def _unique_role_holder(st: SubjectState, r: Mention, d: Draft) -> Draft | None:
     """The one other holder of a single-person role ('the applicant', 'the Agent') that an
     unnumbered masked name in apposition to it stands for; None when it may be someone new."""
-    if r.role not in {"applicant", "agent"} or r.ordinal or r.plural or d.identity:
-        return None
-    if not r.anchor.startswith("the") or d.best_name:
+    single = r.role in {"applicant", "agent"} and r.anchor.startswith("the") and not r.ordinal
+    if not single or r.plural or d.identity or d.best_name:
         return None
     others = [x for x in st.with_role(r.role) if x is not d]
-    if len(others) != 1 or others[0].best_name or others[0].roles.get(r.role):
-        return None
-    return others[0]
+    one = len(others) == 1 and not (others[0].best_name or others[0].roles.get(r.role))
+    return others[0] if one else None
 
 
 def _link_opening_applicants(st: SubjectState) -> None:
@@ -240,9 +238,7 @@ def role_nouns(st: SubjectState) -> None:
     )
     found += [(m, m.group("noun").lower()) for m in doers]
     for m, noun in sorted(found, key=lambda x: x[0].start()):
-        if any(s <= m.start() < e for s, e in taken):
-            continue
-        if _modifier(st, m.end()):
+        if any(s <= m.start() < e for s, e in taken) or _modifier(st, m.end()):
             continue  # "the patient records system": a noun modifier, no person
         r = Mention.at(m, "role", role=noun, anchor="the")
         predicate = _COPULA_BEFORE.search(st.text[max(0, m.start() - 12) : m.start()])
