@@ -83,6 +83,14 @@ def test_ner_mask_masks_codes_dates_names_and_amounts() -> None:
     assert len(spans) == len(re.findall(r"\[[A-Z]+\]", out.text))
 
 
+def test_ner_mask_leaves_the_writers_i_out_of_a_name() -> None:
+    masked = create_anonymizer("ner-mask").anonymize(
+        "Dear Mr Patel, Ms Rowe I am the landlord of the flat on Mill Lane."
+    )
+    assert " I am the landlord" in masked.text
+    assert "Rowe" not in masked.text
+
+
 def test_ner_mask_numbered_placeholders_are_consistent() -> None:
     out = create_anonymizer("ner-mask", numbered=True).anonymize(TEXT)
     persons = re.findall(r"\[PERSON_(\d+)\]", out.text)

@@ -415,6 +415,24 @@ def test_cli_with_values_and_original(tmp_path: Path) -> None:
     assert "text" not in redacted and "Harrogate" not in json.dumps(redacted)
 
 
+def test_cli_console_verdict_masks_names_as_the_report_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "post.txt"
+    src.write_text(
+        "Big thanks to everyone at Eastbrook Primary for the leaving card. Twenty-two years "
+        "teaching Year 4 and I'll miss every one of you. Moving to Porto with my husband Anselm "
+        "next month. Greta Lindqvist",
+        encoding="utf-8",
+    )
+    args = ["audit", str(src), "--anonymizer", "ner-mask", "--out", str(tmp_path / "out")]
+    assert main(args) == 0
+    shown = capsys.readouterr().out
+    assert "[NAME] (subject" in shown and "Anselm" not in shown and "Greta" not in shown
+    assert main([*args, "--with-values"]) == 0
+    assert "Greta Lindqvist (subject" in capsys.readouterr().out
+
+
 def test_cli_german_and_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = tmp_path / "note.txt"
     src.write_text(_read("german_note.txt"), encoding="utf-8")

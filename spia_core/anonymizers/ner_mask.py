@@ -284,6 +284,8 @@ class NerMaskAnonymizer:
         trimmed = []
         for f in found:
             start, end = _trim(text, f.start, f.end)
+            if f.tab_type == "PERSON" and text[start:end].endswith((" I", "\nI")):
+                end -= 2  # "Ms Rowe I am the landlord": NER took the writer's "I" into the name
             if end > start:
                 trimmed.append(Found(start, end, f.tab_type, f.source))
         return _resolve(trimmed), warnings, model

@@ -198,6 +198,7 @@ def _run_audit(args: argparse.Namespace, text: str, config: Any, progress: Any) 
 
 def run(args: argparse.Namespace) -> int:
     from spia_core.commands.preflight import check_out_dir
+    from spia_core.export_safety import masker_for
     from spia_core.model import NoticeKind, Severity
     from spia_core.report_export import write_report
     from spia_core.textio import InputError
@@ -223,9 +224,10 @@ def run(args: argparse.Namespace) -> int:
         redact_values=not args.with_values,
     )
     verdict = assess(report)
-    print(f"verdict: {verdict.headline}")
+    shown = masker_for(report).mask if not args.with_values else str  # as the report files
+    print(f"verdict: {shown(verdict.headline)}")
     for reason in verdict.reasons[:5]:
-        print(f"  - {reason}")
+        print(f"  - {shown(reason)}")
     if len(verdict.reasons) > 5:
         print(f"  ... and {len(verdict.reasons) - 5} more in {paths['html'].name}")
     for notice in report.notices:  # the lower bound is the verdict's own caveat

@@ -289,7 +289,9 @@ def sign_off(text: str) -> Mention | None:
     c = _CUES["call_name"].search(text)  # "... text Gemma on 07700 ...": Gemma first named there
     c = c if c and text.find(c["name"]) == c.start("name") else None
     aged = None if patterns.FIRST_PERSON.search(text) else _AGED_SIGN.search(text)  # no 'I'
-    if (m := closings[-1] if closings else _CUES["last_block"].search(text) or aged or c) is None:
+    m = closings[-1] if closings else _CUES["last_block"].search(text) or aged or c
+    bare = _CUES["bare_sign"].search(text) if patterns.FIRST_PERSON.search(text) else None
+    if (m := m or (bare if bare and bare["name"] not in text[: bare.start()] else None)) is None:
         return None
     role, kin = (m.groupdict().get("role") or "") * ("(" not in m[0]), lexicons.kin_words()
     if role and not (role[:1].isupper() or lexicons.job_label(role.split()[-1]) or role in kin):

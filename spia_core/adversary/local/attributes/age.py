@@ -77,7 +77,7 @@ def _listed_birth(ctx: DocContext, d: Draft) -> list[Finding]:
 #: (before), "Ines, 29, ..." or "my son (7)" or "partner (36M)" (after).
 _AGE_IN = re.compile(r"\b(?P<n>\d+|[a-z]+(?:-[a-z]+)?)[- ](?P<u>year|month)s?[- ]old\b", re.I)
 _AGE_BEFORE = re.compile(_AGE_IN.pattern + r"(?:(?:\s+[\w-]+){1,3}\s*,)?\s+$", re.I)
-_AGE_LIST = re.compile(r"\s*(?:\(|,\s*aged\s+)\d\d?(?:\s*(?:,|and|&)\s*\d\d?)+\)?")
+_AGE_LIST = re.compile(r"\s*(?:\(|,\s*(?:aged\s+)?)\d\d?(?:\s*(?:,|and|&)\s*\d\d?)+\)?")
 
 
 def _mention_age(text: str, m: Mention) -> tuple[str, int, int] | None:
@@ -142,13 +142,14 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
         break
     if not out:
         out.extend(_listed_birth(ctx, d))
-    own = [a for m in d.mentions if (a := _mention_age(ctx.text, m))]
-    if d.is_author and (sign := identity.signoff(ctx.text)) and sign["age"]:
-        own.append((sign["age"], sign.start(), sign.end()))  # "- Priya, 41, Leicester"
+    own = []  # a list first: "two kids, 8 and 11" is no child aged 8 twice
     for m in d.mentions if d.child_count > 1 else []:  # "our kids (14 and 11)", ", aged 9 and 6"
         ages = _AGE_LIST.match(ctx.text, m.end)
         if ages and len(nums := re.findall(r"\d+", ages[0])) == d.child_count:
             own.append((nums[d.child_index - 1], m.start, ages.end()))
+    own += [a for m in d.mentions if (a := _mention_age(ctx.text, m))]
+    if d.is_author and (sign := identity.signoff(ctx.text)) and sign["age"]:
+        own.append((sign["age"], sign.start(), sign.end()))  # "- Priya, 41, Leicester"
     out += [rule("age.stated").find(v, [ctx.ev(s, e)]) for v, s, e in own[:1]]
     if "mention_ages" not in ctx.memo:  # every subject asks about everyone else's ages
         ages = ((o, _mention_age(ctx.text, m)) for o in ctx.drafts for m in o.mentions)

@@ -86,7 +86,9 @@ def _author_status_spans(
 
 def _status_for_author(ctx: DocContext, d: Draft) -> list[Finding]:
     out: list[Finding] = []
-    for rx, value, cert in _STATUS:
+    kin = lexicons.kin_words()  # "my fiancé ... the wedding is in May": not married yet
+    ties = {kin[o.kin].relationship for o in ctx.drafts if o.anchor is d and o.kin in kin}
+    for rx, value, cert in (s for s in _STATUS if s[1] != "Married" or "In Relation" not in ties):
         if (span := next(_author_status_spans(ctx, d, rx, value), None)) is not None:
             c = min(5, cert + 1)
             out.append(rule("family.author_status").find(value, [ctx.ev(*span)], certainty=c))

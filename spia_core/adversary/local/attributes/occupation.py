@@ -219,6 +219,8 @@ def _affiliations(ctx: DocContext, d: Draft, tok: Any) -> list[Finding]:
         head = head.head  # "I teach maths at X": the verb's
     if (org := _org_at(ctx, obj) if obj is not None else None) is None or org[1] < tok.idx:
         return []  # "from Pets at Home": the 'at' is in the name
+    if {t.lower_ for t in tok.doc[max(0, tok.i - 3) : tok.i]} & {"old", "former", "previous"}:
+        return []  # "my old team at X": no more
     if not (head.text.lower() in _ORG_HEADS or _agent_of(head.text)):
         # "everyone at Kestrel Print Studio": where the author works, as a weak guess
         named = org[0].split()[-1].lower() in _words("org_words") or ctx.is_org(org[1], org[1] + 1)
@@ -252,7 +254,8 @@ def _pattern(tok: Any) -> str | None:
     if tok.dep_ == "pobj" and head.text.lower() == "as":
         before = head.doc[head.i - 1].text.lower() if head.i > 0 else ""
         masked = before == "]" and head.doc[head.i - 2].text == "DATETIME"  # "[DATETIME] as a"
-        if head.head.lower_ in _words("work_heads") or before in _words("work_heads") or masked:
+        heads = _words("work_heads") | _words("stint_heads")  # "my first week as a nurse"
+        if head.head.lower_ in heads or before in heads or masked:
             return "occupation.stated"
         if head.i == head.sent.start or (head.i > 0 and head.doc[head.i - 1].is_sent_start):
             return "occupation.stated_weak"

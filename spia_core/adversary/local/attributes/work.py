@@ -20,7 +20,7 @@ _CUES = lexicons.subject_cues("attribute_cues.tsv")
 
 _ORG_LEAD, _WITH = _CUES["org_lead"], _CUES["with_org"]
 _OUR_AT, _HR = _CUES["our_at"], _CUES["hr_of"]  # "Quillsoft's HR department"
-_TRAILING = re.compile(r"(?:\s+(?:of|for|and|the|at|in|&))+$")
+_TRAILING = re.compile(r"(?:\s+(?:of|for|and(?: I)?|the|at|in|&))+$")
 
 _COMPOUND_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('compound_before')})\s*$", re.I)
 

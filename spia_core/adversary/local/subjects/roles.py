@@ -21,7 +21,9 @@ _POSSESSIVE_DETS = frozenset({"his", "her", "their", "its"}) | {
 }
 
 #: Words before an indefinite role that make it a predicate ("was a judge", "as an expert").
-_PREDICATE_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('predicate_word')})\s+$")
+_PREDICATE_BEFORE = re.compile(
+    rf"(?i)\b(?:{lexicons.alternation('predicate_word')})\s+(?:an?\s+(?:[\w-]+\s+){{0,2}})?$"
+)
 
 #: A verb right after an indefinite role makes it the subject of a clause: a person who acts.
 _ACTS_AFTER = re.compile(rf"\s+(?:\w+ly\s+)?(?:{lexicons.alternation('act_verb')})\b")
@@ -122,6 +124,8 @@ def link_roles(st: SubjectState) -> None:
                 st.draft_of(p).roles.setdefault("lawyer", 0)
     _link_opening_applicants(st)
     for r in (r for r in pending if not r.plural or r.anchor in {"one"}):
+        if not r.anchor and _PREDICATE_BEFORE.search(st.text, max(0, r.start - 40), r.start):
+            continue  # "As a retired Irish teacher, I ...": a predicate
         mine = st.text.startswith(_OF_MINE, r.end)  # "a colleague of mine": someone new
         if r.role not in standalone and r.anchor not in {"another", "one"} and not mine:
             continue  # "the witness" is a reference; "another witness" is someone new
