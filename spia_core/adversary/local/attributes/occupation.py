@@ -287,7 +287,7 @@ def _coordinated_job(tok: Any) -> Any | None:
     for i in range(tok.i + 1, min(len(doc), tok.i + 5)):
         if doc[i].text.lower() in {"and", "&"}:
             for j in range(i + 1, min(len(doc), i + 7)):
-                if doc[j].text in _STOP_PUNCT or doc[j].dep_.startswith("nsubj"):  # a new clause
+                if doc[j].text in _STOP_PUNCT or doc[j].dep_[:5] in ("nsubj", "prep"):
                     return None
                 if _title(doc[j]) is not None and (j + 1 == len(doc) or _title(doc[j + 1]) is None):
                     return doc[j]

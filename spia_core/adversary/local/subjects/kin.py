@@ -15,13 +15,11 @@ from spia_core.adversary.local.patterns import I_AM, THIRD_COPULA
 from spia_core.adversary.local.subjects.state import SubjectState
 
 _CUES = lexicons.subject_cues()
-
 _CHILD_NOUNS = lexicons.alternation("child_noun")
 _I_AM = re.compile(rf"\b(?:I(?:['’]ve| have) been|[Bb]eing|{I_AM})\s+\Z")
-
-#: Names or ages listed after a masked count: ', [PERSON] and [ORG]', ' ([DATETIME], [QUANTITY])'.
-_LISTED = re.compile(r"\s*[,:(–-]\s*\[[A-Z]+(?:_\d+)?\](?:(?:,? and|,|&)\s*\[[A-Z]+(?:_\d+)?\])+")
-
+#: Listed after a masked count: ', [PERSON] ([QUANTITY]) and [ORG]', ' ([DATETIME], [QUANTITY])'.
+_AGED = r"\[[A-Z]+(?:_\d+)?\](?: \(\[[A-Z]+\]\))?"
+_LISTED = re.compile(rf"(?: [a-z]+)?\s*[,:(–-]\s*{_AGED}(?:(?:,? and|,|&)\s*{_AGED})+")
 #: Words around a masked kin word that point to the writer's parents.
 _PARENT_CUE = re.compile(rf"(?i)\b(?:{lexicons.alternation('parent_cue')}|inspir\w*|the(?:ir|y))\b")
 
@@ -223,7 +221,7 @@ def masked_counts(st: SubjectState) -> None:
         end = listed.end() if (listed := _LISTED.match(st.text, m.end())) else 0
         named = [p for p in st.people_between(m.end(), end) if not st.draft_of(p).kin]
         n = {"trio": 3, "duo": 2, "pair": 2}.get((m.group("group") or "").lower(), MASKED_CHILDREN)
-        n = len(re.findall(r"\[[A-Z]", listed.group(0))) if listed else n
+        n = len(re.findall(r"\[[A-Z]", re.sub(r" \(\[\w+\]\)", "", listed[0]))) if listed else n
         n = 2 if re.match(r"[^.!?]*\b(?:both of them|the two of them)\b", st.text[m.end() :]) else n
         for i in range(1, n + 1):
             d = st.draft_of(named[i - 1]) if i <= len(named) else st.new()

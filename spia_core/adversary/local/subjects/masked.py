@@ -13,15 +13,12 @@ from spia_core.adversary.local.patterns import GREETING
 from spia_core.adversary.local.subjects.state import SubjectState
 
 _CUES = lexicons.subject_cues()
-
 _ROLE_WORDS = {r.key for r in lexicons.roles()} | lexicons.words("role_noun")
-
 _GREETING = re.compile(rf"(?:{GREETING}|(?:^|\n)\s*(?:Attn|To)):?\s*$")  # "Hi X", "To: X"
-_SIGNED = re.compile(r"(?:\b(?:Signed|Signature|Sign-off)\s*:?|^[-–—~])\s*$", re.IGNORECASE)
+_SIGNED = re.compile(r"\b(?:Signed|Signature|Sign-off)\s*:?\s*$", re.IGNORECASE)
 _CLOSING = _CUES["closing_formula"]
+_END = re.compile(r"(?:,\s*\[[A-Z]+\])*(?:\s+x+)?\s*\Z")  # ', [DATETIME], [LOC]', ' xx': the end
 _TITLE = re.compile(rf"\b(?:{lexicons.alternation('honorific')})\.?\s*$")
-#: A slot's role: a field key ('Officer handling: XXX'), a role before ('The nurse, XXX,').
-_SLOT_ROLE = lexicons.subject_cues()["slot_role"]
 _OBJECT_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('object_verb')})\s+$")
 
 
@@ -40,8 +37,10 @@ def _word_before(before: str) -> str:
 def _signature(text: str, start: int, end: int) -> bool:
     """The placeholder stands alone on a line after a closing formula (or 'Signed:')."""
     line_start = text.rfind("\n", 0, start) + 1
-    if lead := text[line_start:start].strip():  # 'Signed: X'; '- X' ending the text
-        return bool(_SIGNED.search(lead)) and (lead not in "-–—~" or not text[end:].strip())
+    if lead := text[line_start:start].strip():  # 'Signed: X'; '- X', '... Love, X' ending the text
+        last = re.split(r"(?<=[.!?])\s+", lead)[-1] if _END.match(text, end) else ""
+        signed = last in tuple("-–—~") or ("," in last and _CLOSING.fullmatch(last))
+        return bool(signed or _SIGNED.search(lead))
     if not re.compile(r"[^\S\n]*(?:\n|\Z)").match(text, end):  # more on its line
         return False
     previous = text[max(0, line_start - 120) : line_start].rstrip().splitlines()[-2:]
@@ -79,7 +78,7 @@ def read_placeholders(text: str, masks) -> tuple[list[Mention], list[Mention], l
             base, before = f"MASK:{_norm(token)}", text[text.rfind("\n", 0, start) + 1 : start]
             title = _TITLE.search(before)  # 'Consultant: Dr ***', 'his GP, Dr ***': read past it
             before = before[: title.start()] if title else before
-            role = _SLOT_ROLE.search(before)  # 'The nurse, ***', 'resident ***')
+            role = _CUES["slot_role"].search(before)  # a field key, a role: 'The nurse, ***'
             word = before.split()[-1].strip(",") if _word_before(before) == "role" else ""
             phrase = (role.group("key") or role.group("role")) if role else word
             key = (phrase or (title.group(0) if title else "")).strip(" .").lower()  # 'Dr ***'
@@ -108,10 +107,13 @@ def masked_people(st: SubjectState) -> None:
         elif m.kind == "placeholder" and not m.identity and _signature(st.text, m.start, m.end):
             authors.append(Mention(m.start, m.end, m.text, "author"))
         elif m.text == "[PERSON]" and not m.role:  # 'Our team lead, [PERSON],': its role
-            role = _SLOT_ROLE.search(st.text[st.text.rfind("\n", 0, m.start) + 1 : m.start])
+            role = _CUES["slot_role"].search(st.text[st.text.rfind("\n", 0, m.start) + 1 : m.start])
             m.role = (role.group("role") or "") if role else ""
     signed = {(a.start, a.end) for a in authors}  # built once, not per name
-    kept = [m for m in st.names if (m.start, m.end) not in signed]
+    places = set() if st.legal else {m.start("ph") for m in _CUES["place_slot"].finditer(st.text)}
+    for m in (m for m in st.names if m.start in places):
+        st.decide("subject.masked_people", m, "no person's slot ('moving to [PERSON]')")
+    kept = [m for m in st.names if (m.start, m.end) not in signed and m.start not in places]
     st.names = sorted(kept + people + addressees, key=lambda m: m.start)
     st.firsts += authors
     for m in [*addressees, *authors]:
