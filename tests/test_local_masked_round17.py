@@ -83,3 +83,21 @@ def test_a_job_after_a_preposition_in_a_coordinated_clause_is_not_stated(
 def test_a_masked_madam_after_dear_sir_or_is_nobody(adversary: LocalAdversary) -> None:
     text = "Dear Sir or [PERSON], I write about the broken streetlight outside my house."
     assert labels(adversary, text) == ["The author"]
+
+
+def test_a_role_noun_takes_the_name_after_its_who_clause(adversary: LocalAdversary) -> None:
+    text = (
+        "Since [PERSON] died I look after the house alone. "
+        "The carer who comes on Mondays, [PERSON], is a great help."
+    )
+    subjects = adversary.infer(text).subjects
+    assert len(subjects) == 3
+    unnamed = [s.description for s in subjects if s.description.startswith("[PERSON]")]
+    assert len(unnamed) == 1 and "Since" in unnamed[0]  # the carer is the one in apposition
+
+
+def test_a_pets_name_is_nobody(adversary: LocalAdversary) -> None:
+    text = "Our cat [PERSON] turned [QUANTITY] today and got extra tuna. My [DEM] laughed."
+    assert all("[PERSON]" not in s for s in labels(adversary, text))
+    named = "Took the puppy, Biscuit, to the vet with my sister Jo."
+    assert "Biscuit" not in [value(s, "NAME") for s in adversary.infer(named).subjects]

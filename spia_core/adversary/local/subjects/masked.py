@@ -110,9 +110,9 @@ def masked_people(st: SubjectState) -> None:
             role = _CUES["slot_role"].search(st.text[st.text.rfind("\n", 0, m.start) + 1 : m.start])
             m.role = (role.group("role") or "") if role else ""
     signed = {(a.start, a.end) for a in authors}  # built once, not per name
-    places = set() if st.legal else {m.start("ph") for m in _CUES["place_slot"].finditer(st.text)}
+    places = {m.start(m.lastgroup) for m in _CUES["place_slot"].finditer(st.text * (not st.legal))}
     for m in (m for m in st.names if m.start in places):
-        st.decide("subject.masked_people", m, "no person's slot ('moving to [PERSON]')")
+        st.decide("subject.masked_people", m, "no person: 'moving to [PERSON]', 'our dog Bo'")
     kept = [m for m in st.names if (m.start, m.end) not in signed and m.start not in places]
     st.names = sorted(kept + people + addressees, key=lambda m: m.start)
     st.firsts += authors
