@@ -101,3 +101,13 @@ def test_a_pets_name_is_nobody(adversary: LocalAdversary) -> None:
     assert all("[PERSON]" not in s for s in labels(adversary, text))
     named = "Took the puppy, Biscuit, to the vet with my sister Jo."
     assert "Biscuit" not in [value(s, "NAME") for s in adversary.infer(named).subjects]
+
+
+def test_a_person_placeholder_after_moving_from_is_a_place(adversary: LocalAdversary) -> None:
+    text = "My [DEM] [PERSON] and I are moving from [PERSON] to [LOC] in the summer."
+    assert len(_people(adversary, text)) == 1
+
+
+def test_a_job_word_that_rings_or_says_is_someone_else(adversary: LocalAdversary) -> None:
+    text = "Long week of nights. Headteacher rang this morning about my [DEM]'s school trip."
+    assert value(adversary.infer(text).subjects[0], "OCCUPATION") != "Headteacher"

@@ -25,7 +25,7 @@ _TRAILING = re.compile(r"(?:\s+(?:of|for|and(?: I)?|the|at|in|&))+$")
 _COMPOUND_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('compound_before')})\s*$", re.I)
 
 #: A subject, 'to' or an auxiliary right before a word makes it a verb ("I cook", "to clean").
-_WHO_AFTER = re.compile(r"\s*,?\s*who\b")
+_WHO_AFTER = re.compile(r"\s*,?\s*who\b|\s+(?:rang|called|phoned|emailed|texted|said|told)\b")
 AGO = re.compile(r"\bago\b", re.I)  # "a student ten years ago": that was then
 _PAREN_AFTER = re.compile(r"\s*\(\s*(?:\[|(?:Mr|Mrs|Ms|Miss|Dr)\.? |[A-Z][a-z]+\))")
 _VERB_BEFORE = re.compile(rf"\b(?:{lexicons.alternation('verb_before')})\s+$", re.IGNORECASE)
@@ -192,7 +192,7 @@ def _job_words(ctx: DocContext, d: Draft) -> list[Finding]:
             if _CUES["not_held_before"].search(ctx.text, max(0, s - 40), s):
                 continue
             if _VERB_BEFORE.search(ctx.text, max(0, s - 20), s) or _WHO_AFTER.match(ctx.text, e):
-                continue  # "I cook dinner" (a verb); "a vet who moved away" (someone else)
+                continue  # "I cook dinner" (a verb); "a vet who", "Matron rang" (another)
             if word[-1] == "s" and (word[:-1] in table or word[:-2] in table):
                 continue  # a plural: "my team of four buyers", "nine pupils" are other people
             if label == "Student" and AGO.search(ctx.text, *ctx.sentence_of(s)):
