@@ -111,3 +111,15 @@ def test_a_person_placeholder_after_moving_from_is_a_place(adversary: LocalAdver
 def test_a_job_word_that_rings_or_says_is_someone_else(adversary: LocalAdversary) -> None:
     text = "Long week of nights. Headteacher rang this morning about my [DEM]'s school trip."
     assert value(adversary.infer(text).subjects[0], "OCCUPATION") != "Headteacher"
+
+
+def test_a_pronoun_after_a_named_pet_is_the_pets(adversary: LocalAdversary) -> None:
+    text = "Said goodbye to our old dog [PERSON] this morning. She was [DATETIME]. So quiet now."
+    assert labels(adversary, text) == ["The author"]
+
+
+def test_our_eldest_after_a_masked_count_is_one_of_the_children(
+    adversary: LocalAdversary,
+) -> None:
+    text = "We moved to [LOC] with our [QUANTITY] [DEM] in May. Our eldest is very into rugby."
+    assert len(_people(adversary, text)) == 4  # the masked count's guess, no fifth child

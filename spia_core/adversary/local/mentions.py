@@ -546,8 +546,10 @@ def _counted_children(text: str, out: list[Mention]) -> None:
         before = text[max(0, m.start() - 30) : m.start()]
         if m.group("age") and not re.search(r"\b(?:with|and|&|have|has|our|my)\s*$", before):
             continue
-        word = m.group("kin").lower()  # "our 3 kids ... our eldest": one of them (kin.link_kin)
-        eldest = word.endswith("est") and any(k.plural and kinmap[k.role].age_hint for k in out)
+        word = m.group("kin").lower()  # "our 3 kids / our [QUANTITY] [DEM] ... our eldest": one
+        counted = any(k.plural and kinmap[k.role].age_hint for k in out)  # of them (kin.link_kin)
+        counted = counted or _CUES["masked_count"].search(text, 0, m.start())
+        eldest = word.endswith("est") and counted
         role = word if word in kinmap and not m.group("age") and not eldest else "child"
         out.append(Mention.at(m, "kin", role=role, anchor="my", source=word if eldest else ""))
 

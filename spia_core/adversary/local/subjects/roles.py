@@ -272,7 +272,8 @@ def pronoun_person(st: SubjectState) -> None:
         return
     male = bool(patterns.MALE_PRONOUN.fullmatch(m[0]))
     other = next((o for o in said if bool(patterns.MALE_PRONOUN.fullmatch(o[0])) != male), None)
-    known = [k.start for k in st.kins + st.roles]
+    pets = [p.start() for p in _CUES["place_slot"].finditer(st.text) if p["pet"]]  # 'our dog X'
+    known = [k.start for k in st.kins + st.roles] + pets
     for p in (m, other) if other else (m,):  # "He works nights and she teaches piano": two
         if not any(k < p.start() for k in known):
             who = "man" if patterns.MALE_PRONOUN.fullmatch(p[0]) else "woman"
