@@ -96,3 +96,13 @@ def test_a_first_week_as_a_job_states_it_but_a_week_at_a_place_is_no_workplace(
     assert value(writer, "AFFILIATION") == "Dunmore Chemists"
     _, writer = _writer(adversary, "My week at Sandy Pines Holiday Park was lovely.")
     assert value(writer, "AFFILIATION") == ""
+
+
+def test_a_city_known_by_the_first_word_of_its_name_is_a_rival_reading(
+    adversary: LocalAdversary,
+) -> None:
+    text = "Last exam done! Moving back home to Newcastle before my new job starts in London."
+    _, writer = _writer(adversary, text)
+    assert value(writer, "LOCATION") == "Newcastle / United Kingdom"
+    _, writer = _writer(adversary, "I live in Newcastle and commute to Sydney.")
+    assert value(writer, "LOCATION").endswith("Australia")

