@@ -106,3 +106,21 @@ def test_a_city_known_by_the_first_word_of_its_name_is_a_rival_reading(
     assert value(writer, "LOCATION") == "Newcastle / United Kingdom"
     _, writer = _writer(adversary, "I live in Newcastle and commute to Sydney.")
     assert value(writer, "LOCATION").endswith("Australia")
+
+
+def test_an_adjective_before_a_name_word_is_no_name(adversary: LocalAdversary) -> None:
+    subjects = adversary.infer("Proud Brummie here, born and bred.").subjects
+    assert [value(s, "NAME") for s in subjects] == [""]
+    names = {
+        value(s, "NAME") for s in adversary.infer("Blessing Okafor and I met at church.").subjects
+    }
+    assert "Blessing Okafor" in names
+
+
+def test_a_parent_saying_here_at_a_sentence_start_gives_the_writers_sex(
+    adversary: LocalAdversary,
+) -> None:
+    _, writer = _writer(adversary, "Exhausted mum here, any tips for a teething baby?")
+    assert ("Female", 5) in [(p.keyword, p.certainty) for p in writer.piis]
+    _, writer = _writer(adversary, "Your mum here? Tell her I rang.")
+    assert value(writer, "SEX") != "Female"

@@ -18,6 +18,7 @@ from spia_core.adversary.local.names import (
     name_sets,
     world_given_names,
 )
+from spia_core.text.casing import english_word
 
 _CUES = lexicons.subject_cues()
 
@@ -259,6 +260,7 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
             continue  # a hashtag or a handle, not a name; "Ann Lee (née Hale)": one person
         head, _, rest = raw.partition(" ")
         common = lexicons.fold(head) in lexicons.common_words() or head.endswith("ing")
+        common = common or (rest and english_word(head.lower()) and not is_given_name(head))
         common = common and lexicons.fold(head) not in lexicons.first_names()  # "Bringing Theo"
         if rest and (head in lexicons.kin_words() or common):  # "Grandma Rosa", "Check Ambrose"
             start, raw = start + len(head) + 1, rest  # the kin word or verb is no name
