@@ -260,7 +260,9 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
             continue  # a hashtag or a handle, not a name; "Ann Lee (née Hale)": one person
         head, _, rest = raw.partition(" ")
         common = lexicons.fold(head) in lexicons.common_words() or head.endswith("ing")
-        common = common or (rest and english_word(head.lower()) and not is_given_name(head))
+        lead = rest and english_word(head.lower()) and not is_given_name(head)  # "Proud Brummie"
+        heads = lexicons.words("place_head") | lexicons.words("ambiguous_head")  # "Quarry Lane"
+        common = common or (lead and rest.split()[-1].lower() not in heads)
         common = common and lexicons.fold(head) not in lexicons.first_names()  # "Bringing Theo"
         if rest and (head in lexicons.kin_words() or common):  # "Grandma Rosa", "Check Ambrose"
             start, raw = start + len(head) + 1, rest  # the kin word or verb is no name
