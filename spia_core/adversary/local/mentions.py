@@ -251,13 +251,16 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
     for m in _CUES["form_name"].finditer(text):  # "Patient name: Aoife Brennan" (a form's field)
         if not overlaps(*m.span("name"), taken):
             add(Mention.at(m, "name", "name", name=m["name"], role=(m["role"] or m["key"]).lower()))
+    pets: set[str] = set()  # names said after a pet noun
     for start, end, label in ents:
         if label != "PERSON" or overlaps(start, end, taken):
             continue
         raw = re.split(r"[!?]\s|(?<=[a-z]{2})\.\s", text[start:end])[0]  # "Sam! Proud" -> Sam
         nee = text[max(0, start - 5) : start].lower() in {"(née ", "(nee "}  # a maiden name
-        if nee or text[max(0, start - 1) : start] in {"#", "@"}:
-            continue  # a hashtag or a handle, not a name; "Ann Lee (née Hale)": one person
+        if "".join(text[max(0, start - 20) : start].split()[-1:]) in lexicons.words("pet_noun"):
+            pets.add(text[start:end])
+        if nee or text[start:end] in pets or text[max(0, start - 1) : start] in {"#", "@"}:
+            continue  # a hashtag, a handle or a pet ("our collie Meg"); "Ann Lee (née Hale)": one
         head, _, rest = raw.partition(" ")
         common = lexicons.fold(head) in lexicons.common_words() or head.endswith("ing")
         lead = rest and english_word(head.lower()) and not is_given_name(head)  # "Proud Brummie"
@@ -355,8 +358,8 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
         names.append(Mention.at(hl, "handle", "name", name=hl[1].title()))  # a CV in capitals
     intro = _CUES["self_intro"].search(text)
     first = intro.group("name").split()[0] if intro else ""
-    tail = text[intro.end() : intro.end() + 5] if intro else ""  # "I'm Rajesh, a tester"
-    named = intro is not None and re.match(r"(?i)my name|it|i.*, an? ", intro.group(0) + tail)
+    tail = text[intro.end() : intro.end() + 24] if intro else ""  # "I'm Rajesh, a tester"
+    named = intro and re.match(r"(?i)my name|it|i.*?, (?:an?|the|\w+['’]s) ", intro[0] + tail)
     known = lexicons.fold(first) in lexicons.first_names() or (named and _is_first(first, True))
     nation = intro is not None and lexicons.fold(intro.group("name")) in lexicons.demonyms()
     if intro and known and not nation:  # "I'm Irish": a nationality, not a name

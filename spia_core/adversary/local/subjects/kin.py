@@ -16,7 +16,7 @@ from spia_core.adversary.local.subjects.state import SubjectState
 
 _CUES = lexicons.subject_cues()
 _CHILD_NOUNS = lexicons.alternation("child_noun")
-_I_AM = re.compile(rf"\b(?:I(?:['’]ve| have) been|[Bb]eing|{I_AM})\s+\Z")
+_I_AM = re.compile(rf"\b(?:I(?:['’]ve| have) been|[Bb]eing|{I_AM})\s+(?:[A-Z][a-z]+, )?\Z")
 #: Listed after a masked count: ', [PERSON] ([QUANTITY]) and [ORG]', ' ([DATETIME], [QUANTITY])'.
 _AGED = r"\[[A-Z]+(?:_\d+)?\](?: \(\[[A-Z]+\]\))?"
 _LISTED = re.compile(rf"(?: [a-z]+)?\s*[,:(–-]\s*{_AGED}(?:(?:,? and|,|&)\s*{_AGED})+")
@@ -36,7 +36,7 @@ def link_kin(st: SubjectState) -> None:
             anchor = _possessor(st, k)
         word = lexicons.canonical_kin(kinmap[k.role].word if k.role in kinmap else k.role)
         if k.anchor not in {"", "my", "our"} and st.author and _I_AM.search(st.text, 0, k.start):
-            st.attach(st.author, k)  # "I'm Ellie's brother", "being his sister": the writer
+            st.attach(st.author, k)  # "I'm (Ivo,) Ellie's brother", "being his sister": the writer
             st.author.kin, st.author.anchor = st.author.kin or word, anchor
             continue
         if k.source in {"eldest", "oldest", "youngest"}:  # the first (last) of counted children
