@@ -1,7 +1,9 @@
 """Documents written for a trial run, round 17 of the trials (invented texts): a post signed
 with a bare name on its last line or after its last sentence ("... Cheers, Pete", "- Ana, 61,
 from Hull"), "it's X from ...", "I'm X, Y's brother" and "call me, X, on ..." name the writer;
-a pet named after its kind and a funeral Mass are no people."""
+a pet named after its kind is no person; parents who divorced are Divorced; a firm's managing
+partner is no spouse; "About me: 42M" gives the age; an ID number labelled after a name and a
+date of birth is that person's."""
 
 from __future__ import annotations
 
@@ -78,6 +80,43 @@ def test_a_pet_named_after_its_kind_is_no_person(adversary: LocalAdversary) -> N
     assert all(_value(s, "AGE") != "4" for s in subjects)
     text = "We took our dog Rufus to the beach with my sister Carys. Rufus is 3 and loved it."
     assert "Rufus" not in _by_name(adversary, text)
+
+
+def test_parents_who_divorced_are_divorced(adversary: LocalAdversary) -> None:
+    text = "I grew up in Wigan. My parents split up when I was nine and I lived with my gran."
+    parents = [s for s in adversary.infer(text).subjects if "of the author" in s.description]
+    parents = [s for s in parents if "ather" in s.description or "arent" in s.description]
+    assert parents and all(_value(s, "RELATIONSHIP") == "Divorced" for s in parents)
+
+
+def test_a_managing_partner_of_a_firm_is_no_spouse(adversary: LocalAdversary) -> None:
+    text = (
+        "After 28 years with Pemberton Lowe, our managing partner Judith Okafor leaves us on "
+        "Friday. Please sign her card in reception."
+    )
+    author = adversary.infer(text).subjects[0]
+    assert _value(author, "RELATIONSHIP") == ""
+
+
+def test_a_profile_age_after_a_colon(adversary: LocalAdversary) -> None:
+    text = "About me: 38F, nurse, living in Exeter. Looking for a walking buddy."
+    assert _value(adversary.infer(text).subjects[0], "AGE") == "38"
+
+
+def test_an_id_labelled_after_a_name_and_a_birth_date(adversary: LocalAdversary) -> None:
+    text = "Re: Mrs Gwendolyn Ashby, DOB 02/03/1949, NHS number 943 476 5919\nSeen today."
+    gwen = _by_name(adversary, text)["Gwendolyn Ashby"]
+    assert _value(gwen, "IDENTIFICATION_NUMBER") == "943 476 5919"
+
+
+def test_an_organisation_name_stops_before_i(adversary: LocalAdversary) -> None:
+    text = "Second month of my MSc at the University of Stirling and I've joined the rowing club."
+    assert _value(adversary.infer(text).subjects[0], "AFFILIATION") == "University of Stirling"
+
+
+def test_a_devoted_wife_to_the_late_is_a_widow(adversary: LocalAdversary) -> None:
+    text = "Edna Pike died at home on Sunday. She was a devoted wife to the late Harold."
+    assert _value(_by_name(adversary, text)["Edna Pike"], "RELATIONSHIP") == "Widowed"
 
 
 def test_a_funeral_mass_is_no_person(adversary: LocalAdversary) -> None:

@@ -185,6 +185,7 @@ def infer(ctx: DocContext, d: Draft) -> list[Finding]:
     mates = [o for o in mates if canonical_kin(o.kin) in _PARENTS]
     if canonical_kin(d.kin) in _PARENTS and (d.child_count == 2 or mates):
         late = any(_late(ctx, o) for o in mates)  # "since my dad passed away": mum is a widow
-        value, rid = ("Widowed", "family.late_spouse") if late else ("Married", "family.parents")
-        out.append(rule(rid).find(value, kin_ev))
+        split = any(_CUES["split"].match(ctx.text, m.end) for o in [d, *mates] for m in o.mentions)
+        value = "Widowed" if late else "Divorced" if split else "Married"  # "my parents divorced"
+        out.append(rule("family.late_spouse" if late else "family.parents").find(value, kin_ev))
     return out

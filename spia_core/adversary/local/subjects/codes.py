@@ -137,7 +137,7 @@ def _labelled_holder(st: SubjectState, c: CodeHit, owner: str) -> Draft | None:
     on = re.fullmatch(r",? (?:on|at) ", between)  # "contact our treasurer, Ann Lee, on 07700"
     if owner == "mine" and not on:
         return None
-    if on or re.fullmatch(r"\s*[-–,:(]\s*(?:[A-Za-z]+\.?\s*){0,3}\)?\s*[-–:#]?\s*", between):
+    if on or re.fullmatch(r"\s*[-–,:(]\s*(?:[\w/]+[.,]?\s*){0,4}\)?\s*[-–:#]?\s*", between):
         return None if (d := st.draft_of(near)).is_author else d
     alone = [d for d in st.drafts if d.alive and any(m.role == "pronoun" for m in d.mentions)]
     return alone[0] if len(alone) == 1 and owner == "other" else None
