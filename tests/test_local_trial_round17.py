@@ -125,3 +125,18 @@ def test_a_funeral_mass_is_no_person(adversary: LocalAdversary) -> None:
         "speak to Nuala Brophy after Mass if you can help with teas."
     )
     assert "Mass" not in _by_name(adversary, text)
+
+
+def test_a_club_post_after_a_name_on_one_line_is_no_job(adversary: LocalAdversary) -> None:
+    text = "Subs for the year are due by the end of April.\n\nMorag Dunlop, Club Secretary\n"
+    morag = _by_name(adversary, text)["Morag Dunlop"]
+    assert _value(morag, "OCCUPATION") == ""
+    assert _value(morag, "POSITION") == "Club Secretary"
+
+
+def test_a_city_known_by_a_short_name_in_the_documents_country(adversary: LocalAdversary) -> None:
+    text = (
+        "My GP referred me to the NHS memory clinic last month and the wait was only a week. I "
+        "live in Newcastle with my son."
+    )
+    assert _value(adversary.infer(text).subjects[0], "LOCATION") == "Newcastle / United Kingdom"

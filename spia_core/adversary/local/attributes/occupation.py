@@ -334,6 +334,7 @@ def _findings(ctx: DocContext, d: Draft, tok: Any, rule_id: str) -> list[Finding
         return []  # "I am the landlord of 3 Elm Row": a part in the story, no job
     bracketed = ctx.text[s - 1 : s] == "("  # (text[s - 1] would read the last character at 0)
     hoped = _CUES["not_held_before"].search(ctx.text, max(0, s - 40), s)  # "hope to be a vet"
+    hoped = hoped or _CUES["club_post"].search(ctx.text[max(0, s - 40) : e])  # "Club Secretary"
     if ctx.is_masked(s, e) or not work.job_used_as_job(ctx.text, s, e) or bracketed or hoped:
         return []  # "named Shopkeeper of the Year": an award; "Jo Bell (treasurer)": a post
     ev, before = [ctx.ev(s, e)], rule_id == "occupation.stated" and _held_before(tok)
