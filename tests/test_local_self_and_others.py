@@ -124,3 +124,21 @@ def test_a_masked_count_of_someone_elses_children_is_not_the_writers(
     text = "My neighbour is lovely, but she's a busy [DEM] of [QUANTITY] and never home."
     subjects = adversary.infer(text).subjects
     assert not any("child" in s.description.lower() for s in subjects)
+
+
+def test_the_writers_status_beside_the_spouses_name_is_the_writers_own(
+    adversary: LocalAdversary,
+) -> None:
+    # family and occupation read the writer's own sentences with one function (session 16):
+    # the writer's stretch of a post counts even with no "I" in the sentence
+    text = (
+        "@tomas.quill : Early starts at the bakery, married to a wonderful woman, Ines, and "
+        "raising two dogs."
+    )
+    writer = next(s for s in adversary.infer(text).subjects if "author" in s.description)
+    status = next(p for p in writer.piis if p.tag == "RELATIONSHIP")
+    assert (status.keyword, status.certainty) == ("Married", 5)
+    assert status.explanation.rule == "family.author_status"
+    other = "Dana runs the bakery. She was married to a fisherman for years. I buy bread there."
+    writer = next(s for s in adversary.infer(other).subjects if "author" in s.description)
+    assert not any(p.tag == "RELATIONSHIP" and p.keyword for p in writer.piis)

@@ -29,3 +29,25 @@ def lookback(ctx: DocContext, d: Draft, width: int = 90) -> Iterator[tuple[str, 
         s0, _ = ctx.sentence_of(m.start)
         start = max(s0, m.start - width)
         yield ctx.text[start : m.start], start
+
+
+FIRST_PERSON_ANY = re.compile(r"\b(?:I|I['’]m|I['’]ve|my|me|we|our|us)\b")
+
+
+def author_matches(ctx: DocContext, d: Draft, rx: re.Pattern[str]) -> list[tuple[int, int]]:
+    """Spans of ``rx`` said of the subject: another subject's in their own segments; the writer's
+    in the writer's own segments, or in a sentence with a first-person word outside another's
+    pronoun stretch ("She ..."; "my kids and thirty years of nursing" stays the writer's)."""
+    if not d.is_author:
+        return [(o + m.start(), o + m.end()) for m, o in segment_matches(ctx, d, rx)]
+    own = [(g.start, g.end) for g in ctx.segs(d) if g.via == "mention"]
+    theirs = [g for o in ctx.drafts if o is not d for g in ctx.segs(o) if g.via == "pronoun"]
+    return [
+        (s, e)
+        for s, e in (m.span() for m in rx.finditer(ctx.text))
+        if any(a <= s and e <= b for a, b in own)
+        or (
+            not any(g.start <= s < g.end for g in theirs)
+            and FIRST_PERSON_ANY.search(ctx.text, *ctx.sentence_of(s))
+        )
+    ]

@@ -4,17 +4,15 @@ divorced sister" the sister's; "my late wife" makes the author a widower."""
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Iterator
 
 import spia_core.adversary.local.lexicons as lexicons
-from spia_core.adversary.local.attributes import segment_matches
+from spia_core.adversary.local.attributes import author_matches, segment_matches
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
 from spia_core.adversary.local.lexicons import canonical_kin
-from spia_core.adversary.local.patterns import FIRST_PERSON
 from spia_core.adversary.local.rules import rule
 
 _CUES = lexicons.subject_cues("attribute_cues.tsv")
@@ -33,7 +31,6 @@ def _not_status(text: str, a: int, b: int) -> bool:
     return prev in lexicons.words("partner_kind") or _TITLE_USE.match(text, a, b + 6) is not None
 
 
-_THIRD_PERSON = re.compile(r"\b(?:he|she|they|his|her|their|him|them)\b", re.I)
 #: Cues that survive masking: "[DEM] life with [PERSON]", "our little ones", "our 3 kids".
 _LIFE_WITH = re.compile(r"\b(?:life|home|weekend|evening|time) with \[PERSON(?:_\d+)?\]", re.I)
 _COPARENT_AFTER = re.compile(r"^\s*(?:and|&)\s+(?:our|my)\b")
@@ -44,20 +41,6 @@ _PARENTS = {"father", "mother", "parent", "stepfather", "stepmother"}
 _CHILDREN = lexicons.words("child_kin") | {"kiddo", "baby", "stepson", "stepdaughter"}
 
 
-def _author_sentences(ctx: DocContext, d: Draft) -> list[tuple[int, int]]:
-    """Sentences that speak about the author: first person, or no other person in them."""
-    said = {"name", "placeholder", "role"}
-    others = sorted(m.start for o in ctx.drafts if o is not d for m in o.mentions if m.kind in said)
-    out = []
-    for s, e in ctx.sentences:
-        chunk = ctx.text[s:e]
-        i = bisect.bisect_left(others, s)  # another person's mention in [s, e)?
-        alone = not _THIRD_PERSON.search(chunk) and not (i < len(others) and others[i] < e)
-        if FIRST_PERSON.search(chunk) or alone:
-            out.append((s, e))
-    return out
-
-
 def _author_status_spans(
     ctx: DocContext, d: Draft, rx: re.Pattern[str], value: str
 ) -> Iterator[tuple[int, int]]:
@@ -66,21 +49,15 @@ def _author_status_spans(
     kin_spans = [
         (m.start, m.end) for o in ctx.drafts if o is not d for m in o.mentions if m.kind == "kin"
     ]
-    theirs = [g for o in ctx.drafts if o is not d for g in ctx.segs(o) if g.via == "pronoun"]
-    for s, e in _author_sentences(ctx, d):
-        chunk = ctx.text[s:e]
-        for m in rx.finditer(chunk):
-            a, b = s + m.start(), s + m.end()
-            before, after = ctx.text[max(0, a - 20) : a], ctx.text[b : b + 25]
-            skip = _OTHERS_STATUS.search(chunk, 0, m.end()) or _not_status(ctx.text, a, b)
-            if skip or ctx.is_masked(a, b) or any(g.start <= a < g.end for g in theirs):
-                continue
-            adjective = m.group(0).lower().endswith(("ed", "single"))  # not "our wedding was"
-            mine = adjective and _CUES["status_of_kin"].search(before)  # "my divorced sister"
-            if mine and _CUES["kin_after_status"].match(after):
-                continue
-            if value in {"Married", "In Relation"} and any(ks <= a < ke for ks, ke in kin_spans):
-                continue
+    for a, b in author_matches(ctx, d, rx):
+        before, after = ctx.text[max(0, a - 20) : a], ctx.text[b : b + 25]
+        others = _OTHERS_STATUS.search(ctx.text, ctx.sentence_of(a)[0], b)
+        if others or _not_status(ctx.text, a, b) or ctx.is_masked(a, b):
+            continue
+        adjective = ctx.text[a:b].lower().endswith(("ed", "single"))  # not "our wedding was"
+        mine = adjective and _CUES["status_of_kin"].search(before)  # "my divorced sister"
+        kin = value in {"Married", "In Relation"} and any(ks <= a < ke for ks, ke in kin_spans)
+        if not kin and not (mine and _CUES["kin_after_status"].match(after)):
             yield a, b
 
 

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from spia_core.adversary.local import lexicons
-from spia_core.adversary.local.attributes import segment_matches, work
+from spia_core.adversary.local.attributes import FIRST_PERSON_ANY, author_matches, work
 from spia_core.adversary.local.context import DocContext
 from spia_core.adversary.local.draft import Draft
 from spia_core.adversary.local.evidence import Finding
@@ -125,7 +125,7 @@ def _clause_subject(ctx: DocContext, tok: Any) -> Draft | None:
 def _pronoun_holder(ctx: DocContext, tok: Any) -> Draft | None:  # latest stretch, no 'I' after
     at = [(g.start, d) for d in ctx.drafts for g in ctx.segs(d) if g.start <= tok.idx < g.end]
     s, d = max(at, key=lambda x: x[0], default=(0, None))
-    mine = d is None or d.is_author or _FIRST_PERSON_ANY.search(ctx.text, s + 1, tok.idx)
+    mine = d is None or d.is_author or FIRST_PERSON_ANY.search(ctx.text, s + 1, tok.idx)
     return None if mine else d
 
 
@@ -521,27 +521,7 @@ def _profile(ctx: DocContext, d: Draft) -> list[Finding]:
 
 
 _THIRD = re.compile(r"\b(?:his|her|their)\b", re.I)
-_FIRST_PERSON_ANY = re.compile(r"\b(?:I|I['’]m|I['’]ve|my|me|we|our|us)\b")
 _I_WE = re.compile(r"\b(?:I|[Ww]e)\b")
-
-
-def author_matches(ctx: DocContext, d: Draft, rx: re.Pattern[str]) -> list[tuple[int, int]]:
-    """Spans of ``rx`` that speak about a post's author: the author's own segments, and other
-    text too unless it is in a sentence about someone else ("She ...") or a sentence with no
-    first-person word ("my kids and thirty years of nursing" stays the author's)."""
-    if not d.is_author:  # another subject: the matches in their own segments
-        return [(o + m.start(), o + m.end()) for m, o in segment_matches(ctx, d, rx)]
-    own = [(g.start, g.end) for g in ctx.segs(d) if g.via == "mention"]
-    theirs = [g for o in ctx.drafts if o is not d for g in ctx.segs(o) if g.via == "pronoun"]
-    return [
-        (s, e)
-        for s, e in (m.span() for m in rx.finditer(ctx.text))
-        if any(a <= s and e <= b for a, b in own)
-        or (
-            not any(g.start <= s < g.end for g in theirs)
-            and _FIRST_PERSON_ANY.search(ctx.text[slice(*ctx.sentence_of(s))])
-        )
-    ]
 
 
 @functools.cache
