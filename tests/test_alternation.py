@@ -130,3 +130,12 @@ def test_a_cue_regex_reads_a_part_row_which_is_no_cue_itself() -> None:
     cues = lexicons.subject_cues("attribute_cues.tsv")
     assert "_place" not in cues
     assert cues["origin"].search("I grew up in Kumasi")["place"] == "Kumasi"
+
+
+def test_the_role_row_holds_each_role_of_the_table_as_a_group() -> None:
+    from spia_core.adversary.local.mentions import find_role_mentions
+
+    rx = lexicons.subject_cues()["role_mention"]  # {{roles}}: one group r<row> per roles.tsv row
+    assert {f"r{i}" for i in range(len(lexicons.roles()))} <= set(rx.groupindex)
+    [m] = find_role_mentions("The letter reached the second applicant on Monday.")
+    assert (m.role, m.ordinal, m.anchor) == ("applicant", 2, "the")

@@ -169,6 +169,8 @@ def _words_in(regex: str, parts: dict[str, str] | None = None) -> str:
             return _words_in((parts or {})[m[1]], parts)
         if m[1] == "kin_tree":  # the same words, faster to match (case-sensitive rows only)
             return prefix_tree(kin_words())
+        if m[1] == "roles":  # each role of roles.tsv as the group r<row>
+            return "|".join(f"(?P<r{i}>{r.pattern})" for i, r in enumerate(roles()))
         return kin_alternation() if m[1] == "kin" else alternation(*m[1].split("+"))
 
     return re.sub(r"\{\{([\w+]+)\}\}", fill, regex)

@@ -368,34 +368,6 @@ def find_author_mentions(text: str) -> tuple[list[Mention], list[Mention]]:
     return firsts, names + [s for s in [sign_off(text[:quoted])] if s is not None]
 
 
-#: A capitalised modifier before a role ("the İzmir Public Prosecutor", "[LOC] Governor").
-_ROLE_ADJ = r"(?:(?!I['’][a-z])[A-ZÀ-ÞİŞÇĞÖÜŁŚŻŹ][\w’'\-]+|\[[A-Z]+(?:_\d+)?\])"  # not "I'm"
-#: A complement naming the body ("of the District Court", "at the Ankara Labour Court").
-_CAP_WORD = r"[A-ZÀ-ÞİŞÇĞÖÜŁŚŻŹ\[][\w’'\-\]\[]*"
-_ROLE_COMP = (
-    rf"(?P<comp>\s+(?:of|at|in|for) (?:the )?{_CAP_WORD}(?: (?:of |for |and )?{_CAP_WORD}){{0,5}})?"
-)
-_POSS_DET = (
-    r"[Tt]he (?:(?:first|second|third) )?applicants?['’]s?|[Tt]he plaintiff['’]s|"
-    r"[Tt]he deceased['’]s"
-)
-
-
-@functools.cache
-def _role_regex() -> re.Pattern[str]:
-    alts = "|".join(f"(?P<r{i}>{r.pattern})" for i, r in enumerate(lexicons.roles()))
-    ords = "|".join(lexicons.word_map("ordinal"))
-    return re.compile(
-        rf"(?:(?:\b|(?=\[))(?P<det>{_POSS_DET}|the|The|their|Their|his|His|her|Her|its|a|an|An|"
-        rf"A|another|Another|one|One|\[(?:QUANTITY|CARDINAL)\](?= of ))\s+"
-        rf"(?:of (?:the|its|their) (?:(?:\[ORG\]|[A-Z][\w\-]+)['’]s )?)?"
-        rf"|(?<![\w\]])(?=\[?[A-ZÀ-ÞİŞÇĞÖÜŁŚŻŹ]))"
-        rf"(?:(?P<ord>{ords})\s+)?(?:(?P<adj>{_ROLE_ADJ}(?: {_ROLE_ADJ})?|"
-        rf"{lexicons.alternation('role_adjective')})[ \t]+)?(?P<role>{alts})(?:\b|(?<=\]))"
-        rf"{_ROLE_COMP}"
-    )
-
-
 def role_qualifier(m: re.Match[str]) -> tuple[str, str]:
     """(modifier, complement) of a role match, folded ('principal public', 'court of cassation')."""
     pre = " ".join([m.group("adj") or "", *m.group("role").split()[:-1]]).strip()
@@ -407,7 +379,7 @@ def find_role_mentions(text: str) -> list[Mention]:
     """Role phrases: 'the applicant', 'their Agent', 'a judge of the County Court'."""
     out = []
     roles = lexicons.roles()
-    for m in _role_regex().finditer(text):
+    for m in _CUES["role_mention"].finditer(text):
         det = m.group("det") or ""
         if det.startswith("["):
             det = "one"  # "[QUANTITY] of the officers": a masked "one of the"
