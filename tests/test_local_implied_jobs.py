@@ -213,3 +213,73 @@ def test_worker_side_cues(adv: LocalAdversary, post: str, job: str) -> None:
 def test_a_tie_goes_to_the_row_of_the_longer_cue(adv: LocalAdversary) -> None:
     post = "I spent the morning on a claw setting and the afternoon with the torch on a bracelet."
     assert _job(adv, post) == "Jeweller"  # 'claw setting' (Jeweller) over 'torch' (Welder)
+
+
+@pytest.mark.parametrize(
+    ("post", "job"),
+    [  # session 16: worker-side cues (what a worker of the trade handles or does)
+        (
+            "Spent the week on salary survey returns and the merit matrix for the pay review.",
+            "Compensation analyst",
+        ),
+        (
+            "I was river gauging at dawn with the current meter, then redid the rating curve.",
+            "Hydrologist",
+        ),
+        (
+            "I topped up the bait stations at a warehouse and took down a wasp nest at a school.",
+            "Pest controller",
+        ),
+        (
+            "I retested three fixes, the regression suite is green and two flaky tests are left.",
+            "Software tester",
+        ),
+        (
+            "I logged core all week at the camp and sent forty rock samples off for assay.",
+            "Geologist",
+        ),
+        (
+            "I did pat-downs all morning and the body scanner kept alarming on belts.",
+            "Airport security officer",
+        ),
+        (
+            "I typed clinic letters from the dictation all day, foot pedal under the desk.",
+            "Medical transcriptionist",
+        ),
+        (
+            "I wrote the call sheets, chased location permits and met the financiers again.",
+            "Film producer",
+        ),
+        ("I cut rushes in the edit suite all day and rebuilt the proxies twice.", "Video editor"),
+        (
+            "I spent the week on interview transcripts and the literature review for the study.",
+            "Research assistant",
+        ),
+        (
+            "I sorted the franking machine, the cleaning contract and key fobs for new starters.",
+            "Office manager",
+        ),
+        ("I did the care calls on my round: personal care and two double-up calls.", "Care worker"),
+        ("I cashed up, did the price checks and counted the till drawer twice.", "Cashier"),
+        (
+            "I was changing barrels and pulling pints till midnight, then the glass washer broke.",
+            "Bartender",
+        ),
+        (
+            "I made forty cold calls and two client visits, still short of my sales targets.",
+            "Sales representative",
+        ),
+        ("I was on the slit lamp all morning, then refraction and visual fields.", "Optometrist"),
+        ("I had three admissions before lunch and one very confused gentleman.", "Nurse"),
+    ],
+)
+def test_worker_side_cues_session_16(adv: LocalAdversary, post: str, job: str) -> None:
+    assert _job(adv, post) == job
+
+
+@pytest.mark.parametrize(
+    "post",  # a verb every trade does names no job of its own
+    ["I report breaches to the regulator every quarter.", "I assess people in their own homes."],
+)
+def test_reporting_and_assessing_are_no_job_title(adv: LocalAdversary, post: str) -> None:
+    assert _job(adv, post) not in {"Reporter", "Assessor"}
