@@ -252,6 +252,7 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
         if not overlaps(*m.span("name"), taken):
             add(Mention.at(m, "name", "name", name=m["name"], role=(m["role"] or m["key"]).lower()))
     pets: set[str] = set()  # names said after a pet noun
+    heads = lexicons.words("place_head") | lexicons.words("ambiguous_head")  # "Quarry Lane"
     for start, end, label in ents:
         if label != "PERSON" or overlaps(start, end, taken):
             continue
@@ -264,7 +265,6 @@ def find_name_mentions(text: str, ents: list[tuple[int, int, str]], masks) -> li
         head, _, rest = raw.partition(" ")
         common = lexicons.fold(head) in lexicons.common_words() or head.endswith("ing")
         lead = rest and english_word(head.lower()) and not is_given_name(head)  # "Proud Brummie"
-        heads = lexicons.words("place_head") | lexicons.words("ambiguous_head")  # "Quarry Lane"
         common = common or (lead and rest.split()[-1].lower() not in heads)
         common = common and lexicons.fold(head) not in lexicons.first_names()  # "Bringing Theo"
         if rest and (head in lexicons.kin_words() or common):  # "Grandma Rosa", "Check Ambrose"
@@ -295,9 +295,10 @@ def sign_off(text: str) -> Mention | None:
     closings = list(_CUES["closing_line"].finditer(text))
     c = _CUES["call_name"].search(text)  # "... text Gemma on 07700 ...": Gemma first named there
     c = c if c and text.find(c["name"]) == c.start("name") else None
-    aged = None if patterns.FIRST_PERSON.search(text) else _AGED_SIGN.search(text)  # no 'I'
+    first = patterns.FIRST_PERSON.search(text)
+    aged = None if first else _AGED_SIGN.search(text)  # no 'I'
     m = closings[-1] if closings else _CUES["last_block"].search(text) or aged or c
-    bare = _CUES["bare_sign"].search(text) if patterns.FIRST_PERSON.search(text) else None
+    bare = _CUES["bare_sign"].search(text) if first else None
     if (m := m or (bare if bare and bare["name"] not in text[: bare.start()] else None)) is None:
         return None
     role, kin = (m.groupdict().get("role") or "") * ("(" not in m[0]), lexicons.kin_words()

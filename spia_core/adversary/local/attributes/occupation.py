@@ -203,6 +203,8 @@ def _employer(ctx: DocContext, tok: Any) -> tuple[str, int, int] | None:
 
 #: Words whose 'at / for / with <Org>' names where one works.
 _ORG_HEADS = _words("work_heads") | _words("org_heads")
+#: Words after which 'as a <noun>' states a job ("I work as", "my first week as a nurse").
+_AS_HEADS = _words("work_heads") | _words("stint_heads")
 #: What a firm did for its customer: "... for fixing my boiler", "..., they sorted our roof".
 _SERVED = re.compile(r"[^.!?]*?\b(?:for|they|who)\s+\w+(?:ed|ing)\s+(?:\w+\s+)?(?:my|our|me|us)\b")
 
@@ -254,8 +256,7 @@ def _pattern(tok: Any) -> str | None:
     if tok.dep_ == "pobj" and head.text.lower() == "as":
         before = head.doc[head.i - 1].text.lower() if head.i > 0 else ""
         masked = before == "]" and head.doc[head.i - 2].text == "DATETIME"  # "[DATETIME] as a"
-        heads = _words("work_heads") | _words("stint_heads")  # "my first week as a nurse"
-        if head.head.lower_ in heads or before in heads or masked:
+        if head.head.lower_ in _AS_HEADS or before in _AS_HEADS or masked:
             return "occupation.stated"
         if head.i == head.sent.start or (head.i > 0 and head.doc[head.i - 1].is_sent_start):
             return "occupation.stated_weak"
